@@ -1,0 +1,83 @@
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { SystemError } from './errors.js';
+
+/**
+ * Writes a file atomically: a temp file in the same directory, fsync, rename. A reader (or a
+ * process killed mid-write) sees the old content or the new, never a torn file.
+ */
+export async function writeFileAtomically(path: string, content: string | Buffer): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, content, { fsync: true });
+}
+
+/** Synchronous twin of {@link writeFileAtomically}, for hooks that must not start an event loop. */
+export function writeFileAtomicallySync(path: string, content: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic.sync(path, content, { fsync: true });
+}
+
+export interface LockOptions {
+  /** Give up after this long waiting for another process (ms). Default 30 s. */
+  waitMs?: number;
+  /** A lock older than this is considered abandoned by a dead process (ms). Default 10 s. */
+  staleMs?: number;
+}
+
+/**
+ * Runs `work` while holding a cross-process lock on `target` (a `target.lock` directory; the
+ * target itself need not exist). Read-modify-write cycles on shared files go through here:
+ * several hosts run several servers on one home.
+ */
+export async function withFileLock<T>(target: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const waitMs = options.waitMs ?? 30_000;
+  await mkdir(dirname(target), { recursive: true });
+  const started = Date.now();
+  let release: (() => Promise<void>) | undefined;
+  while (!release) {
+    try {
+      release = await lockfile.lock(target, {
+        realpath: false,
+        stale: options.staleMs ?? 10_000,
+        retries: { retries: 20, minTimeout: 2, maxTimeout: 50, factor: 1.4, randomize: true },
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() - started > waitMs) {
+        throw new SystemError(`could not lock ${target}: ${(error as Error).message}`, {
+          code: 'LOCK_TIMEOUT',
+          hint: `another firstlight process holds ${target}.lock; if none is running, delete that directory`,
+          cause: error,
+        });
+      }
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await release().catch(() => {
+      // The lock may have been judged stale and taken over; nothing of ours to release.
+    });
+  }
+}
+
+/** Reads a UTF-8 file, or undefined when it does not exist. Other errors propagate. */
+export function readTextIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** mtime in ms, or undefined when the path does not exist. */
+export function mtimeMs(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,97 @@
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { UserError } from './errors.js';
+import { packagePath } from './package-root.js';
+
+/** Where a home came from; reported by `doctor` and in logs. */
+export type HomeSource = 'flag' | 'env' | 'default';
+
+export interface ResolvedHome {
+  dir: string;
+  source: HomeSource;
+}
+
+export interface ResolveHomeInput {
+  /** `--home DIR` */
+  flag?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** The user's home directory (defaults to os.homedir()). */
+  userHome?: string;
+  cwd?: string;
+}
+
+/** `--home`, else `$FIRSTLIGHT_HOME`, else `~/.firstlight`. */
+export function resolveHome(input: ResolveHomeInput = {}): ResolvedHome {
+  const cwd = input.cwd ?? process.cwd();
+  if (input.flag) return { dir: resolve(cwd, input.flag), source: 'flag' };
+  const fromEnv = (input.env ?? process.env).FIRSTLIGHT_HOME;
+  if (fromEnv) return { dir: resolve(cwd, fromEnv), source: 'env' };
+  return { dir: join(input.userHome ?? homedir(), '.firstlight'), source: 'default' };
+}
+
+/** Paths inside a home; the one place that knows the layout. */
+export function homePaths(home: string) {
+  return {
+    home,
+    settings: join(home, 'firstlight.yaml'),
+    persona: join(home, 'persona'),
+    contractRoot: join(home, 'persona', 'agent_system.md'),
+    memory: join(home, 'memory'),
+    memoryIndex: join(home, 'memory', 'MEMORY.md'),
+    commitments: join(home, 'memory', 'running_commitments.md'),
+    carryForward: join(home, 'memory', 'carry_forward.md'),
+    events: join(home, 'events'),
+    selfState: join(home, 'self-state.json'),
+    guidance: join(home, 'guidance'),
+    personas: join(home, 'personas'),
+    journal: join(home, 'journal'),
+    handoffs: join(home, 'handoffs'),
+    replStates: join(home, 'repl', 'states'),
+    cache: join(home, 'cache'),
+    sessions: join(home, 'cache', 'sessions'),
+  };
+}
+
+export type HomePaths = ReturnType<typeof homePaths>;
+
+/** The example home bundled with the package (the embedded default persona). */
+export function exampleHomeDir(): string {
+  return packagePath('examples', 'home');
+}
+
+export interface InitResult {
+  dir: string;
+  created: boolean;
+}
+
+/**
+ * Scaffolds a home from the bundled example. Refuses to write into a non-empty directory unless
+ * `force` is set, and even then never overwrites an existing file.
+ */
+export function initHome(dir: string, options: { force?: boolean } = {}): InitResult {
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    if (!options.force) {
+      throw new UserError(`${dir} already exists and is not empty`, {
+        code: 'HOME_EXISTS',
+        hint: 'pass --force to add the example files that are missing (existing files are kept)',
+      });
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  cpSync(exampleHomeDir(), dir, {
+    recursive: true,
+    force: false,
+    errorOnExist: false,
+    filter: (source) => !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$/.test(source.slice(exampleHomeDir().length)),
+  });
+  return { dir, created: true };
+}
+
+/** Makes sure a home exists, scaffolding it from the example when it does not. */
+export function ensureHome(dir: string): InitResult {
+  if (existsSync(join(dir, 'persona')) || existsSync(join(dir, 'memory')) || existsSync(join(dir, 'firstlight.yaml'))) {
+    return { dir, created: false };
+  }
+  return initHome(dir, { force: true });
+}

@@ -1,0 +1,78 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+import { readTextIfExists } from './files.js';
+
+/**
+ * `firstlight.yaml`: every key optional, every default here. Unknown keys are reported as
+ * problems (a typo should not silently do nothing) but do not stop anything.
+ */
+export const settingsSchema = z
+  .object({
+    persona: z.object({ name: z.string().min(1).optional() }).strict().prefault({}),
+    packet: z
+      .object({
+        /** Cap on the markdown rendering the SessionStart hook injects. */
+        markdown_max_chars: z.number().int().min(1000).max(9500).default(8000),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .passthrough();
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** Human-readable problems (invalid values fall back to defaults). Empty when all is well. */
+  problems: string[];
+}
+
+/** Defaults for every key. */
+export function defaultSettings(): Settings {
+  return settingsSchema.parse({});
+}
+
+/**
+ * Reads and validates settings. Never throws for content problems: a bad file yields defaults
+ * plus problems naming the field, so a session still starts. `strict` turns problems into a
+ * ConfigError for CLI commands that should refuse to run on a broken file.
+ */
+export function loadSettings(file: string, options: { strict?: boolean } = {}): LoadedSettings {
+  const text = readTextIfExists(file);
+  if (text === undefined) return { settings: defaultSettings(), problems: [] };
+  const problems: string[] = [];
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (error) {
+    problems.push(`${file}: not valid YAML (${(error as Error).message.split('\n')[0]}); using defaults`);
+    raw = {};
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) {
+    problems.push(`${file}: top level must be a mapping of keys; using defaults`);
+    raw = {};
+  }
+  const result = settingsSchema.safeParse(raw);
+  let settings: Settings;
+  if (result.success) {
+    settings = result.data;
+  } else {
+    for (const issue of result.error.issues) {
+      problems.push(`${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+    }
+    settings = defaultSettings();
+  }
+  const known = new Set(Object.keys(settingsSchema.shape));
+  for (const key of Object.keys(raw as object)) {
+    if (!known.has(key)) problems.push(`${file}: unknown key "${key}" is ignored`);
+  }
+  if (options.strict && problems.length > 0) {
+    throw new ConfigError(problems.join('; '), {
+      code: 'CONFIG_INVALID',
+      file,
+      hint: `edit ${file}: see docs/settings.md for every key and its default`,
+    });
+  }
+  return { settings, problems };
+}
