@@ -6,7 +6,9 @@ import { EXAMPLE_HOME, tempDir } from '../../helpers/index.js';
 
 describe('assembleContract', () => {
   const temps: (() => void)[] = [];
-  afterEach(() => temps.splice(0).forEach((dispose) => dispose()));
+  afterEach(() => {
+    for (const dispose of temps.splice(0)) dispose();
+  });
   function persona(files: Record<string, string>): string {
     const t = tempDir();
     temps.push(t.dispose);

@@ -28,7 +28,9 @@ function memoryHome(files: Record<string, string>): { home: string; dispose: () 
 
 describe('Mind.bootstrap', () => {
   const temps: (() => void)[] = [];
-  afterEach(() => temps.splice(0).forEach((dispose) => dispose()));
+  afterEach(() => {
+    for (const dispose of temps.splice(0)) dispose();
+  });
 
   it('returns the operating packet the seed specifies', async () => {
     const h = memoryHome({

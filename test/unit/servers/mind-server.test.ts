@@ -13,7 +13,11 @@ async function connect(home: string) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'unit', version: '0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  return { client, mind, close: async () => (await client.close(), mind.close()) };
+  const close = async () => {
+    await client.close();
+    mind.close();
+  };
+  return { client, mind, close };
 }
 
 describe('createMindServer', () => {
