@@ -1,4 +1,11 @@
-import type { ToolSpec } from '../core/index.js';
+import type { PromptSpec, ResourceTemplateSpec, ToolSpec } from '../core/index.js';
+import {
+  createGuidance,
+  type Guidance,
+  guidancePrompts,
+  guidanceResources,
+  guidanceTools,
+} from '../guidance/index.js';
 import { Mind, type MindOptions } from './mind.js';
 import { type ConnectionInfo, mindTools } from './tools.js';
 
@@ -8,12 +15,40 @@ import { type ConnectionInfo, mindTools } from './tools.js';
  * is read back from that registration; `packet` and the SessionStart hook use the same list.
  */
 export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
-  return [...mindTools(mind, connection)];
+  return [...mindTools(mind, connection), ...guidanceTools(guidanceOf(mind))];
+}
+
+/** The resources of the `firstlight` server (guidance docs). */
+export function mindServerResources(mind: Mind): ResourceTemplateSpec[] {
+  return [...guidanceResources(guidanceOf(mind))];
+}
+
+/** The prompts of the `firstlight` server (`yiasou`, alias `hi`). */
+export function mindServerPrompts(mind: Mind): PromptSpec[] {
+  return [...guidancePrompts(guidanceOf(mind))];
+}
+
+// One Guidance per Mind: both serve the same home and project for the life of the process.
+const guidanceByMind = new WeakMap<Mind, Guidance>();
+
+/** The guidance part (docs, taskspace store, boot prompt) for a mind's home and project. */
+export function guidanceOf(mind: Mind): Guidance {
+  let guidance = guidanceByMind.get(mind);
+  if (!guidance) {
+    guidance = createGuidance({ home: mind.home, projectDir: mind.projectDir, log: mind.log, clock: mind.clock });
+    guidanceByMind.set(mind, guidance);
+  }
+  return guidance;
 }
 
 /** A Mind wired with the packet sections of the other parts. */
 export function createMind(options: MindOptions): Mind {
   const mind = new Mind(options);
   mind.setToolNames(() => mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name));
+  const guidance = guidanceOf(mind);
+  mind.setSections({
+    guidance: () => guidance.guidanceSection(),
+    taskspace: () => guidance.taskspaceSection(),
+  });
   return mind;
 }

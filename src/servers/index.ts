@@ -8,6 +8,7 @@ export type { HttpOptions, RunningHttpServer } from './http.js';
 export { checkBind, isLoopback, serveHttp } from './http.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
+export { RESOURCE_NOT_FOUND, registerPrompts, registerResources } from './register-content.js';
 export type { ToolRegistry } from './register.js';
 export { registerTools } from './register.js';
 export type { StdioOptions } from './stdio.js';
