@@ -100,7 +100,10 @@ function loadLayer(layer: GuidanceLayer): LayerEntries {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      result.problems.push({ file: layer.dir, problem: `cannot list directory: ${(error as Error).message}` });
+      result.problems.push({
+        file: layer.dir,
+        problem: `cannot list directory: ${(error as Error).message}`,
+      });
     }
     return result;
   }

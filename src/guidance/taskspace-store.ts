@@ -24,7 +24,8 @@ export function readTaskspace(file: string): TaskspaceRead {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing', file, taskspace: null };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { status: 'missing', file, taskspace: null };
     return { status: 'unreadable', file, taskspace: null, problem: (error as Error).message };
   }
   const parsed = parseStore(text);
@@ -70,7 +71,8 @@ export async function writeTaskspace(
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(file, (error as Error).message);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw unreadable(file, (error as Error).message);
     }
     const parsed = text === undefined ? { raw: null } : parseStore(text);
     if ('problem' in parsed) throw unreadable(file, parsed.problem);
@@ -131,10 +133,13 @@ function validatePatch(patch: TaskspacePatch): void {
   for (const field of ['name', 'description', 'initial_prompt'] as const) {
     const value = patch[field];
     if (typeof value === 'string' && value.length > TASKSPACE_LIMITS[field]) {
-      throw new UserError(`taskspace ${field} is ${value.length} characters; the limit is ${TASKSPACE_LIMITS[field]}`, {
-        code: 'INVALID_ARGUMENT',
-        hint: `shorten "${field}"`,
-      });
+      throw new UserError(
+        `taskspace ${field} is ${value.length} characters; the limit is ${TASKSPACE_LIMITS[field]}`,
+        {
+          code: 'INVALID_ARGUMENT',
+          hint: `shorten "${field}"`,
+        },
+      );
     }
   }
   if (typeof patch.name === 'string' && /[\r\n]/.test(patch.name)) {

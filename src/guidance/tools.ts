@@ -19,7 +19,7 @@ export function guidanceTools(guidance: Guidance): ToolSpec[] {
     name: 'get_taskspace',
     title: 'Get the taskspace',
     description:
-      "The current taskspace: name, description, and initial_prompt (the task this taskspace was created for; null once taken up). status is ok, missing, empty or unreadable (with problem). With no taskspace, ask the user what to work on.",
+      'The current taskspace: name, description, and initial_prompt (the task this taskspace was created for; null once taken up). status is ok, missing, empty or unreadable (with problem). With no taskspace, ask the user what to work on.',
     input: {},
     output: {
       status: z.enum(['ok', 'missing', 'empty', 'unreadable', 'no-project']),

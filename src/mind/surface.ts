@@ -35,7 +35,12 @@ const guidanceByMind = new WeakMap<Mind, Guidance>();
 export function guidanceOf(mind: Mind): Guidance {
   let guidance = guidanceByMind.get(mind);
   if (!guidance) {
-    guidance = createGuidance({ home: mind.home, projectDir: mind.projectDir, log: mind.log, clock: mind.clock });
+    guidance = createGuidance({
+      home: mind.home,
+      projectDir: mind.projectDir,
+      log: mind.log,
+      clock: mind.clock,
+    });
     guidanceByMind.set(mind, guidance);
   }
   return guidance;

@@ -9,7 +9,11 @@ export const RESOURCE_NOT_FOUND = -32002;
  * Registers resource template specs. Unknown resources are a protocol fault, not a tool-style
  * error: a NotFoundError from `read` becomes JSON-RPC error -32002 with the URI in `data`.
  */
-export function registerResources(server: McpServer, specs: readonly ResourceTemplateSpec[], log: Logger): void {
+export function registerResources(
+  server: McpServer,
+  specs: readonly ResourceTemplateSpec[],
+  log: Logger,
+): void {
   for (const spec of specs) {
     const complete = spec.complete
       ? Object.fromEntries(

@@ -121,9 +121,10 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
   });
 
   it('answers an unknown doc with the resource-not-found protocol error', async () => {
-    const failure = await wired.client
-      .readResource({ uri: 'firstlight://guidance/no-such-doc' })
-      .then(() => undefined, (error: unknown) => error);
+    const failure = await wired.client.readResource({ uri: 'firstlight://guidance/no-such-doc' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(McpError);
     expect((failure as McpError).code).toBe(-32002);
     expect((failure as McpError).message).toContain('walkthrough-format');
@@ -168,12 +169,16 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
   });
 
   it('expands a guidance name to that doc and rejects unknown refs with the valid ones', async () => {
-    const doc = await wired.client.callTool({ name: 'expand_reference', arguments: { ref: 'walkthrough-format' } });
+    const doc = await wired.client.callTool({
+      name: 'expand_reference',
+      arguments: { ref: 'walkthrough-format' },
+    });
     expect(textOf(doc)).toBe(readFileSync(join(EMBEDDED_DIR, 'walkthrough-format.md'), 'utf8'));
     const unknown = await wired.client.callTool({ name: 'expand_reference', arguments: { ref: 'nope' } });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/unknown reference "nope"/);
-    for (const ref of ['yiasou', 'hi', ...EMBEDDED, 'release-checklist']) expect(textOf(unknown)).toContain(ref);
+    for (const ref of ['yiasou', 'hi', ...EMBEDDED, 'release-checklist'])
+      expect(textOf(unknown)).toContain(ref);
   });
 
   it('lists the docs and the taskspace in the packet', async () => {
@@ -198,7 +203,9 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
   });
 
   it('clears initial_prompt on the first update_taskspace, and says so', async () => {
-    const before = structured<TaskspaceResult>(await wired.client.callTool({ name: 'get_taskspace', arguments: {} }));
+    const before = structured<TaskspaceResult>(
+      await wired.client.callTool({ name: 'get_taskspace', arguments: {} }),
+    );
     expect(before.status).toBe('ok');
     expect(before.taskspace?.initial_prompt).toBe(TASK);
     expect(before.file).toBe(join(project.dir, '.firstlight', 'taskspace.json'));
@@ -211,14 +218,19 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
     expect(updated.initial_prompt_cleared).toBe(true);
     expect(updated.message).toContain('initial prompt cleared');
 
-    const after = structured<TaskspaceResult>(await wired.client.callTool({ name: 'get_taskspace', arguments: {} }));
+    const after = structured<TaskspaceResult>(
+      await wired.client.callTool({ name: 'get_taskspace', arguments: {} }),
+    );
     expect(after.taskspace).toEqual({
       name: 'Invoice retry backoff',
       description: 'Exponential backoff for invoice delivery',
       initial_prompt: null,
     });
     const again = structured<{ initial_prompt_cleared: boolean }>(
-      await wired.client.callTool({ name: 'update_taskspace', arguments: { description: 'Backoff, with jitter' } }),
+      await wired.client.callTool({
+        name: 'update_taskspace',
+        arguments: { description: 'Backoff, with jitter' },
+      }),
     );
     expect(again.initial_prompt_cleared).toBe(false);
 
@@ -243,7 +255,9 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
       await wired.client.callTool({ name: 'bootstrap_session', arguments: {} }),
     );
     expect(packet.taskspace).toBeNull();
-    expect(packet.degraded_mode.reasons.some((r) => r.startsWith('taskspace:') && r.includes(file))).toBe(true);
+    expect(packet.degraded_mode.reasons.some((r) => r.startsWith('taskspace:') && r.includes(file))).toBe(
+      true,
+    );
 
     const got = structured<TaskspaceResult & { problem: string }>(
       await wired.client.callTool({ name: 'get_taskspace', arguments: {} }),
@@ -265,7 +279,15 @@ describe('firstlight taskspace (built CLI)', () => {
       expect(shown.status).toBe(0);
       expect(shown.stdout).toContain('no taskspace');
 
-      const created = runCli(['taskspace', '--project', project.dir, '--set-name', 'Demo', '--initial-prompt', 'Say hi']);
+      const created = runCli([
+        'taskspace',
+        '--project',
+        project.dir,
+        '--set-name',
+        'Demo',
+        '--initial-prompt',
+        'Say hi',
+      ]);
       expect(created.status, created.stderr).toBe(0);
       expect(created.stdout).toContain('taskspace created');
 
@@ -289,7 +311,14 @@ describe('firstlight taskspace (built CLI)', () => {
       expect(corrupt.stderr).toContain('top level must be a JSON object');
       expect(corrupt.stderr).toContain('fix:');
 
-      const bad = runCli(['taskspace', '--project', project.dir, '--initial-prompt', 'x', '--clear-initial-prompt']);
+      const bad = runCli([
+        'taskspace',
+        '--project',
+        project.dir,
+        '--initial-prompt',
+        'x',
+        '--clear-initial-prompt',
+      ]);
       expect(bad.status).toBe(2);
       const help = runCli(['taskspace', '--help']);
       expect(help.status).toBe(0);

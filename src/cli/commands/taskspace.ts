@@ -13,7 +13,9 @@ interface TaskspaceOptions extends HomeOption {
 export function registerTaskspace(program: Command): void {
   program
     .command('taskspace')
-    .description('show, create or edit the project taskspace (.firstlight/taskspace.json) the yiasou prompt reads')
+    .description(
+      'show, create or edit the project taskspace (.firstlight/taskspace.json) the yiasou prompt reads',
+    )
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--project <dir>', 'project root (default: walk up from here to a .firstlight/ directory)')
     .option('--set-name <name>', 'set the taskspace name (a short title)')
