@@ -75,7 +75,7 @@ describe('mind server resources and prompts', () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.name)).toContain('late');
     const prompt = await client.getPrompt({ name: 'yiasou' });
-    expect((prompt.messages[0]?.content as { text: string }).text).toContain('Added later.');
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('Added later.');
   });
 
   it('rejects a bad prompt argument as a protocol error', async () => {
