@@ -19,7 +19,8 @@ function fingerprint(path: string): string {
 export function memoByFiles<T>(compute: () => { value: T; files: string[] }): () => T {
   let cached: { value: T; files: string[]; prints: string[] } | undefined;
   return () => {
-    if (cached && cached.files.every((f, i) => fingerprint(f) === cached!.prints[i])) return cached.value;
+    const last = cached;
+    if (last?.files.every((f, i) => fingerprint(f) === last.prints[i])) return last.value;
     const { value, files } = compute();
     // A write landing between compute's read and this stat would be missed until the next
     // change; mtimes are taken right after the read to keep that window microseconds wide.
