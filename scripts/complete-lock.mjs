@@ -14,7 +14,10 @@ let added = 0;
 
 function platformOf(name) {
   try {
-    const out = execFileSync('npm', ['view', name, 'os', 'cpu', 'libc', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['view', name, 'os', 'cpu', 'libc', '--json'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const parsed = JSON.parse(out || '{}');
     return { os: parsed.os, cpu: parsed.cpu, libc: parsed.libc };
   } catch {
@@ -23,8 +26,21 @@ function platformOf(name) {
 }
 
 function inferPlatform(name) {
-  const os = ['android', 'darwin', 'freebsd', 'openbsd', 'linux', 'win32', 'openharmony', 'sunos', 'aix', 'netbsd'].find((o) => name.includes(`-${o}-`));
-  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 's390x', 'riscv64', 'mips64el'].find((c) => name.includes(`-${c}`));
+  const os = [
+    'android',
+    'darwin',
+    'freebsd',
+    'openbsd',
+    'linux',
+    'win32',
+    'openharmony',
+    'sunos',
+    'aix',
+    'netbsd',
+  ].find((o) => name.includes(`-${o}-`));
+  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 's390x', 'riscv64', 'mips64el'].find((c) =>
+    name.includes(`-${c}`),
+  );
   const libc = name.includes('musl') ? ['musl'] : os === 'linux' ? ['glibc'] : undefined;
   return { os: os ? [os] : undefined, cpu: cpu ? [cpu] : undefined, libc };
 }
@@ -48,6 +64,8 @@ for (const [path, meta] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lock: added ${added} optional platform entries`);
