@@ -49,7 +49,11 @@ export function guidanceOf(mind: Mind): Guidance {
 /** A Mind wired with the packet sections of the other parts. */
 export function createMind(options: MindOptions): Mind {
   const mind = new Mind(options);
-  mind.setToolNames(() => mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name));
+  let names: string[] | undefined;
+  mind.setToolNames(() => {
+    names ??= mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name);
+    return names;
+  });
   const guidance = guidanceOf(mind);
   mind.setSections({
     guidance: () => guidance.guidanceSection(),
