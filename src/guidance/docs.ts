@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { packagePath, parseFrontmatter } from '../core/index.js';
 
@@ -94,6 +94,8 @@ function loadEmbedded(dir: string): LayerEntries {
 
 function loadLayer(layer: GuidanceLayer): LayerEntries {
   const result: LayerEntries = { entries: [], problems: [] };
+  // Most homes and projects have no overrides: answer that without throwing ENOENT.
+  if (!existsSync(layer.dir)) return result;
   let names: string[];
   try {
     names = readdirSync(layer.dir).filter((n) => n.endsWith('.md') && !n.startsWith('.'));
@@ -110,7 +112,7 @@ function loadLayer(layer: GuidanceLayer): LayerEntries {
   for (const fileName of names.sort()) {
     const file = join(layer.dir, fileName);
     try {
-      const parsed = parseDoc(file, layer.source);
+      const parsed = parseDocCached(file, layer.source);
       if (typeof parsed === 'string') result.problems.push({ file, problem: parsed });
       else result.entries.push(parsed);
     } catch (error) {
@@ -120,9 +122,26 @@ function loadLayer(layer: GuidanceLayer): LayerEntries {
   return result;
 }
 
+// Parsed override files by path, reused while size and mtime are unchanged: bootstrap_session
+// and the prompt read every layer on each call, and YAML parsing is the expensive part.
+const parsedCache = new Map<string, { key: string; parsed: ReturnType<typeof parseDoc> }>();
+
+function parseDocCached(file: string, source: GuidanceSource): ReturnType<typeof parseDoc> {
+  const stat = statSync(file);
+  const key = `${source}:${stat.size}:${stat.mtimeMs}`;
+  const hit = parsedCache.get(file);
+  if (hit?.key === key) return hit.parsed;
+  const parsed = parseDoc(file, source, stat.size);
+  parsedCache.set(file, { key, parsed });
+  return parsed;
+}
+
 /** Parses one doc file, or returns why it was skipped (naming the field and the fix). */
-function parseDoc(file: string, source: GuidanceSource): { doc: GuidanceDoc; enabled: boolean } | string {
-  const size = statSync(file).size;
+function parseDoc(
+  file: string,
+  source: GuidanceSource,
+  size: number,
+): { doc: GuidanceDoc; enabled: boolean } | string {
   if (size > MAX_GUIDANCE_BYTES) {
     return `${size} bytes is over the ${MAX_GUIDANCE_BYTES}-byte limit for a guidance doc; split it or trim it`;
   }

@@ -54,6 +54,8 @@ function looksLikeHome(dir: string): boolean {
 }
 
 function isDirectory(path: string): boolean {
+  // existsSync first: it does not throw, and most levels of a walk have no marker.
+  if (!existsSync(path)) return false;
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, UserError, withFileLock, writeFileAtomically } from '../core/index.js';
 
 /** The taskspace as tools and the packet show it (a type alias: loose packet schemas accept it). */
@@ -20,6 +20,8 @@ export const TASKSPACE_LIMITS = { name: 200, description: 2_000, initial_prompt:
 
 /** Reads `<project>/.firstlight/taskspace.json`. */
 export function readTaskspace(file: string): TaskspaceRead {
+  // The common case on every packet: no store. Answer it without throwing ENOENT.
+  if (!existsSync(file)) return { status: 'missing', file, taskspace: null };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
