@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CLI,
   exampleHomeCopy,
   REPO_ROOT,
   runCli,
@@ -325,6 +327,40 @@ describe('firstlight taskspace (built CLI)', () => {
       expect(help.stdout).toContain('--initial-prompt');
     } finally {
       project.dispose();
+    }
+  });
+});
+
+describe('guidance through the MCP Inspector CLI', () => {
+  it('gets the yiasou prompt and reads a guidance resource', () => {
+    const home = exampleHomeCopy();
+    const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
+    const run = (...args: string[]) =>
+      spawnSync(inspector, ['--cli', process.execPath, CLI, 'serve', '--home', home.dir, ...args], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    try {
+      const prompt = run(
+        '--method',
+        'prompts/get',
+        '--prompt-name',
+        'hi',
+        '--prompt-args',
+        'collaborator=Sam',
+      );
+      expect(prompt.status, prompt.stderr).toBe(0);
+      const text: string = JSON.parse(prompt.stdout).messages[0].content.text;
+      expect(text).toContain('working with Sam');
+      for (const name of EMBEDDED) expect(text).toContain(`<guidance name="${name}"`);
+      const read = run('--method', 'resources/read', '--uri', 'firstlight://guidance/walkthrough-format');
+      expect(read.status, read.stderr).toBe(0);
+      expect(JSON.parse(read.stdout).contents[0]).toMatchObject({
+        mimeType: 'text/markdown',
+        text: readFileSync(join(EMBEDDED_DIR, 'walkthrough-format.md'), 'utf8'),
+      });
+    } finally {
+      home.dispose();
     }
   });
 });
