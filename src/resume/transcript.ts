@@ -1,0 +1,182 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { cutFront } from './self-state.js';
+
+export interface ExtractOptions {
+  /** Stop once this many characters of the newest text are collected. Default 4,000. */
+  maxChars?: number;
+  /** Bytes read per step, from the end of the file backwards. Default 64 KiB. */
+  chunkBytes?: number;
+  /** A longer line (a huge tool result) is skipped without being held in memory. Default 1 MiB. */
+  maxLineBytes?: number;
+  /** Give up after reading this much without finding text. Default 64 MiB. */
+  maxScanBytes?: number;
+}
+
+/** The agent's last words from a Claude Code transcript, with what it took to find them. */
+export interface TranscriptTail {
+  /** Text (and non-empty thinking) of the last assistant turn, verbatim, oldest first. */
+  stream_tail: string;
+  /** `sessionId` of the newest line that had one. */
+  session_id: string | null;
+  text_blocks: number;
+  thinking_blocks: number;
+  /** Thinking blocks skipped because their text was empty (redacted by the host). */
+  empty_thinking: number;
+  /** Lines that did not parse (a torn last line, a partial write) and were skipped. */
+  unparsed_lines: number;
+  /** Lines over maxLineBytes skipped unread. */
+  oversize_lines: number;
+  bytes_read: number;
+  /** Largest amount of file data held at once (the memory bound). */
+  peak_buffer_bytes: number;
+  /** True when a user prompt bounded the turn; false when a limit or the file start stopped it. */
+  turn_complete: boolean;
+}
+
+interface Block {
+  type?: unknown;
+  text?: unknown;
+  thinking?: unknown;
+}
+
+interface Line {
+  type?: unknown;
+  sessionId?: unknown;
+  isSidechain?: unknown;
+  isMeta?: unknown;
+  message?: { id?: unknown; content?: unknown };
+}
+
+/**
+ * Reads a Claude Code transcript JSONL from its END in bounded chunks and returns the last
+ * assistant turn's words: `text` blocks, plus `thinking` only when non-empty (hosts often
+ * redact it to ""), walking past tool calls and tool results (`type:"user"` lines holding
+ * `tool_result` blocks) up to the user prompt that began the turn. Tool-only turns are passed
+ * over to the last turn that said something. A torn or unparsable line is skipped; subagent
+ * (sidechain) lines are ignored. Memory stays near chunkBytes + maxLineBytes whatever the file
+ * size. Returns null when the file holds no assistant words within the scan limit.
+ * Synchronous: hooks run it once and exit, with no event loop to feed.
+ */
+export function extractTranscriptTail(path: string, options: ExtractOptions = {}): TranscriptTail | null {
+  const maxChars = options.maxChars ?? 4000;
+  const chunkBytes = options.chunkBytes ?? 64 * 1024;
+  const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
+  const maxScanBytes = options.maxScanBytes ?? 64 * 1024 * 1024;
+  const result: TranscriptTail = {
+    stream_tail: '',
+    session_id: null,
+    text_blocks: 0,
+    thinking_blocks: 0,
+    empty_thinking: 0,
+    unparsed_lines: 0,
+    oversize_lines: 0,
+    bytes_read: 0,
+    peak_buffer_bytes: 0,
+    turn_complete: false,
+  };
+  const newestFirst: string[] = [];
+  const seen = new Set<string>();
+  let chars = 0;
+  let done = false;
+
+  const handle = (raw: Buffer): void => {
+    const text = raw.toString('utf8').trim();
+    if (text === '') return;
+    let line: Line;
+    try {
+      line = JSON.parse(text) as Line;
+    } catch {
+      result.unparsed_lines++;
+      return;
+    }
+    if (typeof line !== 'object' || line === null || line.isSidechain === true) return;
+    if (result.session_id === null && typeof line.sessionId === 'string') result.session_id = line.sessionId;
+    const content = line.message?.content;
+    if (line.type === 'user') {
+      if (line.isMeta === true || isToolResultOnly(content)) return;
+      // A prompt: the start of the turn. Before any words were found, keep walking back.
+      if (newestFirst.length > 0) {
+        result.turn_complete = true;
+        done = true;
+      }
+      return;
+    }
+    if (line.type !== 'assistant') return;
+    const blocks: Block[] =
+      typeof content === 'string' ? [{ type: 'text', text: content }] : asBlocks(content);
+    const messageId = typeof line.message?.id === 'string' ? line.message.id : '';
+    for (let i = blocks.length - 1; i >= 0 && !done; i--) {
+      const block = blocks[i]!;
+      let words: string | undefined;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        words = block.text;
+        if (words.trim() !== '') result.text_blocks++;
+      } else if (block.type === 'thinking') {
+        const thinking = typeof block.thinking === 'string' ? block.thinking : '';
+        if (thinking.trim() === '') {
+          result.empty_thinking++;
+          continue;
+        }
+        words = thinking;
+        result.thinking_blocks++;
+      }
+      if (words === undefined || words.trim() === '') continue;
+      // Streaming writes may repeat a block of the same message on a later line.
+      const key = `${messageId}\u0000${words}`;
+      if (messageId && seen.has(key)) continue;
+      seen.add(key);
+      newestFirst.push(words.trim());
+      chars += words.length;
+      if (chars >= maxChars) done = true;
+    }
+  };
+
+  const fd = openSync(path, 'r');
+  try {
+    let pos = fstatSync(fd).size;
+    let pending: Buffer = Buffer.alloc(0);
+    let oversize = false;
+    const chunk = Buffer.allocUnsafe(chunkBytes);
+    while (pos > 0 && !done && result.bytes_read < maxScanBytes) {
+      const len = Math.min(chunkBytes, pos);
+      pos -= len;
+      readSync(fd, chunk, 0, len, pos);
+      result.bytes_read += len;
+      result.peak_buffer_bytes = Math.max(result.peak_buffer_bytes, len + pending.length);
+      // Complete lines in this chunk, newest first; the bytes before the first newline belong
+      // to a line that started in an earlier chunk and wait in `pending`.
+      let end = len;
+      while (end > 0 && !done) {
+        const nl = chunk.lastIndexOf(0x0a, end - 1);
+        if (nl < 0) break;
+        if (!oversize) handle(Buffer.concat([chunk.subarray(nl + 1, end), pending]));
+        pending = Buffer.alloc(0);
+        oversize = false;
+        end = nl;
+      }
+      if (done || oversize) continue;
+      pending = Buffer.concat([chunk.subarray(0, end), pending]);
+      if (pending.length > maxLineBytes) {
+        result.oversize_lines++;
+        oversize = true;
+        pending = Buffer.alloc(0);
+      }
+    }
+    if (!done && pos === 0 && !oversize && pending.length > 0) handle(pending);
+  } finally {
+    closeSync(fd);
+  }
+  if (newestFirst.length === 0) return null;
+  result.stream_tail = cutFront(newestFirst.reverse().join('\n\n'), maxChars);
+  return result;
+}
+
+function asBlocks(content: unknown): Block[] {
+  return Array.isArray(content) ? content.filter((b): b is Block => typeof b === 'object' && b !== null) : [];
+}
+
+/** A `type:"user"` line that only carries tool results is part of the assistant's turn. */
+function isToolResultOnly(content: unknown): boolean {
+  const blocks = asBlocks(content);
+  return blocks.length > 0 && blocks.every((b) => b.type === 'tool_result');
+}
