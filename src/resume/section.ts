@@ -79,7 +79,7 @@ export async function loadResumption(input: LoadResumptionInput): Promise<Resump
   if (input.consume && policy.after_inject === 'clear' && !record.tail_injected && tail.trim() !== '') {
     await markTailInjected(
       file,
-      { sessionId: recordKey, capturedAt: record.captured_at },
+      { sessionId: recordKey, capturedAt: record.captured_at, streamTail: record.stream_tail },
       { at: input.now, sessionId: input.sessionId },
     );
   }

@@ -126,7 +126,7 @@ export async function captureSelfState(file: string, input: CaptureInput): Promi
  */
 export async function markTailInjected(
   file: string,
-  target: { sessionId: string | null; capturedAt: string },
+  target: { sessionId: string | null; capturedAt: string; streamTail: string },
   injection: { at: Date; sessionId: string | null },
 ): Promise<void> {
   await withFileLock(file, async () => {
@@ -134,7 +134,8 @@ export async function markTailInjected(
     if (current.status !== 'ok') return;
     const state = current.state;
     const record = target.sessionId === null ? state : state.sessions[target.sessionId];
-    if (!record || record.captured_at !== target.capturedAt || record.tail_injected) return;
+    const same = record?.captured_at === target.capturedAt && record.stream_tail === target.streamTail;
+    if (!record || !same || record.tail_injected) return;
     record.tail_injected = { at: injection.at.toISOString(), session_id: injection.sessionId };
     await writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`);
   });

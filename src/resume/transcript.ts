@@ -149,7 +149,10 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
       while (end > 0 && !done) {
         const nl = chunk.lastIndexOf(0x0a, end - 1);
         if (nl < 0) break;
-        if (!oversize) handle(Buffer.concat([chunk.subarray(nl + 1, end), pending]));
+        if (!oversize) {
+          const piece = chunk.subarray(nl + 1, end);
+          handle(pending.length === 0 ? piece : Buffer.concat([piece, pending]));
+        }
         pending = Buffer.alloc(0);
         oversize = false;
         end = nl;
