@@ -27,6 +27,8 @@ export interface TranscriptTail {
   /** Lines over maxLineBytes skipped unread. */
   oversize_lines: number;
   bytes_read: number;
+  /** Bytes of long non-tool-result lines read a second time to be parsed. */
+  bytes_reread: number;
   /** Largest amount of file data held at once (the memory bound). */
   peak_buffer_bytes: number;
   /** True when a user prompt bounded the turn; false when a limit or the file start stopped it. */
@@ -71,6 +73,7 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
     unparsed_lines: 0,
     oversize_lines: 0,
     bytes_read: 0,
+    bytes_reread: 0,
     peak_buffer_bytes: 0,
     turn_complete: false,
   };
@@ -133,45 +136,81 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
 
   const fd = openSync(path, 'r');
   try {
+    const head = Buffer.allocUnsafe(SNIFF_HEAD_BYTES);
+    // A line too long to hold while scanning is re-read by offset once its start is known,
+    // and only when it is not a tool result (most long lines are) and not over maxLineBytes.
+    const handleLong = (start: number, end: number): void => {
+      const length = end - start;
+      const headLength = readSync(fd, head, 0, Math.min(SNIFF_HEAD_BYTES, length), start);
+      if (isToolResultHead(head.subarray(0, headLength))) return;
+      if (length > maxLineBytes) {
+        result.oversize_lines++;
+        return;
+      }
+      const line = Buffer.allocUnsafe(length);
+      readSync(fd, line, 0, length, start);
+      result.bytes_reread += length;
+      result.peak_buffer_bytes = Math.max(result.peak_buffer_bytes, chunkBytes + length);
+      handle(line);
+    };
     let pos = fstatSync(fd).size;
-    let pending: Buffer = Buffer.alloc(0);
-    let oversize = false;
+    let lineEnd = pos;
+    // The newest bytes of the line being assembled, or null once it outgrew SNIFF_LINE_BYTES.
+    let pending: Buffer | null = EMPTY;
     const chunk = Buffer.allocUnsafe(chunkBytes);
     while (pos > 0 && !done && result.bytes_read < maxScanBytes) {
       const len = Math.min(chunkBytes, pos);
       pos -= len;
       readSync(fd, chunk, 0, len, pos);
       result.bytes_read += len;
-      result.peak_buffer_bytes = Math.max(result.peak_buffer_bytes, len + pending.length);
+      result.peak_buffer_bytes = Math.max(result.peak_buffer_bytes, len + (pending?.length ?? 0));
       // Complete lines in this chunk, newest first; the bytes before the first newline belong
-      // to a line that started in an earlier chunk and wait in `pending`.
+      // to a line that started in an earlier chunk.
       let end = len;
       while (end > 0 && !done) {
         const nl = chunk.lastIndexOf(0x0a, end - 1);
         if (nl < 0) break;
-        if (!oversize) {
+        if (pending === null) handleLong(pos + nl + 1, lineEnd);
+        else {
           const piece = chunk.subarray(nl + 1, end);
           handle(pending.length === 0 ? piece : Buffer.concat([piece, pending]));
         }
-        pending = Buffer.alloc(0);
-        oversize = false;
+        pending = EMPTY;
+        lineEnd = pos + nl;
         end = nl;
       }
-      if (done || oversize) continue;
-      pending = Buffer.concat([chunk.subarray(0, end), pending]);
-      if (pending.length > maxLineBytes) {
-        result.oversize_lines++;
-        oversize = true;
-        pending = Buffer.alloc(0);
-      }
+      if (done || pending === null) continue;
+      pending =
+        end + pending.length > SNIFF_LINE_BYTES ? null : Buffer.concat([chunk.subarray(0, end), pending]);
     }
-    if (!done && pos === 0 && !oversize && pending.length > 0) handle(pending);
+    if (!done && pos === 0 && lineEnd > 0) {
+      if (pending === null) handleLong(0, lineEnd);
+      else handle(pending);
+    }
   } finally {
     closeSync(fd);
   }
   if (newestFirst.length === 0) return null;
   result.stream_tail = cutFront(newestFirst.reverse().join('\n\n'), maxChars);
   return result;
+}
+
+/** Lines longer than this are not held while scanning; their head is sniffed first. */
+const SNIFF_LINE_BYTES = 16 * 1024;
+const SNIFF_HEAD_BYTES = 2048;
+const EMPTY = Buffer.alloc(0);
+const USER_TYPE = /"type"\s*:\s*"user"/;
+const TOOL_RESULT_TYPE = /"type"\s*:\s*"tool_result"/;
+
+/**
+ * A big tool result need not be parsed to be passed over: in Claude Code lines the line type
+ * and the first block's type sit in the first few hundred bytes, and unescaped `"type":"…"`
+ * can only be a real key there, never text inside a string. This keeps a 50 MB scan from
+ * turning every megabyte of tool output into garbage strings and objects.
+ */
+function isToolResultHead(head: Buffer): boolean {
+  const text = head.toString('latin1');
+  return USER_TYPE.test(text) && TOOL_RESULT_TYPE.test(text);
 }
 
 function asBlocks(content: unknown): Block[] {

@@ -51,7 +51,12 @@ describe('renderResumption', () => {
   it('renders anchors alone when the tail was used up', () => {
     const text = renderResumption({ stream_tail: '', anchors: [{ text: 'only this' }] });
     expect(text).not.toContain('interrupted');
-    expect(text.split('\n').slice(0, 4)).toEqual(['# Resumption Context', '', '[Anchors from this arc:]', '• "only this"']);
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      '# Resumption Context',
+      '',
+      '[Anchors from this arc:]',
+      '• "only this"',
+    ]);
     expect(text.endsWith(NO_REPEAT_LINE)).toBe(true);
   });
 });

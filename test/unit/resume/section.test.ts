@@ -33,7 +33,8 @@ describe('loadResumption', () => {
   });
 
   it('returns the tail verbatim and the newest five anchors, oldest first', async () => {
-    const tail = 'the tail doesn’t need to be comprehensive. it needs to be live.\n  "quoted" — and still in motion';
+    const tail =
+      'the tail doesn’t need to be comprehensive. it needs to be live.\n  "quoted" — and still in motion';
     await store(tail, ['a1', 'a2', 'a3']);
     await store(tail, ['a4', 'a5', 'a6', 'a7']);
     const { value } = await load(KEEP, null, true);
@@ -63,7 +64,13 @@ describe('loadResumption', () => {
 
   it('drops the oldest anchors before squeezing the tail under ~100 tokens', async () => {
     const anchor = (n: number) => `anchor ${n} ${'x'.repeat(380)}`;
-    await store('a short tail that must survive whole', [anchor(1), anchor(2), anchor(3), anchor(4), anchor(5)]);
+    await store('a short tail that must survive whole', [
+      anchor(1),
+      anchor(2),
+      anchor(3),
+      anchor(4),
+      anchor(5),
+    ]);
     const { value } = await load({ ...KEEP, max_tokens: 400 }, null, true);
     expect(value?.stream_tail).toBe('a short tail that must survive whole');
     expect(value?.anchors.length).toBeLessThan(5);
@@ -151,7 +158,10 @@ describe('scope: session', () => {
 
 describe('policy from firstlight.yaml', () => {
   it('reads the resumption section of the home’s settings', async () => {
-    writeFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  after_inject: clear\n  max_tokens: 120\n');
+    writeFileSync(
+      join(home.dir, 'firstlight.yaml'),
+      'resumption:\n  after_inject: clear\n  max_tokens: 120\n',
+    );
     await store(Array.from({ length: 300 }, (_, i) => `t${i}`).join(' '));
     const first = await loadResumption({ home: home.dir, sessionId: 'x', consume: true, now });
     expect(first.value?.trimmed).toBe(true);

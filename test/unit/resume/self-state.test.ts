@@ -112,12 +112,19 @@ describe('self-state.json', () => {
     if (read.status !== 'ok') throw new Error('unreadable');
     expect(Object.keys(read.state.sessions)).toHaveLength(MAX_STORED_SESSIONS);
     expect(read.state.sessions.s0).toBeUndefined();
-    expect(read.state.sessions[`s${MAX_STORED_SESSIONS + 4}`]?.stream_tail).toBe(`s${MAX_STORED_SESSIONS + 4}`);
+    expect(read.state.sessions[`s${MAX_STORED_SESSIONS + 4}`]?.stream_tail).toBe(
+      `s${MAX_STORED_SESSIONS + 4}`,
+    );
   });
 
   it('moves a malformed file aside instead of overwriting it', async () => {
     writeFileSync(file, '{ not json');
-    const result = await internalize({ home: home.dir, streamTail: 'fresh', fallbackKey: 'k', now: new Date(5) });
+    const result = await internalize({
+      home: home.dir,
+      streamTail: 'fresh',
+      fallbackKey: 'k',
+      now: new Date(5),
+    });
     expect(result.warnings[0]).toMatch(/malformed; kept it as .*self-state\.malformed-5\.json/);
     expect(readFileSync(join(home.dir, 'self-state.malformed-5.json'), 'utf8')).toBe('{ not json');
     expect(readdirSync(home.dir).sort()).toContain('self-state.json');

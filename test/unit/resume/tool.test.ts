@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/index.js';
-import { type BootstrapPacket, createMind, type Mind, renderPacketMarkdown } from '../../../src/mind/index.js';
+import {
+  type BootstrapPacket,
+  createMind,
+  type Mind,
+  renderPacketMarkdown,
+} from '../../../src/mind/index.js';
 import { createMindServer } from '../../../src/servers/index.js';
 import { exampleHomeCopy, structured, textOf } from '../../helpers/index.js';
 
@@ -31,7 +36,9 @@ describe('internalize tool', () => {
     const tool = tools.find((t) => t.name === 'internalize');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(tool?.inputSchema.required).toEqual(['stream_tail']);
-    const packet = structured<BootstrapPacket>(await client.callTool({ name: 'bootstrap_session', arguments: {} }));
+    const packet = structured<BootstrapPacket>(
+      await client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    );
     expect(packet.available_mind_tools).toContain('internalize');
     expect(packet.resumption).toBeNull();
   });
@@ -51,7 +58,9 @@ describe('internalize tool', () => {
       { text: 'normalize first', trigger: 'resonance' },
       { text: 'fail closed', trigger: 'decision' },
     ]);
-    const packet = structured<BootstrapPacket>(await client.callTool({ name: 'bootstrap_session', arguments: {} }));
+    const packet = structured<BootstrapPacket>(
+      await client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    );
     expect(Object.keys(packet)[0]).toBe('resumption');
     expect(packet.resumption?.stream_tail).toBe('the gate needs to normalize before it matches, otherwise');
     const markdown = renderPacketMarkdown(packet);
@@ -62,7 +71,10 @@ describe('internalize tool', () => {
   });
 
   it('returns a readable error result for bad input, storing nothing', async () => {
-    const result = await client.callTool({ name: 'internalize', arguments: { stream_tail: ' ', anchors: [] } });
+    const result = await client.callTool({
+      name: 'internalize',
+      arguments: { stream_tail: ' ', anchors: [] },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/INVALID_ARGUMENT: nothing to internalize/);
   });

@@ -46,7 +46,38 @@ describe('extractTranscriptTail', () => {
   it('gives the same answer whatever the chunk size (lines split across chunks)', () => {
     const whole = extractTranscriptTail(fixture('text-after-tools.jsonl'))?.stream_tail;
     for (const chunkBytes of [7, 64, 333, 4096]) {
-      expect(extractTranscriptTail(fixture('text-after-tools.jsonl'), { chunkBytes })?.stream_tail).toBe(whole);
+      expect(extractTranscriptTail(fixture('text-after-tools.jsonl'), { chunkBytes })?.stream_tail).toBe(
+        whole,
+      );
+    }
+  });
+
+  it('reads a long text line that spans many chunks', () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'long.jsonl');
+      const words = Array.from({ length: 6000 }, (_, i) => `word${i}`).join(' '); // ~50 KB
+      const lines = [
+        { type: 'user', message: { role: 'user', content: 'Write it all out.' } },
+        {
+          type: 'assistant',
+          message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: words }] },
+        },
+        {
+          type: 'user',
+          message: { content: [{ type: 'tool_result', tool_use_id: 't', content: 'x'.repeat(40_000) }] },
+        },
+      ];
+      const fd = openSync(file, 'w');
+      writeSync(fd, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      closeSync(fd);
+      for (const chunkBytes of [1000, 64 * 1024]) {
+        const tail = extractTranscriptTail(file, { chunkBytes, maxChars: 100_000 });
+        expect(tail?.stream_tail).toBe(words);
+        expect(tail?.turn_complete).toBe(true);
+      }
+    } finally {
+      t.dispose();
     }
   });
 
@@ -89,13 +120,41 @@ describe('extractTranscriptTail on a 50 MB transcript', () => {
     write(msg('assistant', [{ type: 'text', text: 'Opening words: scanning the logs now.' }], 'm1'));
     const output = 'log line with some noise 0123456789 '.repeat(2800); // ~100 KB
     for (let i = 0; size < 48 * 1024 * 1024; i++) {
-      write(msg('assistant', [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: {} }], `m${i + 2}`));
-      const content = i === 7 || i === 300 ? output.repeat(14) : output; // 1.4 MB lines: skipped unread
-      write(msg('user', [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content, is_error: false }]));
+      // Mostly small tool calls; a few Write calls carrying files: 200 KB (re-read and parsed:
+      // it might hold words) and 1.4 MB (over the 1 MiB line cap: skipped unread).
+      const input =
+        i === 100
+          ? { content: output.repeat(2) }
+          : i === 7 || i === 300
+            ? { content: output.repeat(14) }
+            : {};
+      write(
+        msg(
+          'assistant',
+          [
+            {
+              type: 'tool_use',
+              id: `toolu_${i}`,
+              name: i in { 7: 1, 100: 1, 300: 1 } ? 'Write' : 'Bash',
+              input,
+            },
+          ],
+          `m${i + 2}`,
+        ),
+      );
+      write(
+        msg('user', [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: output, is_error: false }]),
+      );
     }
     write(msg('assistant', [{ type: 'thinking', thinking: '', signature: 'sig' }], 'mlast'));
-    write(msg('assistant', [{ type: 'text', text: 'Closing words: the errors all come from one host, which means' }], 'mlast'));
-    while (size < 50 * 1024 * 1024) write({ type: 'progress', data: 'x'.repeat(64 * 1024) });
+    write(
+      msg(
+        'assistant',
+        [{ type: 'text', text: 'Closing words: the errors all come from one host, which means' }],
+        'mlast',
+      ),
+    );
+    while (size < 50 * 1024 * 1024) write({ type: 'progress', data: 'x'.repeat(4096) });
     closeSync(fd);
   });
   afterAll(() => t.dispose());
@@ -112,6 +171,9 @@ describe('extractTranscriptTail on a 50 MB transcript', () => {
     // (the process-level bound, max RSS, is measured in test/e2e/resume.test.ts and bench/resume).
     expect(tail?.bytes_read).toBeGreaterThan(48 * 1024 * 1024);
     expect(tail?.peak_buffer_bytes).toBeLessThanOrEqual(64 * 1024 + 1024 * 1024);
+    // Tool results (most of the file) were passed over by their head; only the 200 KB Write was re-read.
+    expect(tail?.bytes_reread).toBeGreaterThan(200_000);
+    expect(tail?.bytes_reread).toBeLessThan(300_000);
   });
 
   it('reads only the end when the last turn is near it', () => {
