@@ -20,8 +20,18 @@ export function createMind(options: MindOptions): Mind {
   const mind = new Mind(options);
   mind.setSections({
     resumption: ({ sessionId, consume }) =>
-      loadResumption({ home: mind.home, sessionId, consume, now: mind.clock() }),
+      loadResumption({
+        home: mind.home,
+        sessionId,
+        consume,
+        now: mind.clock(),
+        policy: mind.settings().settings.resumption,
+      }),
   });
-  mind.setToolNames(() => mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name));
+  let names: string[] | undefined;
+  mind.setToolNames(() => {
+    names ??= mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name);
+    return names;
+  });
   return mind;
 }
