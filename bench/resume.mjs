@@ -6,11 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { printTable, ROOT, writeResult } from './lib.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '..', 'dist', 'resume', 'index.js');
+const dist = join(ROOT, 'dist', 'resume', 'index.js');
 const work = mkdtempSync(join(tmpdir(), 'firstlight-bench-resume-'));
 const MB = 1024 * 1024;
 
@@ -126,13 +125,8 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-console.log('transcript  reader       median ms  max RSS over floor (MB)');
-for (const r of rows) {
-  console.log(
-    `${String(r.transcript_mb).padStart(7)} MB  ${r.reader.padEnd(11)}  ${String(r.median_ms).padStart(9)}  ${String(r.rss_over_floor_mb).padStart(10)}`,
-  );
-}
-writeFileSync(
-  join(here, 'results', 'resume.json'),
-  `${JSON.stringify({ bench: 'resume', node: process.version, at: new Date().toISOString(), rows }, null, 2)}\n`,
+printTable(
+  'Stream-tail extraction: firstlight (backwards, chunked) vs whole-file read (peer); max RSS over a bare process (floor)',
+  rows,
 );
+writeResult('resume', { rows });
