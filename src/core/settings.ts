@@ -27,7 +27,7 @@ export const settingsSchema = z
         /** `agent`: one resumption per home; `session`: keyed by the host session id. */
         scope: z.enum(['agent', 'session']).default('agent'),
         /** Budget of the injected section; the tail is trimmed from the front to fit. */
-        max_tokens: z.number().int().min(50).max(4000).default(300),
+        max_tokens: z.number().int().min(100).max(4000).default(300),
       })
       .strict()
       .prefault({}),

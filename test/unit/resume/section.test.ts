@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../../src/core/index.js';
+import { estimateTokens, loadSettings } from '../../../src/core/index.js';
 import {
   internalize,
   loadResumption,
@@ -168,5 +168,18 @@ describe('policy from firstlight.yaml', () => {
     expect(estimateTokens(renderResumption(first.value!))).toBeLessThanOrEqual(120);
     const second = await loadResumption({ home: home.dir, sessionId: 'y', consume: true, now });
     expect(second.value).toBeNull();
+  });
+
+  it('defaults to keep / agent / 300 and names a bad value with its field', () => {
+    const file = join(home.dir, 'firstlight.yaml');
+    expect(loadSettings(file).settings.resumption).toEqual({
+      after_inject: 'keep',
+      scope: 'agent',
+      max_tokens: 300,
+    });
+    writeFileSync(file, 'resumption:\n  scope: team\n');
+    const loaded = loadSettings(file);
+    expect(loaded.problems.join('\n')).toMatch(/resumption\.scope/);
+    expect(loaded.settings.resumption.scope).toBe('agent');
   });
 });
