@@ -1,6 +1,12 @@
 import { homePaths, loadSettings, type Settings } from '../core/index.js';
 import { fitToBudget } from './budget.js';
-import { type CaptureRecord, markTailInjected, readSelfState } from './self-state.js';
+import {
+  type CaptureRecord,
+  type ReadResult,
+  readSelfState,
+  type SelfState,
+  withSelfState,
+} from './self-state.js';
 
 export type ResumptionPolicy = Settings['resumption'];
 
@@ -45,7 +51,20 @@ export interface ResumptionSection {
 export async function loadResumption(input: LoadResumptionInput): Promise<ResumptionSection> {
   const file = homePaths(input.home).selfState;
   const policy = input.policy ?? loadSettings(homePaths(input.home).settings).settings.resumption;
-  const read = readSelfState(file);
+  // Only a real start under `clear` writes; everything else reads without taking the lock.
+  if (input.consume && policy.after_inject === 'clear') {
+    return withSelfState(file, (read, write) => resolve(read, input, policy, file, write));
+  }
+  return resolve(readSelfState(file), input, policy, file);
+}
+
+async function resolve(
+  read: ReadResult,
+  input: LoadResumptionInput,
+  policy: ResumptionPolicy,
+  file: string,
+  write?: (state: SelfState) => Promise<void>,
+): Promise<ResumptionSection> {
   if (read.status === 'missing') return { value: null };
   if (read.status === 'malformed') {
     return {
@@ -55,12 +74,10 @@ export async function loadResumption(input: LoadResumptionInput): Promise<Resump
   }
   const state = read.state;
   let record: CaptureRecord | undefined;
-  let recordKey: string | null = null;
   if (policy.scope === 'session') {
     // An unidentified start has no session of its own to resume.
     if (!input.sessionId) return { value: null };
     record = state.sessions[input.sessionId];
-    recordKey = input.sessionId;
   } else {
     record = state;
   }
@@ -76,12 +93,9 @@ export async function loadResumption(input: LoadResumptionInput): Promise<Resump
     policy.max_tokens,
   );
   if (fitted.tail.trim() === '' && fitted.anchors.length === 0) return { value: null };
-  if (input.consume && policy.after_inject === 'clear' && !record.tail_injected && tail.trim() !== '') {
-    await markTailInjected(
-      file,
-      { sessionId: recordKey, capturedAt: record.captured_at, streamTail: record.stream_tail },
-      { at: input.now, sessionId: input.sessionId },
-    );
+  if (write && !record.tail_injected && tail.trim() !== '') {
+    record.tail_injected = { at: input.now.toISOString(), session_id: input.sessionId };
+    await write(state);
   }
   return {
     value: {

@@ -121,24 +121,16 @@ export async function captureSelfState(file: string, input: CaptureInput): Promi
 }
 
 /**
- * Marks a tail as handed to a session (clear-after-inject), unless a newer capture arrived in
- * the meantime. `sessionId` null marks the per-agent record.
+ * Runs a read-decide-write cycle on self-state.json under its lock (the clear-after-inject
+ * hand-over: two sessions starting at once must not both take the tail).
  */
-export async function markTailInjected(
+export async function withSelfState<T>(
   file: string,
-  target: { sessionId: string | null; capturedAt: string; streamTail: string },
-  injection: { at: Date; sessionId: string | null },
-): Promise<void> {
-  await withFileLock(file, async () => {
-    const current = readSelfState(file);
-    if (current.status !== 'ok') return;
-    const state = current.state;
-    const record = target.sessionId === null ? state : state.sessions[target.sessionId];
-    const same = record?.captured_at === target.capturedAt && record.stream_tail === target.streamTail;
-    if (!record || !same || record.tail_injected) return;
-    record.tail_injected = { at: injection.at.toISOString(), session_id: injection.sessionId };
-    await writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`);
-  });
+  work: (read: ReadResult, write: (state: SelfState) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  return withFileLock(file, () =>
+    work(readSelfState(file), (state) => writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`)),
+  );
 }
 
 function mergeAnchors(before: readonly Anchor[], added: readonly Anchor[]): Anchor[] {

@@ -106,6 +106,12 @@ describe('after_inject: clear', () => {
     expect(rendered).toContain('• "anchor"');
   });
 
+  it('hands the tail to exactly one of several sessions starting at once', async () => {
+    await store('only one of you gets this');
+    const starts = await Promise.all(['s1', 's2', 's3', 's4', 's5'].map((id) => load(CLEAR, id, true)));
+    expect(starts.filter((s) => s.value?.stream_tail === 'only one of you gets this')).toHaveLength(1);
+  });
+
   it('injects a new capture again after the old one was used up', async () => {
     await store('first');
     await load(CLEAR, 's1', true);
