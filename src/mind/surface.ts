@@ -6,6 +6,7 @@ import {
   guidanceResources,
   guidanceTools,
 } from '../guidance/index.js';
+import { internalizeTool, loadResumption } from '../resume/index.js';
 import { Mind, type MindOptions } from './mind.js';
 import { type ConnectionInfo, mindTools } from './tools.js';
 
@@ -15,7 +16,11 @@ import { type ConnectionInfo, mindTools } from './tools.js';
  * is read back from that registration; `packet` and the SessionStart hook use the same list.
  */
 export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
-  return [...mindTools(mind, connection), ...guidanceTools(guidanceOf(mind))];
+  return [
+    ...mindTools(mind, connection),
+    internalizeTool({ home: mind.home, clock: mind.clock, sessionKey: connection.sessionKey }),
+    ...guidanceTools(guidanceOf(mind)),
+  ];
 }
 
 /** The resources of the `firstlight` server (guidance docs). */
@@ -49,15 +54,23 @@ export function guidanceOf(mind: Mind): Guidance {
 /** A Mind wired with the packet sections of the other parts. */
 export function createMind(options: MindOptions): Mind {
   const mind = new Mind(options);
+  const guidance = guidanceOf(mind);
+  mind.setSections({
+    resumption: ({ sessionId, consume }) =>
+      loadResumption({
+        home: mind.home,
+        sessionId,
+        consume,
+        now: mind.clock(),
+        policy: mind.settings().settings.resumption,
+      }),
+    guidance: () => guidance.guidanceSection(),
+    taskspace: () => guidance.taskspaceSection(),
+  });
   let names: string[] | undefined;
   mind.setToolNames(() => {
     names ??= mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name);
     return names;
-  });
-  const guidance = guidanceOf(mind);
-  mind.setSections({
-    guidance: () => guidance.guidanceSection(),
-    taskspace: () => guidance.taskspaceSection(),
   });
   return mind;
 }
