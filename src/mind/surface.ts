@@ -1,4 +1,6 @@
 import type { ToolSpec } from '../core/index.js';
+import { cognitionTools } from './cognition/index.js';
+import { memoryTools } from './memory/index.js';
 import { Mind, type MindOptions } from './mind.js';
 import { type ConnectionInfo, mindTools } from './tools.js';
 
@@ -8,7 +10,7 @@ import { type ConnectionInfo, mindTools } from './tools.js';
  * is read back from that registration; `packet` and the SessionStart hook use the same list.
  */
 export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
-  return [...mindTools(mind, connection)];
+  return [...mindTools(mind, connection), ...memoryTools(mind), ...cognitionTools(mind, connection)];
 }
 
 /** A Mind wired with the packet sections of the other parts. */
