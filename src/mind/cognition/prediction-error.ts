@@ -9,7 +9,8 @@ import { contentTerms, STOP_WORDS, stem, tokenize } from '../memory/index.js';
  * result bears out. docs/memory.md explains the formula and its limits.
  *
  *   contradiction c = max(polarity, numbers)
- *   divergence    d = 1 - containment(expected terms in result), halved when polarities agree
+ *   divergence    d = 1 - containment(expected terms and numbers in result), halved when
+ *                   the result's outcome polarity agrees with the expectation's
  *   prediction_error = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d)
  *
  * Word overlap alone therefore tops out at LEXICAL_WEIGHT (0.6): a result that merely talks
@@ -66,11 +67,7 @@ export function predictionError(
   const pr = polarityOf(result);
   const polarity = polarityConflict(pe, pr);
   const numbers = numberMismatch(expected, result);
-  const expectedTerms = new Set(
-    contentTerms(expected)
-      .filter((t) => !/^\d/.test(t))
-      .map(conceptual),
-  );
+  const expectedTerms = new Set(contentTerms(expected).map(conceptual));
   const resultTerms = new Set(contentTerms(result).map(conceptual));
   let lexical = 0;
   if (expectedTerms.size > 0) {
@@ -78,7 +75,9 @@ export function predictionError(
     for (const t of expectedTerms) if (resultTerms.has(t)) borne++;
     lexical = 1 - borne / expectedTerms.size;
   }
-  const agree = sign(pe) !== 0 && sign(pe) === sign(pr);
+  // As in polarityConflict, an expectation naming no outcome is read as expecting success.
+  const expectedSign = pe.pos === 0 && pe.neg === 0 ? 1 : sign(pe);
+  const agree = expectedSign !== 0 && sign(pr) !== 0 && Math.sign(expectedSign) === Math.sign(sign(pr));
   const d = agree ? lexical / 2 : lexical;
   const c = Math.max(polarity, numbers);
   const value = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d);

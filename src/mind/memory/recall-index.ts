@@ -84,6 +84,7 @@ export class RecallIndex {
   private lastPersist = 0;
   private persistTimer: NodeJS.Timeout | undefined;
   private unsaved = false;
+  private filesRead = 0;
 
   constructor(store: MemoryStore, options: { cacheFile?: string } = {}) {
     this.store = store;
@@ -151,6 +152,11 @@ export class RecallIndex {
     return snapshot;
   }
 
+  /** How many documents are indexed and how many files this instance has read to index them. */
+  stats(): { documents: number; filesRead: number } {
+    return { documents: this.mini?.documentCount ?? 0, filesRead: this.filesRead };
+  }
+
   /** Writes a pending index to cache/ now (servers call this on shutdown). */
   flush(): void {
     if (this.persistTimer) clearTimeout(this.persistTimer);
@@ -194,6 +200,7 @@ export class RecallIndex {
   }
 
   private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
+    this.filesRead++;
     let text: string;
     try {
       const buffer = readFileSync(join(this.store.memoryDir, entry.file));

@@ -141,8 +141,9 @@ export function stem(word: string): string {
     else if (endsDoubleConsonant(w) && !/[lsz]$/.test(w)) w = w.slice(0, -1);
     else if (measure(w) === 1 && endsCvc(w)) w += 'e';
   }
-  // Step 1c: y -> i after a vowel-bearing stem.
-  if (w.endsWith('y') && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
+  // Step 1c, as Porter2 has it: y -> i only after a consonant that is not the first letter, so
+  // "deploy" and "deployment" share a stem while "happy" and "happiness" still do.
+  if (w.length > 2 && w.endsWith('y') && isConsonant(w, w.length - 2)) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);
   w = replaceSuffix(w, STEP3, 0);
   // Step 4: drop a suffix when the stem is long enough (m > 1).
