@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { parseFrontmatter, UserError, writeFileAtomicallySync } from '../../core/index.js';
+import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
+import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 import { contentTerms, normalizeTerm, tokenize } from './text.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */
@@ -35,12 +37,12 @@ export interface RecallOptions {
 }
 
 /** Field weights: a word in a memory's name or description says more than one in its body. */
-export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1 } as const;
+export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1, when: 1 } as const;
 /** Memories marked superseded still match, at half weight: stale facts should not outrank current ones. */
 export const SUPERSEDED_FACTOR = 0.5;
 const STALE_STATUSES = new Set(['superseded', 'stale', 'obsolete', 'outdated', 'archived', 'deprecated']);
 /** Bump when analysis (tokenizer, stemmer, fields) changes: an old persisted index is then ignored. */
-const INDEX_FORMAT = 3;
+const INDEX_FORMAT = 4;
 /** Persisting a 10,000-memory index takes ~100 ms: coalesce bursts of changes. */
 const PERSIST_EVERY_MS = 2_000;
 export const MAX_K = 50;
@@ -57,11 +59,13 @@ interface IndexedDoc {
   description: string;
   tags: string;
   body: string;
+  /** Month, year and day the memory is about (see dates.ts). */
+  when: string;
 }
 
 const MINI_OPTIONS = {
   idField: 'id',
-  fields: ['name', 'description', 'tags', 'body'],
+  fields: ['name', 'description', 'tags', 'body', 'when'],
   storeFields: [] as string[],
   tokenize,
   processTerm: (term: string) => normalizeTerm(term) ?? null,
@@ -106,14 +110,26 @@ export class RecallIndex {
     const queryTerms = new Set(contentTerms(query));
     const skipped = [...snapshot.problems, ...this.bodyProblems.values()];
     if (queryTerms.size === 0) return { query, results: [], skipped, indexed: mini.documentCount };
-    const found = mini.search(query, {
+    const search = {
       boost: { ...FIELD_BOOST },
-      prefix: (term) => term.length >= 5,
-      fuzzy: (term) => (term.length >= 7 ? 0.15 : false),
+      prefix: (term: string) => term.length >= 5,
+      fuzzy: (term: string) => (term.length >= 7 ? 0.15 : false),
       combineWith: 'OR',
-      filter: facet ? (r) => this.facetMatches(r.id as string, facet) : undefined,
-      boostDocument: (id) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
-    });
+      filter: facet ? (r: SearchResult) => this.facetMatches(r.id as string, facet) : undefined,
+      boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
+    } as const;
+    const found = mini.search(query, search);
+    // Synonyms widen the net at a discount: exact words keep ranking first.
+    const expansion = expansionsOf(queryTerms);
+    if (expansion) {
+      const byId = new Map(found.map((r) => [r.id as string, r]));
+      for (const r of mini.search(expansion, search)) {
+        const hit = byId.get(r.id as string);
+        if (hit) hit.score += r.score * EXPANSION_WEIGHT;
+        else byId.set(r.id as string, { ...r, score: r.score * EXPANSION_WEIGHT, queryTerms: [] });
+      }
+      found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
+    }
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms));
     return { query, results, skipped, indexed: mini.documentCount };
   }
@@ -218,6 +234,7 @@ export class RecallIndex {
       description: entry.description,
       tags: entry.tags.join(' '),
       body: fm.body,
+      when: whenWords(entry),
     };
   }
 
