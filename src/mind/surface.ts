@@ -16,6 +16,10 @@ export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpe
 /** A Mind wired with the packet sections of the other parts. */
 export function createMind(options: MindOptions): Mind {
   const mind = new Mind(options);
-  mind.setToolNames(() => mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name));
+  let names: string[] | undefined;
+  mind.setToolNames(() => {
+    names ??= mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name);
+    return names;
+  });
   return mind;
 }
