@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { registerInit } from './init.js';
 import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
+import { registerRecall } from './recall.js';
+import { registerRemember } from './remember.js';
 import { registerServe } from './serve.js';
 
 /** Every command, in help order. Each registers itself on the program; actions import lazily. */
@@ -9,5 +11,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerRemember,
+  registerRecall,
   registerInternalize,
 ];
