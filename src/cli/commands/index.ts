@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { registerInit } from './init.js';
 import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
+import { registerRecall } from './recall.js';
+import { registerRemember } from './remember.js';
 import { registerServe } from './serve.js';
 import { registerTaskspace } from './taskspace.js';
 
@@ -10,6 +12,8 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerRemember,
+  registerRecall,
   registerInternalize,
   registerTaskspace,
 ];
