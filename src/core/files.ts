@@ -32,7 +32,11 @@ export interface LockOptions {
  * target itself need not exist). Read-modify-write cycles on shared files go through here:
  * several hosts run several servers on one home.
  */
-export async function withFileLock<T>(target: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  target: string,
+  work: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   const waitMs = options.waitMs ?? 30_000;
   await mkdir(dirname(target), { recursive: true });
   const started = Date.now();

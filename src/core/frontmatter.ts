@@ -23,7 +23,11 @@ export function parseFrontmatter(text: string): Frontmatter {
     }
     return { data: parsed as Record<string, unknown>, body };
   } catch (error) {
-    return { data: {}, body, error: `frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      data: {},
+      body,
+      error: `frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
 }
 

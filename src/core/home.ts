@@ -83,14 +83,19 @@ export function initHome(dir: string, options: { force?: boolean } = {}): InitRe
     recursive: true,
     force: false,
     errorOnExist: false,
-    filter: (source) => !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$/.test(source.slice(exampleHomeDir().length)),
+    filter: (source) =>
+      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$/.test(source.slice(exampleHomeDir().length)),
   });
   return { dir, created: true };
 }
 
 /** Makes sure a home exists, scaffolding it from the example when it does not. */
 export function ensureHome(dir: string): InitResult {
-  if (existsSync(join(dir, 'persona')) || existsSync(join(dir, 'memory')) || existsSync(join(dir, 'firstlight.yaml'))) {
+  if (
+    existsSync(join(dir, 'persona')) ||
+    existsSync(join(dir, 'memory')) ||
+    existsSync(join(dir, 'firstlight.yaml'))
+  ) {
     return { dir, created: false };
   }
   return initHome(dir, { force: true });

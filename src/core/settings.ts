@@ -9,7 +9,10 @@ import { readTextIfExists } from './files.js';
  */
 export const settingsSchema = z
   .object({
-    persona: z.object({ name: z.string().min(1).optional() }).strict().prefault({}),
+    persona: z
+      .object({ name: z.string().min(1).optional() })
+      .strict()
+      .prefault({}),
     packet: z
       .object({
         /** Cap on the markdown rendering the SessionStart hook injects. */

@@ -20,7 +20,10 @@ export interface ToolCallExtra {
  * plain object: the server sends it as JSON text AND `structuredContent`. Throwing a
  * FirstlightError yields an `isError` result the model can read and recover from.
  */
-export interface ToolSpec<Input extends z.ZodRawShape = z.ZodRawShape, Output extends z.ZodRawShape = z.ZodRawShape> {
+export interface ToolSpec<
+  Input extends z.ZodRawShape = z.ZodRawShape,
+  Output extends z.ZodRawShape = z.ZodRawShape,
+> {
   name: string;
   title: string;
   description: string;
@@ -28,6 +31,8 @@ export interface ToolSpec<Input extends z.ZodRawShape = z.ZodRawShape, Output ex
   output: Output;
   annotations: ToolAnnotations;
   handler: (args: z.infer<z.ZodObject<Input>>, extra: ToolCallExtra) => Promise<z.infer<z.ZodObject<Output>>>;
+  /** The text content; JSON of the output unless a legacy tool promises plain text. */
+  text?: (output: z.infer<z.ZodObject<Output>>) => string;
 }
 
 /** Declares a tool with its types checked against its own schemas. */

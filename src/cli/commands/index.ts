@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import { registerInit } from './init.js';
+import { registerPacket } from './packet.js';
+import { registerServe } from './serve.js';
+
+/** Every command, in help order. Each registers itself on the program; actions import lazily. */
+export const COMMANDS: readonly ((program: Command) => void)[] = [
+  registerInit,
+  registerServe,
+  registerPacket,
+];

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { type HomeOption, homeFrom } from '../io.js';
+
+export function registerPacket(program: Command): void {
+  program
+    .command('packet')
+    .description('print the bootstrap packet (what bootstrap_session returns) without starting a server')
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--session-id <id>', 'session id to key the packet')
+    .option('--format <format>', 'json | markdown (markdown is what the SessionStart hook injects)', 'json')
+    .action(async (options: HomeOption & { sessionId?: string; format: string }) => {
+      const { UserError, ensureHome } = await import('../../core/index.js');
+      if (options.format !== 'json' && options.format !== 'markdown') {
+        throw new UserError(`--format must be json or markdown, not "${options.format}"`, {
+          code: 'INVALID_ARGUMENT',
+          hint: 'use --format json or --format markdown',
+        });
+      }
+      const { createMind, renderPacketMarkdown } = await import('../../mind/index.js');
+      const home = homeFrom(options);
+      ensureHome(home);
+      const mind = createMind({ home, projectDir: process.cwd() });
+      const packet = await mind.bootstrap({ sessionId: options.sessionId ?? null, preview: true });
+      const max = mind.settings().settings.packet.markdown_max_chars;
+      process.stdout.write(
+        options.format === 'json'
+          ? `${JSON.stringify(packet, null, 2)}\n`
+          : `${renderPacketMarkdown(packet, { maxChars: max })}\n`,
+      );
+      mind.close();
+    });
+}

@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { type HomeOption, homeFrom } from '../io.js';
+
+interface ServeOptions extends HomeOption {
+  http?: boolean;
+  host: string;
+  port: string;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the mind (MCP server "firstlight") over stdio, or streamable HTTP with --http')
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--http', 'serve streamable HTTP instead of stdio')
+    .option(
+      '--host <address>',
+      'HTTP bind address; anything but loopback requires FIRSTLIGHT_TOKEN',
+      '127.0.0.1',
+    )
+    .option('--port <port>', 'HTTP port', '7821')
+    .addHelpText(
+      'after',
+      '\nStdio is for hosts that spawn the server; it exits when stdin closes.\nHTTP binds 127.0.0.1 by default; set FIRSTLIGHT_TOKEN to require a bearer token (mandatory off loopback).',
+    )
+    .action(async (options: ServeOptions) => {
+      const { UserError, createLogger, ensureHome } = await import('../../core/index.js');
+      const { createMind } = await import('../../mind/index.js');
+      const { createMindServer, serveHttp, serveStdio, checkBind } = await import('../../servers/index.js');
+      const log = createLogger('serve');
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new UserError(`--port must be an integer 0-65535, not "${options.port}"`, {
+          code: 'INVALID_ARGUMENT',
+          hint: 'pass --port 7821 (or 0 for any free port)',
+        });
+      }
+      const token = process.env.FIRSTLIGHT_TOKEN || undefined;
+      if (options.http) checkBind(options.host, token);
+      const home = homeFrom(options);
+      const created = ensureHome(home);
+      if (created.created) log.warn(`no home at ${home}: created one from the bundled example`);
+      const mind = createMind({ home, log, watchMemory: true, projectDir: process.cwd() });
+      if (!options.http) {
+        await serveStdio(createMindServer({ mind, log }), { log, onShutdown: () => mind.close() });
+        return;
+      }
+      const running = await serveHttp({
+        host: options.host,
+        port,
+        token,
+        log,
+        createServer: (sessionKey) => createMindServer({ mind, log, sessionKey }),
+      });
+      const config = {
+        mcpServers: {
+          firstlight: {
+            type: 'http',
+            url: running.url,
+            ...(token ? { headers: { Authorization: 'Bearer <FIRSTLIGHT_TOKEN>' } } : {}),
+          },
+        },
+      };
+      process.stdout.write(
+        [
+          `firstlight mind serving ${home}`,
+          `  MCP endpoint: ${running.url}`,
+          '',
+          'Client config (paste into .mcp.json, .cursor/mcp.json, .gemini/settings.json; VS Code uses "servers"):',
+          JSON.stringify(config, null, 2),
+          '',
+          'Try it: npx -y -p @modelcontextprotocol/inspector@1.0.3 mcp-inspector --cli ' +
+            `${running.url} --transport http --method tools/call --tool-name bootstrap_session`,
+          'Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+      const stop = async () => {
+        await running.close();
+        mind.close();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void stop());
+      process.on('SIGTERM', () => void stop());
+    });
+}

@@ -1,0 +1,38 @@
+import { Command, CommanderError } from 'commander';
+import { asFirstlightError, isFirstlightError } from '../core/index.js';
+import { COMMANDS } from './commands/index.js';
+import { packageVersionSync } from './io.js';
+
+/**
+ * Builds the program and runs it. Errors are converted once, here: a UserError prints its hint
+ * and exits 2, a SystemError exits 1, a usage mistake exits 2. Returns the exit code.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = new Command('firstlight')
+    .description('Every agent session starts oriented and resumes with momentum.')
+    .version(packageVersionSync(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  for (const register of COMMANDS) register(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.exitCode === 0
+      )
+        return 0;
+      return 2;
+    }
+    const failure = asFirstlightError(error);
+    process.stderr.write(`firstlight: ${failure.render()}\n`);
+    if (!isFirstlightError(error) && process.env.FIRSTLIGHT_LOG === 'debug') {
+      process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    }
+    return failure.exitCode;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * @module mind — the persona contract (`@include` assembly), memory (store, catalog, confined
+ * file access), the active context, and the bootstrap packet (schema v1) with its markdown
+ * rendering; plus the tool specs of the `firstlight` MCP server.
+ */
+
+export { humanDuration, readBullets } from './context.js';
+export type { MindContract } from './contract.js';
+export { assembleContract, CONTRACT_ERROR_PREFIX } from './contract.js';
+export { listMemories, readMemoryFile } from './memory/access.js';
+export type { MemoryCatalog } from './memory/catalog.js';
+export { catalogOf } from './memory/catalog.js';
+export type { MemoryEntry, MemoryProblem } from './memory/entries.js';
+export { INDEX_FILE, MAX_MEMORY_BYTES } from './memory/entries.js';
+export type { MemorySnapshot, MemoryStoreOptions } from './memory/store.js';
+export { MemoryStore } from './memory/store.js';
+export type { BootstrapOptions, MindOptions, PacketSections, SectionResult } from './mind.js';
+export { Mind } from './mind.js';
+export type {
+  ActiveContext,
+  BootstrapPacket,
+  GuidanceEntry,
+  Resumption,
+  TaskspaceState,
+} from './packet-schema.js';
+export {
+  guidanceEntrySchema,
+  PACKET_SCHEMA_VERSION,
+  packetJsonSchema,
+  packetSchema,
+  packetShape,
+  resumptionSchema,
+  taskspaceSchema,
+} from './packet-schema.js';
+export { BOOTSTRAP_RULE, cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
+export type { RenderOptions } from './render-markdown.js';
+export { DEFAULT_MARKDOWN_MAX_CHARS, renderPacketMarkdown } from './render-markdown.js';
+export { createMind, mindServerTools } from './surface.js';
+export type { ConnectionInfo } from './tools.js';
+export { mindTools } from './tools.js';

@@ -1,0 +1,122 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseFrontmatter } from '../../core/index.js';
+
+/** What the catalog and the index need of one memory file, without its body. */
+export interface MemoryEntry {
+  /** File name inside memory/ (never shown in the packet). */
+  file: string;
+  mtimeMs: number;
+  size: number;
+  name: string;
+  type: string;
+  description: string;
+  tags: string[];
+  appliesTo: string[];
+  /** Every other scalar frontmatter field, lower-cased values, for facets (`relationship:bob`). */
+  fields: Record<string, string>;
+}
+
+/** A file that was skipped, and why; reported, never fatal. */
+export interface MemoryProblem {
+  file: string;
+  problem: string;
+}
+
+/** Files above this size are skipped: a memory is a note, not a data dump. */
+export const MAX_MEMORY_BYTES = 1024 * 1024;
+/** Frontmatter lives at the top; reading this much of a file is enough to find it. */
+const HEAD_BYTES = 16 * 1024;
+
+export const INDEX_FILE = 'MEMORY.md';
+
+/** Names of the memory markdown files, sorted; hidden and non-.md files are ignored. */
+export function listMemoryFiles(memoryDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(memoryDir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
+}
+
+/** Reads one file's frontmatter into an entry, or a problem when the file is unusable. */
+export function readMemoryEntry(memoryDir: string, file: string): MemoryEntry | MemoryProblem {
+  const path = join(memoryDir, file);
+  let size: number;
+  let mtime: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return { file, problem: 'not a regular file' };
+    size = st.size;
+    mtime = st.mtimeMs;
+  } catch (error) {
+    return {
+      file,
+      problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    };
+  }
+  if (size > MAX_MEMORY_BYTES) return { file, problem: `too large (${size} bytes > ${MAX_MEMORY_BYTES})` };
+  const head = readHead(path, Math.min(size, HEAD_BYTES));
+  if (head === undefined) return { file, problem: 'unreadable' };
+  if (head.includes('\u0000')) return { file, problem: 'binary content' };
+  if (file === INDEX_FILE) return entryFrom(file, mtime, size, { type: 'index', name: 'Memory index' });
+  const fm = parseFrontmatter(head);
+  if (fm.error) return { file, problem: fm.error };
+  return entryFrom(file, mtime, size, fm.data);
+}
+
+function readHead(path: string, bytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function entryFrom(file: string, mtimeMs: number, size: number, data: Record<string, unknown>): MemoryEntry {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      fields[key.toLowerCase()] = String(value).toLowerCase();
+    }
+  }
+  return {
+    file,
+    mtimeMs,
+    size,
+    name: stringOr(data.name, file.replace(/\.md$/, '')),
+    type: stringOr(data.type, 'untyped').toLowerCase(),
+    description: stringOr(data.description, ''),
+    tags: listOf(data.tags),
+    appliesTo: listOf(data.applies_to),
+    fields,
+  };
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
+}
+
+function listOf(value: unknown): string[] {
+  if (Array.isArray(value))
+    return value.filter((v) => typeof v === 'string' || typeof v === 'number').map(String);
+  if (typeof value === 'string') {
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  return [];
+}
+
+export function isProblem(value: MemoryEntry | MemoryProblem): value is MemoryProblem {
+  return 'problem' in value;
+}

@@ -1,0 +1,222 @@
+import { join } from 'node:path';
+import {
+  estimateTokensForChars,
+  homePaths,
+  type Logger,
+  loadSettings,
+  memoByFiles,
+  type Settings,
+  silentLogger,
+} from '../core/index.js';
+import { buildActiveContext } from './context.js';
+import { assembleContract, type MindContract } from './contract.js';
+import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
+import { MemoryStore } from './memory/store.js';
+import {
+  type ActiveContext,
+  type BootstrapPacket,
+  type GuidanceEntry,
+  PACKET_SCHEMA_VERSION,
+  type Resumption,
+  type TaskspaceState,
+} from './packet-schema.js';
+import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
+import { SessionLedger } from './sessions.js';
+
+/** A section another part contributes to the packet; `reason` explains a null value. */
+export interface SectionResult<T> {
+  value: T | null;
+  reason?: string;
+}
+
+/**
+ * Providers for the packet sections owned by other parts (resumption, guidance, taskspace).
+ * Each is called once per packet; a throw becomes a degraded reason, never a failed call.
+ */
+export interface PacketSections {
+  resumption?: (input: { sessionId: string | null; consume: boolean }) => SectionResult<Resumption>;
+  guidance?: () => SectionResult<GuidanceEntry[]>;
+  taskspace?: () => SectionResult<TaskspaceState>;
+}
+
+export interface MindOptions {
+  home: string;
+  log?: Logger;
+  clock?: () => Date;
+  /** Long-running servers watch memory/ for in-place edits; one-shot commands do not. */
+  watchMemory?: boolean;
+  sections?: PacketSections;
+  /** The registered tool names; `available_mind_tools` is read from here, never hard-coded. */
+  toolNames?: () => string[];
+  /** Working directory for project-scoped state (taskspace); defaults to process.cwd() at the edge. */
+  projectDir?: string;
+}
+
+export interface BootstrapOptions {
+  sessionId?: string | null;
+  /** Identifies the connection when no session id was given (one ledger entry per key). */
+  sessionKey?: string;
+  /** `packet` previews without recording a session or consuming a clear-after-inject tail. */
+  preview?: boolean;
+}
+
+/**
+ * The mind: one home's contract, memory and context, and the packet built from them. One
+ * instance per server process; every method is safe to call concurrently with other processes
+ * using the same home.
+ */
+export class Mind {
+  readonly home: string;
+  readonly paths: ReturnType<typeof homePaths>;
+  readonly memory: MemoryStore;
+  readonly log: Logger;
+  readonly clock: () => Date;
+  readonly projectDir: string | undefined;
+  private readonly ledger: SessionLedger;
+  private sections: PacketSections;
+  private toolNameSource: () => string[];
+  // bootstrap_session runs at every session start: these re-read only files that changed.
+  private readonly contractMemo: () => MindContract;
+  private readonly settingsMemo: () => { settings: Settings; problems: string[] };
+
+  constructor(options: MindOptions) {
+    this.home = options.home;
+    this.paths = homePaths(options.home);
+    this.log = options.log ?? silentLogger;
+    this.clock = options.clock ?? (() => new Date());
+    this.projectDir = options.projectDir;
+    this.memory = new MemoryStore(this.paths.memory, {
+      cacheFile: join(this.paths.cache, 'memory-entries.json'),
+      watch: options.watchMemory ?? false,
+    });
+    this.ledger = new SessionLedger(options.home);
+    this.sections = options.sections ?? {};
+    this.toolNameSource = options.toolNames ?? (() => []);
+    this.contractMemo = memoByFiles(() => {
+      const contract = assembleContract(this.paths.persona);
+      // A missing include becomes available when created: watch the persona dir itself too.
+      const files = new Set([this.paths.persona]);
+      for (const f of contract.files)
+        files.add(join(this.paths.persona, f, '..')).add(join(this.paths.persona, f));
+      return { value: contract, files: [...files] };
+    });
+    this.settingsMemo = memoByFiles(() => ({
+      value: loadSettings(this.paths.settings),
+      files: [this.paths.settings],
+    }));
+  }
+
+  /** Points `available_mind_tools` at the server's registered tools. */
+  setToolNames(source: () => string[]): void {
+    this.toolNameSource = source;
+  }
+
+  /** Adds or replaces packet section providers. */
+  setSections(sections: PacketSections): void {
+    this.sections = { ...this.sections, ...sections };
+  }
+
+  /** Settings, re-read when the file changes (a user may edit them while servers run). */
+  settings(): { settings: Settings; problems: string[] } {
+    return this.settingsMemo();
+  }
+
+  /** The assembled contract; `get_system_prompt` and the packet share this loader. */
+  contract(): MindContract {
+    return this.contractMemo();
+  }
+
+  catalog(): MemoryCatalog {
+    return catalogOf(this.memory.snapshot());
+  }
+
+  /** The active context, recording the session start unless previewing. */
+  async context(options: BootstrapOptions = {}): Promise<ActiveContext> {
+    const sessionId = options.sessionId ?? null;
+    const now = this.clock();
+    const lastSession = options.preview
+      ? this.ledger.peekPrevious(sessionId)
+      : await this.ledger.previousFor(options.sessionKey ?? sessionId ?? 'anonymous', sessionId, now);
+    return buildActiveContext({
+      home: this.home,
+      sessionId,
+      snapshot: this.memory.snapshot(),
+      lastSession,
+      now,
+    });
+  }
+
+  /** The bootstrap packet, schema v1. Never throws for an unavailable part: it degrades. */
+  async bootstrap(options: BootstrapOptions = {}): Promise<BootstrapPacket> {
+    const sessionId = options.sessionId ?? null;
+    const reasons: string[] = [];
+    const contract = this.contract();
+    if (!contract.available) reasons.push(`mind contract unavailable: ${contract.error}`);
+    const snapshot = this.memory.snapshot();
+    if (!snapshot.present) reasons.push('memory unavailable: memory/ does not exist in the home');
+    if (snapshot.problems.length > 0) {
+      reasons.push(
+        `memory: ${snapshot.problems.length} file(s) skipped as unreadable or malformed (see list_memory_files)`,
+      );
+    }
+    const { problems } = this.settings();
+    for (const problem of problems) reasons.push(`settings: ${problem}`);
+    const resumption = this.section('resumption', reasons, () =>
+      this.sections.resumption?.({ sessionId, consume: !options.preview }),
+    );
+    const guidance = this.section('guidance', reasons, () => this.sections.guidance?.());
+    const taskspace = this.section('taskspace', reasons, () => this.sections.taskspace?.());
+    const tools = [...this.toolNameSource()].sort();
+    const packet: BootstrapPacket = {
+      resumption,
+      schema_version: PACKET_SCHEMA_VERSION,
+      required_first_call: 'bootstrap_session',
+      session_id: sessionId,
+      mind_contract: contract.text,
+      mind_contract_available: contract.available,
+      available_mind_tools: tools,
+      cognition_protocol: cognitionProtocol(tools),
+      context: await this.context(options),
+      memory_catalog: catalogOf(snapshot),
+      guidance,
+      taskspace,
+      degraded_mode: { mind_contract_available: contract.available, reasons },
+      host_limitations: [...HOST_LIMITATIONS],
+      budget: { chars: 0, tokens_estimate: 0 },
+    };
+    return withBudget(packet);
+  }
+
+  private section<T>(name: string, reasons: string[], provide: () => SectionResult<T> | undefined): T | null {
+    try {
+      const result = provide();
+      if (!result) return null;
+      if (result.reason) reasons.push(`${name}: ${result.reason}`);
+      return result.value;
+    } catch (error) {
+      reasons.push(`${name} unavailable: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  close(): void {
+    this.memory.close();
+  }
+}
+
+/**
+ * Fills `budget` with the packet's own serialized size, in one serialization: the two numbers
+ * change the length only by their digit counts, so the fixed point is found arithmetically.
+ */
+function withBudget(packet: BootstrapPacket): BootstrapPacket {
+  packet.budget = { chars: 0, tokens_estimate: 0 };
+  const base = JSON.stringify(packet).length - 2; // without the two "0" digits
+  let chars = base + 2;
+  for (let i = 0; i < 4; i++) {
+    const next = base + String(chars).length + String(estimateTokensForChars(chars)).length;
+    if (next === chars) break;
+    chars = next;
+  }
+  packet.budget = { chars, tokens_estimate: estimateTokensForChars(chars) };
+  return packet;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * The bootstrap packet, schema v1. Required keys are the seed's plus firstlight's additions;
+ * clients ignore unknown keys, so v1 may grow. Removing or renaming a required key, or
+ * changing a type, needs schema_version 2 (docs/packet.md).
+ */
+export const PACKET_SCHEMA_VERSION = 1 as const;
+
+export const resumptionSchema = z
+  .looseObject({
+    stream_tail: z.string().describe('The agent’s own last words, verbatim.'),
+    anchors: z.array(z.looseObject({ text: z.string(), trigger: z.string() })),
+    captured_at: z.string(),
+    session_key: z.string(),
+  })
+  .describe('What the agent was in the middle of, captured at the end of its last session.');
+
+export const activeContextSchema = z.looseObject({
+  session_id: z.string().nullable(),
+  now: z.string(),
+  open_commitments: z.array(z.string()),
+  recent_carry_forward: z.array(z.string()),
+  people: z.array(z.object({ name: z.string(), description: z.string() })),
+  last_session: z
+    .object({ session_id: z.string().nullable(), at: z.string(), seconds_ago: z.number(), human: z.string() })
+    .nullable(),
+});
+
+export const memoryCatalogSchema = z.looseObject({
+  total_count: z.number().int(),
+  index_present: z.boolean(),
+  category_counts: z.record(z.string(), z.number().int()),
+  tag_counts: z.record(z.string(), z.number().int()).optional(),
+  skipped_count: z.number().int().optional(),
+});
+
+export const guidanceEntrySchema = z.looseObject({
+  uri: z.string(),
+  name: z.string(),
+  directive: z.string(),
+});
+
+export const taskspaceSchema = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  initial_prompt: z.string().nullable(),
+});
+
+export const packetShape = {
+  resumption: resumptionSchema.nullable(),
+  schema_version: z.literal(PACKET_SCHEMA_VERSION),
+  required_first_call: z.literal('bootstrap_session'),
+  session_id: z.string().nullable(),
+  mind_contract: z.string(),
+  mind_contract_available: z.boolean(),
+  available_mind_tools: z.array(z.string()),
+  cognition_protocol: z.array(z.string()),
+  context: activeContextSchema,
+  memory_catalog: memoryCatalogSchema,
+  guidance: z.array(guidanceEntrySchema).nullable(),
+  taskspace: taskspaceSchema.nullable(),
+  degraded_mode: z.looseObject({ mind_contract_available: z.boolean(), reasons: z.array(z.string()) }),
+  host_limitations: z.array(z.string()),
+  budget: z.looseObject({ chars: z.number().int(), tokens_estimate: z.number().int() }),
+};
+
+export const packetSchema = z.looseObject(packetShape);
+
+export type BootstrapPacket = z.infer<typeof packetSchema>;
+export type ActiveContext = z.infer<typeof activeContextSchema>;
+export type Resumption = z.infer<typeof resumptionSchema>;
+export type GuidanceEntry = z.infer<typeof guidanceEntrySchema>;
+export type TaskspaceState = z.infer<typeof taskspaceSchema>;
+
+/** The packet's JSON Schema (draft 2020-12), as shipped in schema/bootstrap-session.v1.json. */
+export function packetJsonSchema(): Record<string, unknown> {
+  return {
+    $id: 'https://firstlight.dev/schema/bootstrap-session.v1.json',
+    title: 'firstlight bootstrap_session packet, schema v1',
+    ...z.toJSONSchema(packetSchema, { target: 'draft-2020-12' }),
+  };
+}

@@ -1,0 +1,107 @@
+import type { BootstrapPacket, Resumption } from './packet-schema.js';
+
+/** The SessionStart hook injects this; Claude Code turns anything over 10,000 chars into a file. */
+export const DEFAULT_MARKDOWN_MAX_CHARS = 8000;
+
+export interface RenderOptions {
+  maxChars?: number;
+  /** Renders the resumption section (the resume part owns its exact shape). */
+  renderResumption?: (resumption: Resumption) => string;
+}
+
+const CONTRACT_CUT_NOTE =
+  '\n\n[… mind contract truncated to fit the injection budget: call get_system_prompt() for the full text.]';
+
+/**
+ * The packet as markdown, at most `maxChars`: resumption first (the agent reads its own last
+ * thought before anything else), then the orientation, degraded notices, the mind contract
+ * (truncated with a pointer to get_system_prompt when it does not fit), context, catalog,
+ * protocol, guidance and taskspace.
+ */
+export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOptions = {}): string {
+  const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_MAX_CHARS;
+  const head: string[] = [];
+  if (packet.resumption && options.renderResumption) head.push(options.renderResumption(packet.resumption));
+  head.push(orientation(packet));
+  const tail = [
+    contextSection(packet),
+    catalogSection(packet),
+    protocolSection(packet),
+    guidanceSection(packet),
+    taskspaceSection(packet),
+  ].filter((s) => s !== '');
+  const contractHeader = packet.mind_contract_available
+    ? '## Mind contract\n\n'
+    : '## Mind contract (UNAVAILABLE)\n\n';
+  const fixed = [...head, ...tail].join('\n\n').length + contractHeader.length + 4;
+  let contract = packet.mind_contract.trim();
+  const room = maxChars - fixed;
+  if (contract.length > room) {
+    const keep = Math.max(0, room - CONTRACT_CUT_NOTE.length);
+    contract = `${contract.slice(0, keep).replace(/\s+\S*$/, '')}${CONTRACT_CUT_NOTE}`;
+  }
+  let text = [...head, `${contractHeader}${contract}`, ...tail].join('\n\n');
+  // Last resort (a huge resumption or context): cut from the end, never the beginning.
+  if (text.length > maxChars) text = `${text.slice(0, maxChars - 2).replace(/\s+\S*$/, '')}\n…`;
+  return text;
+}
+
+function orientation(packet: BootstrapPacket): string {
+  const lines = [
+    '# firstlight: session bootstrap',
+    '',
+    'Required first call: `bootstrap_session()` on the firstlight MCP server (this text is a preview; high-blast-radius tools stay gated until the call succeeds).',
+  ];
+  if (!packet.mind_contract_available) {
+    lines.push(
+      '',
+      '**The mind is DEGRADED: the contract did not assemble. Say so, and do not impersonate the persona.**',
+    );
+  }
+  if (packet.degraded_mode.reasons.length > 0) {
+    lines.push('', 'Degraded:', ...packet.degraded_mode.reasons.map((r) => `- ${r}`));
+  }
+  return lines.join('\n');
+}
+
+function contextSection(packet: BootstrapPacket): string {
+  const c = packet.context;
+  const lines = ['## Active context'];
+  if (c.last_session) lines.push(`- Last session: ${c.last_session.human} (${c.last_session.at})`);
+  if (c.open_commitments.length > 0)
+    lines.push('- Open commitments:', ...c.open_commitments.map((x) => `  - ${x}`));
+  if (c.recent_carry_forward.length > 0)
+    lines.push('- Carried forward:', ...c.recent_carry_forward.map((x) => `  - ${x}`));
+  if (c.people.length > 0) {
+    lines.push(
+      '- People:',
+      ...c.people.map((p) => `  - ${p.name}${p.description ? `: ${p.description}` : ''}`),
+    );
+  }
+  return lines.length > 1 ? lines.join('\n') : '';
+}
+
+function catalogSection(packet: BootstrapPacket): string {
+  const m = packet.memory_catalog;
+  const counts = Object.entries(m.category_counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return `## Memory\n\n${m.total_count} memory files (${counts || 'none'}); index ${m.index_present ? 'present' : 'missing'}. Use recall(query) to search them.`;
+}
+
+function protocolSection(packet: BootstrapPacket): string {
+  return `## Per-turn protocol\n\n${packet.cognition_protocol.map((r) => `- ${r}`).join('\n')}`;
+}
+
+function guidanceSection(packet: BootstrapPacket): string {
+  if (!packet.guidance || packet.guidance.length === 0) return '';
+  return `## Guidance\n\n${packet.guidance.map((g) => `- ${g.name} (${g.uri}): ${g.directive}`).join('\n')}`;
+}
+
+function taskspaceSection(packet: BootstrapPacket): string {
+  const t = packet.taskspace;
+  if (!t) return '';
+  const lines = [`## Taskspace: ${t.name}`, '', t.description];
+  if (t.initial_prompt) lines.push('', `Initial task: ${t.initial_prompt}`);
+  return lines.join('\n');
+}

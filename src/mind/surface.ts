@@ -1,0 +1,23 @@
+import type { ToolSpec } from '../core/index.js';
+import { Mind, type MindOptions } from './mind.js';
+import { type ConnectionInfo, mindTools } from './tools.js';
+
+/**
+ * Everything the `firstlight` MCP server exposes, in one list: the mind's tools and those of the
+ * parts that contribute to it. The server registers exactly these, and `available_mind_tools`
+ * is read back from that registration; `packet` and the SessionStart hook use the same list.
+ */
+export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
+  return [...mindTools(mind, connection)];
+}
+
+/** A Mind wired with the packet sections of the other parts. */
+export function createMind(options: MindOptions): Mind {
+  const mind = new Mind(options);
+  let names: string[] | undefined;
+  mind.setToolNames(() => {
+    names ??= mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name);
+    return names;
+  });
+  return mind;
+}

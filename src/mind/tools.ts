@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { defineTool, READ_ONLY, type ToolSpec, WRITES_ADDITIVE } from '../core/index.js';
+import { listMemories, readMemoryFile } from './memory/access.js';
+import type { Mind } from './mind.js';
+import { activeContextSchema, packetShape } from './packet-schema.js';
+import { BOOTSTRAP_RULE } from './protocol.js';
+
+/** Per-connection facts a tool may need (a session key when the client gave no session id). */
+export interface ConnectionInfo {
+  sessionKey: string;
+}
+
+/** The mind's own tools: the packet and the legacy three-call startup surface. */
+export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
+  const bootstrap = defineTool({
+    name: 'bootstrap_session',
+    title: 'Bootstrap session (call this first)',
+    description: `${BOOTSTRAP_RULE} Returns JSON: resumption (your own last words, verbatim; continue from them), mind_contract (who you are; if mind_contract_available is false, say the mind is degraded and do not impersonate the persona), context, memory_catalog, cognition_protocol, available_mind_tools, degraded_mode. Replaces the older get_system_prompt + context + list_memory_files ritual.`,
+    input: {
+      session_id: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('The host session id, if known; keys resumption and the session ledger.'),
+    },
+    output: packetShape,
+    // Not read-only: it records the session start and may consume a clear-after-inject resumption.
+    annotations: { ...WRITES_ADDITIVE, idempotentHint: true },
+    handler: async ({ session_id }) =>
+      mind.bootstrap({ sessionId: session_id ?? null, sessionKey: session_id ?? connection.sessionKey }),
+  });
+
+  const systemPrompt = defineTool({
+    name: 'get_system_prompt',
+    title: 'Get the mind contract',
+    description:
+      'Legacy startup call (prefer bootstrap_session). Returns the assembled mind contract as text, or the same ERROR text bootstrap_session carries when it failed to assemble.',
+    input: {},
+    output: { mind_contract: z.string(), mind_contract_available: z.boolean() },
+    annotations: READ_ONLY,
+    handler: async () => {
+      const c = mind.contract();
+      return { mind_contract: c.text, mind_contract_available: c.available };
+    },
+    text: (out) => out.mind_contract,
+  });
+
+  const context = defineTool({
+    name: 'context',
+    title: 'Active context',
+    description:
+      'Legacy startup call (prefer bootstrap_session). Open commitments, recent carry-forward, people, and time since the last session.',
+    input: { session_id: z.string().min(1).max(200).optional() },
+    output: activeContextSchema.shape,
+    annotations: READ_ONLY,
+    handler: async ({ session_id }) => mind.context({ sessionId: session_id ?? null, preview: true }),
+  });
+
+  const listFiles = defineTool({
+    name: 'list_memory_files',
+    title: 'List memory files',
+    description:
+      'Deliberate deeper access: every memory file with its name, type, description and tags, plus files skipped as malformed. Prefer recall(query) to search.',
+    input: {},
+    output: {
+      files: z.array(
+        z.object({
+          file: z.string(),
+          name: z.string(),
+          type: z.string(),
+          description: z.string(),
+          tags: z.array(z.string()),
+        }),
+      ),
+      skipped: z.array(z.object({ file: z.string(), problem: z.string() })),
+    },
+    annotations: READ_ONLY,
+    handler: async () => listMemories(mind.memory.snapshot()),
+  });
+
+  const readFile = defineTool({
+    name: 'read_memory_file',
+    title: 'Read a memory file',
+    description:
+      'Reads one memory file by the name list_memory_files gives (confined to memory/; ".md" optional).',
+    input: { name: z.string().min(1).max(300).describe('File name inside memory/, e.g. "user_alex.md".') },
+    output: { file: z.string(), frontmatter: z.record(z.string(), z.unknown()), body: z.string() },
+    annotations: READ_ONLY,
+    handler: async ({ name }) => readMemoryFile(mind.paths.memory, name),
+  });
+
+  return [bootstrap, systemPrompt, context, listFiles, readFile] as unknown as ToolSpec[];
+}

@@ -1,0 +1,205 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type Logger, UserError } from '../core/index.js';
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Required for any non-loopback bind; when set, required as a bearer token on every request. */
+  token?: string | undefined;
+  log: Logger;
+  /** Makes a fresh MCP server for each new session. */
+  createServer: (sessionKey: string) => McpServer;
+  /** Path of the MCP endpoint. */
+  path?: string;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const MAX_BODY = 4 * 1024 * 1024;
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * Checks the bind address and token before anything listens: binding beyond loopback without a
+ * token would hand the mind (and its memory) to the network.
+ */
+export function checkBind(host: string, token: string | undefined): void {
+  if (!isLoopback(host) && !token) {
+    throw new UserError(`refusing to serve on ${host} without a token`, {
+      code: 'TOKEN_REQUIRED',
+      hint: 'set FIRSTLIGHT_TOKEN to a long random secret (clients then send "Authorization: Bearer <token>"), or bind --host 127.0.0.1',
+    });
+  }
+}
+
+/**
+ * Streamable HTTP with one MCP server per session. Every request passes three checks first: the
+ * Host header names this server (DNS-rebinding defence), an Origin, when sent, is one of ours,
+ * and the bearer token matches when one is configured.
+ */
+export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer> {
+  checkBind(options.host, options.token);
+  const path = options.path ?? '/mcp';
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let allowedHosts = new Set<string>();
+  // A wildcard bind (0.0.0.0, ::) answers to names we cannot list; the token is the defence there.
+  const anyHost = options.host === '0.0.0.0' || options.host === '::';
+
+  const httpServer: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log.error(`http request failed: ${(error as Error).stack ?? error}`);
+      if (!res.headersSent) reply(res, 500, 'internal error');
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = checkRequest(req, { allowedHosts, anyHost }, options.token);
+    if (refusal) return reply(res, refusal.status, refusal.message);
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    if (url.pathname !== path) return reply(res, 404, `not found: the MCP endpoint is ${path}`);
+    const sessionId = header(req, 'mcp-session-id');
+    if (req.method === 'POST') {
+      const body = await readJson(req);
+      if (body === undefined) return reply(res, 400, 'request body is not valid JSON');
+      let transport = sessionId ? sessions.get(sessionId) : undefined;
+      if (!transport) {
+        if (sessionId) return reply(res, 404, 'unknown or expired session: re-initialize');
+        if (!isInitializeRequest(body))
+          return reply(res, 400, 'no session: the first request must be initialize');
+        const key = randomUUID();
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => key,
+          onsessioninitialized: (id) => {
+            sessions.set(id, created);
+          },
+        });
+        created.onclose = () => {
+          if (created.sessionId) sessions.delete(created.sessionId);
+        };
+        await options.createServer(key).connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      const transport = sessionId ? sessions.get(sessionId) : undefined;
+      if (!transport) return reply(res, 400, 'missing or unknown mcp-session-id');
+      await transport.handleRequest(req, res);
+      return;
+    }
+    res.setHeader('Allow', 'GET, POST, DELETE');
+    reply(res, 405, 'method not allowed');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new UserError(`port ${options.port} on ${options.host} is already in use`, {
+              code: 'PORT_IN_USE',
+              hint: 'stop the other server or pass --port with a free port',
+            })
+          : error,
+      );
+    });
+    httpServer.listen(options.port, options.host, () => resolve());
+  });
+  const address = httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  allowedHosts = hostsFor(options.host, port);
+  const shownHost =
+    options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    port,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close().catch(() => {});
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+/** Host header values that name this server. */
+function hostsFor(host: string, port: number): Set<string> {
+  const names =
+    isLoopback(host) || host === '0.0.0.0' || host === '::' ? ['127.0.0.1', 'localhost', '[::1]'] : [];
+  if (host !== '0.0.0.0' && host !== '::')
+    names.push(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  const out = new Set<string>();
+  for (const name of names) {
+    out.add(`${name}:${port}`);
+    if (port === 80) out.add(name);
+  }
+  return out;
+}
+
+function checkRequest(
+  req: IncomingMessage,
+  policy: { allowedHosts: Set<string>; anyHost: boolean },
+  token: string | undefined,
+): { status: number; message: string } | undefined {
+  const { allowedHosts, anyHost } = policy;
+  const host = header(req, 'host')?.toLowerCase();
+  if (!host || (!allowedHosts.has(host) && !anyHost)) {
+    return { status: 403, message: `forbidden: Host header "${host ?? ''}" does not name this server` };
+  }
+  const origin = header(req, 'origin');
+  if (origin) {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host.toLowerCase();
+    } catch {
+      return { status: 403, message: 'forbidden: malformed Origin header' };
+    }
+    if (!allowedHosts.has(originHost) && !(anyHost && originHost === host)) {
+      return { status: 403, message: `forbidden: Origin "${origin}" is not allowed` };
+    }
+  }
+  if (token !== undefined) {
+    const given = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1] ?? '';
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+      return { status: 401, message: 'unauthorized: send "Authorization: Bearer <FIRSTLIGHT_TOKEN>"' };
+    }
+  }
+  return undefined;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

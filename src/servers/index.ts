@@ -1,0 +1,15 @@
+/**
+ * @module servers — MCP server factories (one per server: mind, repl, runtime) and the
+ * transports they attach to: stdio (exits when stdin closes) and streamable HTTP (loopback by
+ * default, token beyond it, Host/Origin checked).
+ */
+
+export type { HttpOptions, RunningHttpServer } from './http.js';
+export { checkBind, isLoopback, serveHttp } from './http.js';
+export type { MindServerDeps } from './mind-server.js';
+export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
+export type { ToolRegistry } from './register.js';
+export { registerTools } from './register.js';
+export type { StdioOptions } from './stdio.js';
+export { serveStdio } from './stdio.js';
+export { packageVersion } from './version.js';

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from '../core/index.js';
+import { BOOTSTRAP_RULE, type Mind, mindServerTools } from '../mind/index.js';
+import { registerTools } from './register.js';
+import { packageVersion } from './version.js';
+
+/**
+ * Server instructions, under 2 KB with the bootstrap rule first. Hosts often drop them (that is
+ * why the same rule is in tool descriptions, host files and hook output), but when they do
+ * arrive they must say the one thing that matters.
+ */
+export const MIND_INSTRUCTIONS = [
+  BOOTSTRAP_RULE,
+  'If mind_contract_available is false, say the mind is degraded and do not impersonate the persona. If bootstrap_session is missing, call get_system_prompt(), context(), then list_memory_files().',
+  'Per turn: observe(tool_name, args, expected) before and observe(..., result) after external tool calls; reflect(observation, kind) for user feedback and other non-tool signals; recall(query) when memory is relevant; remember() what should last; internalize(stream_tail, anchors) before the session ends.',
+  'These instructions are not reliably shown to models by hosts; firstlight also puts this rule in host instruction files and SessionStart hook output.',
+].join('\n\n');
+
+export interface MindServerDeps {
+  mind: Mind;
+  log: Logger;
+  /** Keys the session ledger when the client passes no session id (one per connection). */
+  sessionKey?: string;
+}
+
+/** A fresh `firstlight` MCP server over a shared Mind (one per stdio process or HTTP session). */
+export function createMindServer(deps: MindServerDeps): McpServer {
+  const server = new McpServer(
+    { name: 'firstlight', title: 'firstlight mind', version: packageVersion() },
+    { instructions: MIND_INSTRUCTIONS, capabilities: { logging: {} } },
+  );
+  const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}` };
+  const registry = registerTools(server, mindServerTools(deps.mind, connection), deps.log);
+  deps.mind.setToolNames(registry.names);
+  return server;
+}

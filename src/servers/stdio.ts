@@ -1,0 +1,35 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from '../core/index.js';
+
+export interface StdioOptions {
+  log: Logger;
+  /** Runs once before exit (auto-save, closing backends); the process exits after it settles. */
+  onShutdown?: () => Promise<void> | void;
+}
+
+/**
+ * Serves one MCP server on stdin/stdout and exits when stdin closes (the host went away) or on
+ * SIGINT/SIGTERM, after `onShutdown`.
+ */
+export async function serveStdio(server: McpServer, options: StdioOptions): Promise<void> {
+  const transport = new StdioServerTransport();
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    options.log.debug(`stdio server stopping: ${why}`);
+    try {
+      await options.onShutdown?.();
+    } catch (error) {
+      options.log.error(`shutdown step failed: ${(error as Error).message}`);
+    }
+    await server.close().catch(() => {});
+    process.exit(0);
+  };
+  process.stdin.on('end', () => void stop('stdin closed'));
+  process.stdin.on('close', () => void stop('stdin closed'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  await server.connect(transport);
+}

@@ -1,0 +1,142 @@
+/**
+ * Test wiring: temp homes, the built CLI, and real MCP clients over stdio and HTTP. Every
+ * e2e test drives `dist/cli/main.js` (run `npm run build` first; `npm test` does).
+ */
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+export const EXAMPLE_HOME = join(REPO_ROOT, 'examples', 'home');
+
+/** A fresh temp directory, removed by `dispose()`. */
+export function tempDir(prefix = 'firstlight-test-'): { dir: string; dispose: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A temp copy of the example home (tests never write into the repo's example). */
+export function exampleHomeCopy(): { dir: string; dispose: () => void } {
+  const t = tempDir('firstlight-home-');
+  cpSync(EXAMPLE_HOME, t.dir, {
+    recursive: true,
+    filter: (src) =>
+      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$|sessions\.json$/.test(
+        src.slice(EXAMPLE_HOME.length),
+      ),
+  });
+  return t;
+}
+
+/** Runs the built CLI to completion. */
+export function runCli(
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [CLI, ...args], {
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd ?? REPO_ROOT,
+    timeout: options.timeoutMs ?? 30_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+export interface Wired {
+  client: Client;
+  close: () => Promise<void>;
+  stderr: () => string;
+  [Symbol.asyncDispose]: () => Promise<void>;
+}
+
+/** The built CLI as an MCP server over stdio, connected to a real SDK Client. */
+export async function wireStdio(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<Wired> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...args],
+    env: { ...(process.env as Record<string, string>), ...options.env },
+    cwd: options.cwd ?? REPO_ROOT,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'firstlight-test', version: '0.0.0' });
+  await client.connect(transport);
+  const close = async () => {
+    await client.close().catch(() => {});
+  };
+  return { client, close, stderr: () => stderr, [Symbol.asyncDispose]: close };
+}
+
+/** A real SDK Client over streamable HTTP. */
+export async function wireHttp(url: string, headers: Record<string, string> = {}): Promise<Wired> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: 'firstlight-test', version: '0.0.0' });
+  await client.connect(transport);
+  const close = async () => {
+    await client.close().catch(() => {});
+  };
+  return { client, close, stderr: () => '', [Symbol.asyncDispose]: close };
+}
+
+/** Starts `firstlight serve --http` on a free port and waits for its URL. */
+export async function startHttpServer(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; stop: () => Promise<void>; output: () => string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /MCP endpoint: (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+  });
+  return {
+    url,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The structured packet of a tool result (falls back to parsing the JSON text). */
+export function structured<T = Record<string, unknown>>(result: unknown): T {
+  const r = result as { structuredContent?: T; content?: { type: string; text?: string }[] };
+  if (r.structuredContent) return r.structuredContent;
+  const text = r.content?.find((c) => c.type === 'text')?.text ?? 'null';
+  return JSON.parse(text) as T;
+}
+
+/** The first text content of a tool result. */
+export function textOf(result: unknown): string {
+  const r = result as { content?: { type: string; text?: string }[] };
+  return r.content?.find((c) => c.type === 'text')?.text ?? '';
+}
