@@ -115,6 +115,8 @@ export class Repl extends KernelHost {
         hint: 'give the program that starts the MCP server, e.g. "mcp-server-filesystem", and its arguments in `args`',
       });
     }
+    // A relative program path means "from here"; saved absolute, it still works after a restart elsewhere.
+    if (command.includes('/') && !isAbsolute(command)) command = resolve(this.deps.cwd, command);
     const cwd = input.cwd === undefined ? undefined : isAbsolute(input.cwd) ? input.cwd : resolve(this.deps.cwd, input.cwd);
     return { command, args: args ?? [], env: input.env ?? {}, cwd };
   }

@@ -78,6 +78,7 @@ export function replTools(repl: Repl): ToolSpec[] {
       output: { name: z.string(), methods: z.array(z.string()), description: z.string(), ...message },
       annotations: STARTS_SERVER,
       handler: async (input) => repl.installCapability(input),
+      text: (output) => `${output.message}\n\n${output.description}`,
     }),
     defineTool({
       name: 'uninstall_capability',
@@ -87,6 +88,7 @@ export function replTools(repl: Repl): ToolSpec[] {
       output: { name: z.string(), ...message },
       annotations: REMOVES,
       handler: async ({ name }) => repl.uninstallCapability(name),
+      text: (output) => output.message,
     }),
     defineTool({
       name: 'describe_capability',
@@ -96,6 +98,7 @@ export function replTools(repl: Repl): ToolSpec[] {
       output: { name: z.string(), description: z.string() },
       annotations: READ_ONLY,
       handler: async ({ name }) => repl.describeCapability(name),
+      text: (output) => output.description,
     }),
     defineTool({
       name: 'save_state',
@@ -118,6 +121,7 @@ export function replTools(repl: Repl): ToolSpec[] {
       },
       annotations: WRITES_ADDITIVE,
       handler: async ({ name }) => repl.saveState(name),
+      text: (output) => output.message,
     }),
     defineTool({
       name: 'restore_state',
@@ -128,6 +132,7 @@ export function replTools(repl: Repl): ToolSpec[] {
       output: { name: z.string(), restored: z.array(z.string()), failed: z.array(problem), ...message },
       annotations: { ...WRITES_ADDITIVE, openWorldHint: true },
       handler: async ({ name }) => repl.restoreState(name),
+      text: (output) => output.message,
     }),
     defineTool({
       name: 'reset',
@@ -137,6 +142,7 @@ export function replTools(repl: Repl): ToolSpec[] {
       output: { capabilities: z.array(z.string()), ...message },
       annotations: REMOVES,
       handler: async () => repl.reset(),
+      text: (output) => output.message,
     }),
   ];
   return tools as unknown as ToolSpec[];

@@ -8,6 +8,8 @@ export type { HttpOptions, RunningHttpServer } from './http.js';
 export { checkBind, isLoopback, serveHttp } from './http.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
+export type { ReplServerDeps } from './repl-server.js';
+export { createReplServer, REPL_INSTRUCTIONS } from './repl-server.js';
 export type { ToolRegistry } from './register.js';
 export { registerTools } from './register.js';
 export type { StdioOptions } from './stdio.js';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerInit } from './init.js';
 import { registerPacket } from './packet.js';
+import { registerRepl } from './repl.js';
 import { registerServe } from './serve.js';
 
 /** Every command, in help order. Each registers itself on the program; actions import lazily. */
@@ -8,4 +9,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerRepl,
 ];

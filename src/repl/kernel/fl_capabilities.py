@@ -29,7 +29,8 @@ class RelayChannel:
         self.guard = guard  # makes writes atomic with respect to SIGINT
         self.ids = itertools.count(1)
 
-    def call(self, capability, tool, arguments):
+    def call(self, capability, tool, arguments, method=None):
+        method = method or tool
         request_id = next(self.ids)
         line = json.dumps({"id": request_id, "capability": capability, "tool": tool, "arguments": arguments})
         with self.guard():
@@ -38,12 +39,12 @@ class RelayChannel:
         while True:
             raw = self.reader.readline()
             if not raw:
-                raise CapabilityError(capability, tool, "the harness closed the relay channel")
+                raise CapabilityError(capability, method, "the harness closed the relay channel")
             answer = json.loads(raw)
             if answer.get("id") == request_id:
                 break
         if not answer.get("ok"):
-            raise CapabilityError(capability, tool, answer.get("error") or "unknown error")
+            raise CapabilityError(capability, method, answer.get("error") or "unknown error")
         return answer.get("result")
 
 
@@ -124,7 +125,7 @@ class RelayCapability:
                 raise TypeError(f"{tool['pyname']}() missing required argument(s): {', '.join(missing)}")
             if _channel is None:
                 raise CapabilityError(capability.name, tool["pyname"], "no relay channel")
-            return _channel.call(capability.name, tool["name"], arguments)
+            return _channel.call(capability.name, tool["name"], arguments, tool["pyname"])
 
         call.__name__ = tool["pyname"]
         call.__qualname__ = f"{self.name}.{tool['pyname']}"

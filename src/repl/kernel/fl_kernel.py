@@ -27,6 +27,7 @@ import fl_capabilities
 import fl_output
 import fl_persist
 
+KERNEL_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 CONTROL_FD = 3
 RELAY_FD = 4
 
@@ -147,10 +148,9 @@ class Kernel:
         return result
 
     def _format_traceback(self, error):
-        lines = traceback.format_exception(type(error), error, error.__traceback__)
-        # Drop the kernel's own frames: the model only needs the frames of its cells.
-        kept = [line for line in lines if "fl_kernel.py" not in line]
-        return "".join(kept)
+        entries = traceback.format_exception(type(error), error, error.__traceback__)
+        # Drop the kernel's own frames (one entry each): the model needs the frames of its cells.
+        return "".join(entry for entry in entries if KERNEL_DIR not in entry)
 
     def to_json(self, value, cap):
         try:
