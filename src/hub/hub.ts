@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, SystemError, UserError, silentLogger } from '../core/index.js';
+import { type Logger, SystemError, silentLogger, UserError } from '../core/index.js';
 import { ProcessGroupTransport, type ServerSpec } from './process-group-transport.js';
 
 export interface CallOptions {
@@ -25,7 +25,11 @@ export class BackendConnection {
   }
 
   /** Calls a tool; protocol failures reject, tool failures come back with `isError`. */
-  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
     const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
       signal: options.signal,
       timeout: options.timeoutMs ?? 300_000,
@@ -76,7 +80,9 @@ export class Hub {
 
   /** Starts a server, initializes a session and lists its tools (all pages). Replaces `name`. */
   async connect(name: string, spec: ServerSpec): Promise<BackendConnection> {
-    const transport = new ProcessGroupTransport(spec, (text) => this.log.debug(`[${name}] ${text.trimEnd()}`));
+    const transport = new ProcessGroupTransport(spec, (text) =>
+      this.log.debug(`[${name}] ${text.trimEnd()}`),
+    );
     const client = new Client({
       name: this.options.clientName ?? 'firstlight-hub',
       version: this.options.clientVersion ?? '0.1.0',
@@ -107,11 +113,14 @@ export class Hub {
           cause: error,
         });
       }
-      throw new SystemError(`backend "${name}" (${spec.command}) did not start: ${(error as Error).message}${clue}`, {
-        code: 'BACKEND_START_FAILED',
-        hint: 'check `command`, `args`, `env` and `cwd`; run the command by hand to see why it stops',
-        cause: error,
-      });
+      throw new SystemError(
+        `backend "${name}" (${spec.command}) did not start: ${(error as Error).message}${clue}`,
+        {
+          code: 'BACKEND_START_FAILED',
+          hint: 'check `command`, `args`, `env` and `cwd`; run the command by hand to see why it stops',
+          cause: error,
+        },
+      );
     }
   }
 

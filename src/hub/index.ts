@@ -4,8 +4,9 @@
  * (`isError` throws, `structuredContent` first, then JSON-parsed text). Used by the REPL
  * harness for capabilities and by the persona runtime.
  */
-export { Hub, BackendConnection } from './hub.js';
-export type { HubOptions, CallOptions } from './hub.js';
-export { ProcessGroupTransport } from './process-group-transport.js';
+
+export type { CallOptions, HubOptions } from './hub.js';
+export { BackendConnection, Hub } from './hub.js';
 export type { ServerSpec } from './process-group-transport.js';
-export { unwrapToolResult, resultText, ToolResultError } from './unwrap.js';
+export { ProcessGroupTransport } from './process-group-transport.js';
+export { resultText, ToolResultError, unwrapToolResult } from './unwrap.js';

@@ -124,7 +124,10 @@ export class ProcessGroupTransport implements Transport {
     const pid = child.pid;
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const wait = (ms: number) =>
-      Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      Promise.race([
+        closed.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
+      ]);
     child.stdin?.end();
     if (!(await wait(graceMs))) {
       killGroup(pid, 'SIGTERM');

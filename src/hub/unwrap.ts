@@ -38,7 +38,8 @@ export function unwrapToolResult(result: CallToolResult): unknown {
   if (result.isError) {
     throw new ToolResultError(resultText(result) || 'the tool reported an error without text', result);
   }
-  if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
+  if (result.structuredContent !== undefined && result.structuredContent !== null)
+    return result.structuredContent;
   const content = result.content ?? [];
   if (content.length === 0) return null;
   if (content.every((block) => block.type === 'text')) {

@@ -1,5 +1,5 @@
 import { type Logger, SystemError } from '../core/index.js';
-import { Hub, type ServerSpec, unwrapToolResult } from '../hub/index.js';
+import { Hub, unwrapToolResult } from '../hub/index.js';
 import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
 import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
 
@@ -117,7 +117,10 @@ export class KernelHost {
     return this.serial(() => this.executeNow(code, options));
   }
 
-  private async executeNow(code: string, options: { timeoutS?: number; progress?: Progress }): Promise<ExecutionResult> {
+  private async executeNow(
+    code: string,
+    options: { timeoutS?: number; progress?: Progress },
+  ): Promise<ExecutionResult> {
     const kernel = await this.liveKernel();
     const settings = this.deps.settings;
     const timeoutS = options.timeoutS ?? settings.timeout_s;
@@ -161,7 +164,10 @@ export class KernelHost {
       }
     } catch (error) {
       if (!(error instanceof KernelExitedError)) throw error;
-      const how = timing.phase === 'killed' ? `did not stop within ${settings.interrupt_grace_s} s of SIGINT, was killed` : error.how;
+      const how =
+        timing.phase === 'killed'
+          ? `did not stop within ${settings.interrupt_grace_s} s of SIGINT, was killed`
+          : error.how;
       const report = this.lossReport(how.startsWith('did not') ? how : `died (${how})`);
       this.kernel = undefined;
       await this.ensureKernel();
@@ -172,7 +178,9 @@ export class KernelHost {
         return_value: null,
         error_type: timing.phase === 'killed' ? 'TimeoutError' : 'KernelDied',
         error_message:
-          timing.phase === 'killed' ? `execution exceeded the ${timeoutS} s timeout; ${report}` : `${report} The cell did not finish.`,
+          timing.phase === 'killed'
+            ? `execution exceeded the ${timeoutS} s timeout; ${report}`
+            : `${report} The cell did not finish.`,
         execution_count: this.lastCount + 1,
       };
     } finally {

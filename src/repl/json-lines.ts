@@ -12,7 +12,8 @@ export function readLines(stream: Readable, onLine: (line: string) => void): voi
     let index = chunk.indexOf(10);
     while (index !== -1) {
       const piece = chunk.subarray(start, index);
-      const line = pending.length > 0 ? Buffer.concat([...pending, piece]).toString('utf8') : piece.toString('utf8');
+      const line =
+        pending.length > 0 ? Buffer.concat([...pending, piece]).toString('utf8') : piece.toString('utf8');
       pending = [];
       if (line.length > 0) onLine(line);
       start = index + 1;

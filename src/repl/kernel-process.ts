@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Duplex, Readable } from 'node:stream';
-import { type Logger, SystemError, UserError, packagePath } from '../core/index.js';
+import { type Logger, packagePath, SystemError, UserError } from '../core/index.js';
 import { readLines } from './json-lines.js';
 
 /** A relay request from Python: call `tool` on the backend installed as `capability`. */
@@ -82,10 +82,15 @@ export class KernelProcess {
             hint: 'install Python 3.10+ or set repl.python in firstlight.yaml to the interpreter path',
             cause: error,
           })
-        : new SystemError(`cannot start the Python kernel: ${error.message}`, { code: 'KERNEL_SPAWN', cause: error });
+        : new SystemError(`cannot start the Python kernel: ${error.message}`, {
+            code: 'KERNEL_SPAWN',
+            cause: error,
+          });
       this.finish(failure.message, failure);
     });
-    this.child.on('exit', (code, signal) => this.finish(signal ? `killed by ${signal}` : `exit code ${code}`));
+    this.child.on('exit', (code, signal) =>
+      this.finish(signal ? `killed by ${signal}` : `exit code ${code}`),
+    );
     readLines(this.control, (line) => this.onControl(line));
     readLines(this.relay, (line) => void this.onRelayLine(line));
     for (const stream of ['stdout', 'stderr'] as const) {

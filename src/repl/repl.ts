@@ -25,7 +25,13 @@ export interface InstallResult {
 export interface SaveResult {
   name: string;
   file: string;
-  saved: { capabilities: number; native_capabilities: number; functions: number; classes: number; variables: number };
+  saved: {
+    capabilities: number;
+    native_capabilities: number;
+    functions: number;
+    classes: number;
+    variables: number;
+  };
   unsaved: ItemProblem[];
   message: string;
 }
@@ -117,7 +123,12 @@ export class Repl extends KernelHost {
     }
     // A relative program path means "from here"; saved absolute, it still works after a restart elsewhere.
     if (command.includes('/') && !isAbsolute(command)) command = resolve(this.deps.cwd, command);
-    const cwd = input.cwd === undefined ? undefined : isAbsolute(input.cwd) ? input.cwd : resolve(this.deps.cwd, input.cwd);
+    const cwd =
+      input.cwd === undefined
+        ? undefined
+        : isAbsolute(input.cwd)
+          ? input.cwd
+          : resolve(this.deps.cwd, input.cwd);
     return { command, args: args ?? [], env: input.env ?? {}, cwd };
   }
 
@@ -152,7 +163,9 @@ export class Repl extends KernelHost {
     const known = [...this.specs.keys(), ...natives];
     return new NotFoundError(
       `no capability named "${name}"`,
-      known.length > 0 ? `installed: ${known.join(', ')}` : 'install one with install_capability, or register_capability(obj) in Python',
+      known.length > 0
+        ? `installed: ${known.join(', ')}`
+        : 'install one with install_capability, or register_capability(obj) in Python',
     );
   }
 
@@ -177,12 +190,16 @@ export class Repl extends KernelHost {
   private async save(name: string): Promise<SaveResult> {
     this.store.fileFor(name);
     const kernel = await this.liveKernel();
-    const exported = await kernel.request<Omit<SavedState, 'version' | 'saved_at' | 'capabilities' | 'execution_count'>>(
-      'export',
-    );
+    const exported =
+      await kernel.request<Omit<SavedState, 'version' | 'saved_at' | 'capabilities' | 'execution_count'>>(
+        'export',
+      );
     const count = (await kernel.request<{ execution_count: number }>('state')).execution_count;
     const capabilities = Object.fromEntries(
-      [...this.specs].map(([key, spec]) => [key, { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd ?? null }]),
+      [...this.specs].map(([key, spec]) => [
+        key,
+        { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd ?? null },
+      ]),
     );
     const state: SavedState = {
       version: 1,
@@ -201,7 +218,9 @@ export class Repl extends KernelHost {
     };
     const bare = file.split(/[\\/]/).pop() as string;
     const unsavedText =
-      state.unsaved.length > 0 ? `; not saved: ${state.unsaved.map((item) => `${item.name} (${item.reason})`).join('; ')}` : '';
+      state.unsaved.length > 0
+        ? `; not saved: ${state.unsaved.map((item) => `${item.name} (${item.reason})`).join('; ')}`
+        : '';
     return { name, file, saved, unsaved: state.unsaved, message: `State saved to ${bare}${unsavedText}` };
   }
 
@@ -212,7 +231,10 @@ export class Repl extends KernelHost {
 
   private async restore(name: string): Promise<RestoreResult> {
     const state = this.store.read(name);
-    const failed: ItemProblem[] = state.unsaved.map((item) => ({ ...item, reason: `not saved: ${item.reason}` }));
+    const failed: ItemProblem[] = state.unsaved.map((item) => ({
+      ...item,
+      reason: `not saved: ${item.reason}`,
+    }));
     const restored: string[] = [];
     for (const [capability, spec] of Object.entries(state.capabilities)) {
       const current = this.specs.get(capability);
@@ -235,7 +257,9 @@ export class Repl extends KernelHost {
     restored.push(...result.restored);
     failed.push(...result.failed);
     const failedText =
-      failed.length > 0 ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}` : '';
+      failed.length > 0
+        ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}`
+        : '';
     return {
       name,
       restored,

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import {
   ConfigError,
-  NotFoundError,
-  UserError,
   homePaths,
+  NotFoundError,
   readTextIfExists,
+  UserError,
   withFileLock,
   writeFileAtomically,
 } from '../core/index.js';
@@ -30,14 +30,21 @@ export const savedStateSchema = z.object({
   saved_at: z.string(),
   capabilities: z.record(z.string(), capabilitySpec).default({}),
   native_capabilities: z
-    .record(z.string(), z.object({ class_name: z.string(), source: z.string(), state: z.string().nullable() }))
+    .record(
+      z.string(),
+      z.object({ class_name: z.string(), source: z.string(), state: z.string().nullable() }),
+    )
     .default({}),
   functions: z.record(z.string(), definition).default({}),
   classes: z.record(z.string(), definition).default({}),
   variables: z
     .record(
       z.string(),
-      z.object({ type: z.enum(['json', 'pickle', 'module', 'import']), value: z.unknown(), module: z.string().optional() }),
+      z.object({
+        type: z.enum(['json', 'pickle', 'module', 'import']),
+        value: z.unknown(),
+        module: z.string().optional(),
+      }),
     )
     .default({}),
   history: z.array(z.string()).default([]),

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { READ_ONLY, type ToolAnnotations, type ToolSpec, WRITES_ADDITIVE, defineTool } from '../core/index.js';
+import {
+  defineTool,
+  READ_ONLY,
+  type ToolAnnotations,
+  type ToolSpec,
+  WRITES_ADDITIVE,
+} from '../core/index.js';
 import type { Repl } from './repl.js';
 
 const problem = z.object({ name: z.string(), kind: z.string(), reason: z.string() });
@@ -8,14 +14,18 @@ const executionResult = {
   success: z.boolean(),
   stdout: z.string(),
   stderr: z.string().describe('Tracebacks and notices from the harness (restarts, truncation) appear here'),
-  return_value: z.unknown().describe("The trailing expression's value: JSON when it is JSON, else its repr; null for None"),
+  return_value: z
+    .unknown()
+    .describe("The trailing expression's value: JSON when it is JSON, else its repr; null for None"),
   error_type: z.string().nullable(),
   error_message: z.string().nullable(),
   execution_count: z.number().int(),
 };
 
 const replState = {
-  defined_functions: z.array(z.object({ name: z.string(), signature: z.string(), docstring: z.string().nullable() })),
+  defined_functions: z.array(
+    z.object({ name: z.string(), signature: z.string(), docstring: z.string().nullable() }),
+  ),
   variables: z.record(z.string(), z.string()).describe('name → type ("class", "module" or the type name)'),
   capabilities: z.array(z.string()),
   history_length: z.number().int(),
@@ -31,7 +41,12 @@ const RUNS_CODE: ToolAnnotations = {
   openWorldHint: true,
 };
 const STARTS_SERVER: ToolAnnotations = { ...WRITES_ADDITIVE, openWorldHint: true };
-const REMOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+const REMOVES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** The harness's tools as data, exactly the seed's eight; `src/servers/` registers them. */
 export function replTools(repl: Repl): ToolSpec[] {
@@ -46,7 +61,11 @@ export function replTools(repl: Repl): ToolSpec[] {
         'Output is capped; on timeout the cell is interrupted (KeyboardInterrupt), and killed and restarted if it does not stop.',
       input: {
         code: z.string().describe('Python code; may be many lines'),
-        timeout: z.number().positive().optional().describe('Seconds before the cell is interrupted (default from settings: repl.timeout_s)'),
+        timeout: z
+          .number()
+          .positive()
+          .optional()
+          .describe('Seconds before the cell is interrupted (default from settings: repl.timeout_s)'),
       },
       output: executionResult,
       annotations: RUNS_CODE,
@@ -56,7 +75,8 @@ export function replTools(repl: Repl): ToolSpec[] {
     defineTool({
       name: 'state',
       title: 'REPL state',
-      description: 'Functions (with signatures and docstrings), variables with their types, capabilities and history length.',
+      description:
+        'Functions (with signatures and docstrings), variables with their types, capabilities and history length.',
       input: {},
       output: replState,
       annotations: READ_ONLY,
@@ -70,9 +90,16 @@ export function replTools(repl: Repl): ToolSpec[] {
         'Give `command` and `args` separately, or one command line in `command`. Backends get a minimal environment plus `env`.',
       input: {
         name: z.string().describe('Python variable name for the capability, e.g. "fs"'),
-        command: z.string().describe('Program starting the MCP server (stdio), or a whole command line when `args` is omitted'),
+        command: z
+          .string()
+          .describe(
+            'Program starting the MCP server (stdio), or a whole command line when `args` is omitted',
+          ),
         args: z.array(z.string()).optional(),
-        env: z.record(z.string(), z.string()).optional().describe('Extra environment variables, e.g. MEMORY_FILE_PATH'),
+        env: z
+          .record(z.string(), z.string())
+          .optional()
+          .describe('Extra environment variables, e.g. MEMORY_FILE_PATH'),
         cwd: z.string().optional(),
       },
       output: { name: z.string(), methods: z.array(z.string()), description: z.string(), ...message },
@@ -83,7 +110,8 @@ export function replTools(repl: Repl): ToolSpec[] {
     defineTool({
       name: 'uninstall_capability',
       title: 'Uninstall a capability',
-      description: 'Remove a capability from the REPL; a relay capability also stops its server (the whole process group).',
+      description:
+        'Remove a capability from the REPL; a relay capability also stops its server (the whole process group).',
       input: { name: z.string() },
       output: { name: z.string(), ...message },
       annotations: REMOVES,
@@ -93,7 +121,8 @@ export function replTools(repl: Repl): ToolSpec[] {
     defineTool({
       name: 'describe_capability',
       title: 'Describe a capability',
-      description: "A capability's methods with their parameters and descriptions, from the server's tool specs (or the object's describe()).",
+      description:
+        "A capability's methods with their parameters and descriptions, from the server's tool specs (or the object's describe()).",
       input: { name: z.string() },
       output: { name: z.string(), description: z.string() },
       annotations: READ_ONLY,

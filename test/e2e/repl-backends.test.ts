@@ -54,9 +54,15 @@ describe('firstlight repl serve with real backend servers', () => {
     writeFileSync(join(root, 'notes.txt'), 'first line\nsecond line\n');
     const w = await harness();
     const installed = structured(
-      await call(w, 'install_capability', { name: 'fs', command: join(BIN, 'mcp-server-filesystem'), args: [root] }),
+      await call(w, 'install_capability', {
+        name: 'fs',
+        command: join(BIN, 'mcp-server-filesystem'),
+        args: [root],
+      }),
     );
-    expect(installed.methods).toEqual(expect.arrayContaining(['read_text_file', 'list_directory', 'write_file']));
+    expect(installed.methods).toEqual(
+      expect.arrayContaining(['read_text_file', 'list_directory', 'write_file']),
+    );
     const read = await run(w, `fs.read_text_file(path=${JSON.stringify(join(root, 'notes.txt'))})`);
     expect(read.return_value).toEqual({ content: 'first line\nsecond line\n' });
     const positional = await run(w, `fs.read_text_file(${JSON.stringify(join(root, 'notes.txt'))}, head=1)`);
@@ -71,12 +77,18 @@ describe('firstlight repl serve with real backend servers', () => {
     const uncaught = await run(w, `fs.read_text_file(path="/etc/passwd")`);
     expect(uncaught).toMatchObject({ success: false, error_type: 'CapabilityError' });
     const described = await call(w, 'describe_capability', { name: 'fs' });
-    expect(textOf(described)).toMatch(/read_text_file\(path: str, tail\?: float, head\?: float\)|read_text_file\(path: str/);
+    expect(textOf(described)).toMatch(
+      /read_text_file\(path: str, tail\?: float, head\?: float\)|read_text_file\(path: str/,
+    );
     expect((await run(w, 'sorted(n for n in dir(fs) if n.startswith("read"))')).return_value).toEqual(
       expect.arrayContaining(['read_text_file', 'read_media_file']),
     );
-    const pids = (await run(w, 'import subprocess\nsubprocess.run(["pgrep", "-f", "mcp-server-filesystem"], capture_output=True, text=True).stdout.split()'))
-      .return_value as string[];
+    const pids = (
+      await run(
+        w,
+        'import subprocess\nsubprocess.run(["pgrep", "-f", "mcp-server-filesystem"], capture_output=True, text=True).stdout.split()',
+      )
+    ).return_value as string[];
     expect(pids.length).toBeGreaterThan(0);
     const removed = structured(await call(w, 'uninstall_capability', { name: 'fs' }));
     expect(removed.message).toMatch(/stopped its server/);
@@ -104,7 +116,10 @@ describe('firstlight repl serve with real backend servers', () => {
   it('everything: sanitised names, text results, backend errors and uninstall', async () => {
     const w = await harness();
     const installed = structured(
-      await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') }),
+      await call(w, 'install_capability', {
+        name: 'everything',
+        command: join(BIN, 'mcp-server-everything'),
+      }),
     );
     expect(installed.methods).toEqual(expect.arrayContaining(['echo', 'get_sum', 'get_structured_content']));
     expect((await run(w, 'everything.echo(message="hi")')).return_value).toBe('Echo: hi');
@@ -113,7 +128,9 @@ describe('firstlight repl serve with real backend servers', () => {
     expect(invalid).toMatchObject({ success: false, error_type: 'CapabilityError' });
     expect(invalid.error_message).toMatch(/^everything\.get_sum failed:/);
     expect((await run(w, 'everything.no_such_tool')).error_type).toBe('AttributeError');
-    expect(textOf(await call(w, 'describe_capability', { name: 'everything' }))).toContain("(MCP tool 'get-sum')");
+    expect(textOf(await call(w, 'describe_capability', { name: 'everything' }))).toContain(
+      "(MCP tool 'get-sum')",
+    );
     await call(w, 'uninstall_capability', { name: 'everything' });
     const state = structured(await call(w, 'state', {}));
     expect(state.capabilities).toEqual([]);
@@ -134,7 +151,10 @@ describe('firstlight repl serve with real backend servers', () => {
     });
     expect(textOf(fs)).toMatch(/^Installed 'fs' with methods: .*list_directory/);
     await call(w, 'install_capability', { name: 'shell', command: join(BIN, 'mcp-server-everything') });
-    const listing = await run(w, '# Read the project structure\nfiles = fs.list_directory(".")\nprint(files)');
+    const listing = await run(
+      w,
+      '# Read the project structure\nfiles = fs.list_directory(".")\nprint(files)',
+    );
     expect(listing.stdout).toMatch(/\[DIR\] src/);
     expect(listing.stdout).toContain('README.md');
     const defined = await run(
@@ -147,10 +167,10 @@ describe('firstlight repl serve with real backend servers', () => {
       ].join('\n'),
     );
     expect(defined).toMatchObject({ success: true, return_value: null });
-    expect((await run(w, 'python_files = find_python_files()\nsorted(p.rsplit("/", 1)[-1] for p in python_files)')).return_value).toEqual([
-      'app.py',
-      'test_app.py',
-    ]);
+    expect(
+      (await run(w, 'python_files = find_python_files()\nsorted(p.rsplit("/", 1)[-1] for p in python_files)'))
+        .return_value,
+    ).toEqual(['app.py', 'test_app.py']);
     const state = structured(await call(w, 'state', {}));
     expect(state).toMatchObject({
       defined_functions: [{ name: 'find_python_files', signature: "(directory='.')" }],
@@ -165,8 +185,12 @@ describe('firstlight repl serve with real backend servers', () => {
     const home = dir('firstlight-repl-exit-');
     const w = await wireStdio(['repl', 'serve', '--home', home]);
     await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
-    const pids = (await run(w, 'import subprocess, os\n[p for p in subprocess.run(["pgrep", "-P", str(os.getppid())], capture_output=True, text=True).stdout.split()]'))
-      .return_value as string[];
+    const pids = (
+      await run(
+        w,
+        'import subprocess, os\n[p for p in subprocess.run(["pgrep", "-P", str(os.getppid())], capture_output=True, text=True).stdout.split()]',
+      )
+    ).return_value as string[];
     expect(pids.length).toBeGreaterThanOrEqual(2);
     await w.close();
     expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);

@@ -69,9 +69,13 @@ describe('firstlight repl serve (kernel semantics)', () => {
     const progress: number[] = [];
     const started = Date.now();
     const timedOut = structured<Exec>(
-      await w.client.callTool({ name: 'execute', arguments: { code: 'while True: pass', timeout: 2 } }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
-      }),
+      await w.client.callTool(
+        { name: 'execute', arguments: { code: 'while True: pass', timeout: 2 } },
+        undefined,
+        {
+          onprogress: (p) => progress.push(p.progress),
+        },
+      ),
     );
     expect(timedOut).toMatchObject({ success: false, error_type: 'TimeoutError' });
     expect(timedOut.error_message).toMatch(/interrupted/);
@@ -85,7 +89,11 @@ describe('firstlight repl serve (kernel semantics)', () => {
   it('kills and restarts a kernel that ignores SIGINT, and says what was lost', async () => {
     const w = await harness(home());
     await run(w, 'lost_value = 7');
-    const result = await run(w, 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass', 1);
+    const result = await run(
+      w,
+      'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass',
+      1,
+    );
     expect(result).toMatchObject({ success: false, error_type: 'TimeoutError' });
     expect(result.error_message).toMatch(/killed/);
     expect(result.error_message).toContain('lost_value');
@@ -164,7 +172,10 @@ describe('firstlight repl serve (persistence)', () => {
     expect(file.unsaved.map((item: { name: string }) => item.name)).toEqual(['gen']);
 
     const second = await harness(dir);
-    const back = await run(second, '(greet("you"), counter.bump(), config, sorted(tags), type(tags).__name__)');
+    const back = await run(
+      second,
+      '(greet("you"), counter.bump(), config, sorted(tags), type(tags).__name__)',
+    );
     expect(back.return_value).toEqual(['hello you!', 3, { mode: 'fast', depth: 3 }, ['a', 'b'], 'set']);
     expect(back.stderr).toMatch(/Restored state "autosave".*NOT restored: gen/);
     const source = await run(second, 'import inspect\ninspect.getsource(Counter).splitlines()[0]');
@@ -177,14 +188,19 @@ describe('firstlight repl serve (persistence)', () => {
 
   it('saves and restores named states, and reset keeps capabilities', async () => {
     const w = await harness(home());
-    await run(w, 'class Tool:\n    name = "tool"\n    def describe(self):\n        return "tool"\nregister_capability(Tool())\nvalue = [1, 2]');
+    await run(
+      w,
+      'class Tool:\n    name = "tool"\n    def describe(self):\n        return "tool"\nregister_capability(Tool())\nvalue = [1, 2]',
+    );
     const saved = structured(await w.client.callTool({ name: 'save_state', arguments: { name: 'snap' } }));
     expect(saved).toMatchObject({ message: 'State saved to snap.json', saved: { variables: 1, classes: 1 } });
     const reset = structured(await w.client.callTool({ name: 'reset', arguments: {} }));
     expect(reset.capabilities).toEqual(['tool']);
     expect((await run(w, 'tool.describe()')).return_value).toBe('tool');
     expect((await run(w, 'value')).error_type).toBe('NameError');
-    const restored = structured(await w.client.callTool({ name: 'restore_state', arguments: { name: 'snap' } }));
+    const restored = structured(
+      await w.client.callTool({ name: 'restore_state', arguments: { name: 'snap' } }),
+    );
     expect(restored.failed).toEqual([]);
     expect((await run(w, 'value')).return_value).toEqual([1, 2]);
     const missing = await w.client.callTool({ name: 'restore_state', arguments: { name: 'nope' } });

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { type HomeOption, homeFrom } from '../io.js';
 
 export function registerRepl(program: Command): void {
-  const repl = program.command('repl').description('the REPL harness: a persistent Python REPL whose capabilities are MCP servers');
+  const repl = program
+    .command('repl')
+    .description('the REPL harness: a persistent Python REPL whose capabilities are MCP servers');
   repl
     .command('serve')
     .description('serve the REPL harness (MCP server "firstlight-repl") over stdio')
@@ -35,6 +37,9 @@ export function registerRepl(program: Command): void {
         cwd: process.cwd(),
         env: process.env,
       });
-      await serveStdio(createReplServer({ repl: harness, log }), { log, onShutdown: () => harness.shutdown() });
+      await serveStdio(createReplServer({ repl: harness, log }), {
+        log,
+        onShutdown: () => harness.shutdown(),
+      });
     });
 }
