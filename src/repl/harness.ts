@@ -99,15 +99,22 @@ export class KernelHost {
     const connection = this.hub.get(request.capability);
     if (!connection) return { ok: false, error: `capability '${request.capability}' is not installed` };
     if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
+    // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
+    // it is given, and a loop of relay calls in one cell would pile them up on the cell's.
+    const parent = this.running?.abort.signal;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(parent?.reason);
+    parent?.addEventListener('abort', onAbort, { once: true });
     try {
       const result = await connection.callTool(request.tool, request.arguments, {
-        signal: this.running?.abort.signal,
+        signal: controller.signal,
         timeoutMs: this.deps.settings.timeout_s * 1000,
       });
       return { ok: true, result: unwrapToolResult(result) };
     } catch (error) {
       return { ok: false, error: (error as Error).message };
     } finally {
+      parent?.removeEventListener('abort', onAbort);
       if (this.running) this.running.activity = 'running';
     }
   }
