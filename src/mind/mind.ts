@@ -34,7 +34,10 @@ export interface SectionResult<T> {
  * Each is called once per packet; a throw becomes a degraded reason, never a failed call.
  */
 export interface PacketSections {
-  resumption?: (input: { sessionId: string | null; consume: boolean }) => SectionResult<Resumption>;
+  resumption?: (input: {
+    sessionId: string | null;
+    consume: boolean;
+  }) => SectionResult<Resumption> | Promise<SectionResult<Resumption>>;
   guidance?: () => SectionResult<GuidanceEntry[]>;
   taskspace?: () => SectionResult<TaskspaceState>;
 }
@@ -161,11 +164,11 @@ export class Mind {
     }
     const { problems } = this.settings();
     for (const problem of problems) reasons.push(`settings: ${problem}`);
-    const resumption = this.section('resumption', reasons, () =>
+    const resumption = await this.section('resumption', reasons, () =>
       this.sections.resumption?.({ sessionId, consume: !options.preview }),
     );
-    const guidance = this.section('guidance', reasons, () => this.sections.guidance?.());
-    const taskspace = this.section('taskspace', reasons, () => this.sections.taskspace?.());
+    const guidance = await this.section('guidance', reasons, () => this.sections.guidance?.());
+    const taskspace = await this.section('taskspace', reasons, () => this.sections.taskspace?.());
     const tools = [...this.toolNameSource()].sort();
     const packet: BootstrapPacket = {
       resumption,
@@ -187,9 +190,13 @@ export class Mind {
     return withBudget(packet);
   }
 
-  private section<T>(name: string, reasons: string[], provide: () => SectionResult<T> | undefined): T | null {
+  private async section<T>(
+    name: string,
+    reasons: string[],
+    provide: () => SectionResult<T> | Promise<SectionResult<T>> | undefined,
+  ): Promise<T | null> {
     try {
-      const result = provide();
+      const result = await provide();
       if (!result) return null;
       if (result.reason) reasons.push(`${name}: ${result.reason}`);
       return result.value;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerInit } from './init.js';
+import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
 import { registerRepl } from './repl.js';
 import { registerServe } from './serve.js';
@@ -9,5 +10,6 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerInternalize,
   registerRepl,
 ];
