@@ -4,6 +4,7 @@ import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
 import { registerRemember } from './remember.js';
+import { registerRepl } from './repl.js';
 import { registerServe } from './serve.js';
 
 /** Every command, in help order. Each registers itself on the program; actions import lazily. */
@@ -14,4 +15,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRemember,
   registerRecall,
   registerInternalize,
+  registerRepl,
 ];
