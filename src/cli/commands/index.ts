@@ -4,6 +4,7 @@ import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
 import { registerRemember } from './remember.js';
+import { registerRepl } from './repl.js';
 import { registerServe } from './serve.js';
 import { registerTaskspace } from './taskspace.js';
 
@@ -16,4 +17,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRecall,
   registerInternalize,
   registerTaskspace,
+  registerRepl,
 ];
