@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { registerDoctor } from './doctor.js';
+import { registerHook } from './hook.js';
 import { registerInit } from './init.js';
+import { registerInstall, registerUninstall } from './install.js';
 import { registerPacket } from './packet.js';
 import { registerServe } from './serve.js';
 
@@ -8,4 +11,8 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerInstall,
+  registerUninstall,
+  registerDoctor,
+  registerHook,
 ];

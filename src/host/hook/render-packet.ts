@@ -1,0 +1,29 @@
+import { ensureHome } from '../../core/index.js';
+import { createMind, renderPacketMarkdown } from '../../mind/index.js';
+
+export interface RenderSessionPacketInput {
+  home: string;
+  projectDir: string;
+  sessionId: string | null;
+  /** False for `clear`: no resumption, and a clear-after-inject tail is not consumed. */
+  resume: boolean;
+  clock: () => Date;
+}
+
+/** The packet as the SessionStart hook injects it (loaded lazily: it pulls in the whole mind). */
+export async function renderSessionPacket(input: RenderSessionPacketInput): Promise<string> {
+  ensureHome(input.home);
+  const mind = createMind({ home: input.home, projectDir: input.projectDir, clock: input.clock });
+  try {
+    const packet = await mind.bootstrap({
+      sessionId: input.sessionId,
+      sessionKey: input.sessionId ? `hook:${input.sessionId}` : 'hook',
+      preview: !input.resume,
+    });
+    if (!input.resume) packet.resumption = null;
+    const maxChars = mind.settings().settings.packet.markdown_max_chars;
+    return renderPacketMarkdown(packet, { maxChars });
+  } finally {
+    mind.close();
+  }
+}

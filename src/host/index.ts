@@ -1,0 +1,50 @@
+/**
+ * @module host — host bootstrap: one adapter per host (instruction surfaces, MCP config, hook
+ * formats) in one registry, the marked-block editor, install/uninstall with a manifest, doctor,
+ * and the report renderings. The hook runner has its own light face in `./hook.ts`.
+ */
+export { adapterFor, HOST_ADAPTERS } from './adapters/index.js';
+export {
+  BLOCK_BODY,
+  BLOCK_VERSION,
+  blockVersions,
+  removeBlock,
+  renderBlock,
+  upsertBlock,
+} from './bootstrap-block.js';
+export type {
+  CheckName,
+  DoctorCheck,
+  DoctorOptions,
+  DoctorReport,
+  HostDiagnosis,
+  ProbeResult,
+} from './doctor.js';
+export { doctor } from './doctor.js';
+export { DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
+export { proveBootstrap } from './hook/transcript-scan.js';
+export type { HookEvent, HostId, Scope } from './ids.js';
+export { HOOK_EVENTS, HOST_IDS, isHookEvent, isHostId, SCOPES } from './ids.js';
+export type { CommandInput, ResolvedCommands } from './install/command.js';
+export { resolveCommands, shellQuote } from './install/command.js';
+export type { FileAction, FileReport, InstallOptions, InstallReport } from './install/installer.js';
+export { install, planFiles, uninstall } from './install/installer.js';
+export type { InstalledCommand } from './install/manifest.js';
+export { manifestPath } from './install/manifest.js';
+export { probeServer } from './probe.js';
+export {
+  renderDoctorReport,
+  renderHostFormatTable,
+  renderInstallReport,
+  renderUninstallReport,
+} from './report.js';
+export type {
+  HookInput,
+  HookOutput,
+  HookResult,
+  HostAdapter,
+  HostCaps,
+  InstallContext,
+  ServerSpec,
+  Surface,
+} from './types.js';
