@@ -6,10 +6,8 @@
 import { adapterFor } from '../adapters/index.js';
 import { type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
 import type { HookInput, HookOutput, HookResult, HostAdapter } from '../types.js';
-import { captureResumption } from './capture.js';
 import { loadGateConfig } from './gate-config.js';
 import { preToolUse } from './pre-tool-use.js';
-import { sessionStart } from './session-start.js';
 
 export interface HookRunOptions {
   event: string;
@@ -59,11 +57,15 @@ async function handle(input: HookInput, options: HookRunOptions): Promise<HookRe
   switch (input.event) {
     case 'pre-tool-use':
       return preToolUse(input, { config: await loadGateConfig(options.home, options.env), env: options.env });
-    case 'session-start':
+    case 'session-start': {
+      const { sessionStart } = await import('./session-start.js');
       return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
+    }
     case 'stop':
-    case 'pre-compact':
+    case 'pre-compact': {
+      const { captureResumption } = await import('./capture.js');
       return captureResumption(input, { home: options.home, clock });
+    }
   }
 }
 

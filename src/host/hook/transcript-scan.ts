@@ -12,25 +12,6 @@ const NEWLINE = 0x0a;
 /** `bootstrap_session`, bare or under any server prefix (`mcp__firstlight__…`, `firstlight-…`, `firstlight/…`). */
 const TOOL_NAME = /(^|__|[-./:])bootstrap_session$/;
 
-/** The newest `maxBytes` of the file (the start of a cut line is dropped by the line parser). */
-function readTail(path: string, maxBytes: number): { buf: Buffer; truncated: boolean } {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.allocUnsafe(size - start);
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, start + off);
-      if (n === 0) break;
-      off += n;
-    }
-    return { buf: buf.subarray(0, off), truncated: start > 0 };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 interface Line {
   start: number;
   end: number;
@@ -59,7 +40,7 @@ function contentBlocks(entry: Record<string, unknown>): Record<string, unknown>[
     : [];
 }
 
-/** Every line containing `needle`, each once, in file order. */
+/** Every line containing `needle`, each once, in buffer order. */
 function* linesWith(buf: Buffer, needle: Buffer, from = 0): Generator<Line> {
   let at = buf.indexOf(needle, from);
   while (at >= 0) {
@@ -108,22 +89,79 @@ export function judgeResult(block: Record<string, unknown>): BootstrapProof {
     : { ok: false, reason: 'bootstrap_session result is not a JSON packet with mind_contract_available' };
 }
 
+/** Read size: a reused buffer, so a 60 MB transcript costs 60 MB of copying and no more memory. */
+const CHUNK = 1 << 20;
+
+interface Call {
+  id: string;
+  needle: Buffer;
+  verdict?: BootstrapProof;
+}
+
 /**
  * The newest `bootstrap_session` tool_use that has a matching tool_result decides. A tool_use
  * without a result, an error result, a malformed or `false` packet, an unreadable file: not proven.
+ * One forward pass over the newest `maxBytes`, in chunks; only lines holding the needle (or a
+ * pending call's id) are parsed.
  */
 export function proveBootstrap(path: string, maxBytes: number): BootstrapProof {
-  let buf: Buffer;
-  let truncated: boolean;
+  const calls: Call[] = [];
+  let truncated = false;
   try {
-    ({ buf, truncated } = readTail(path, maxBytes));
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      let pos = Math.max(0, size - maxBytes);
+      truncated = pos > 0;
+      let buf = Buffer.allocUnsafe(2 * CHUNK);
+      let carry = 0;
+      while (pos < size) {
+        if (buf.length - carry < CHUNK) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, carry);
+          buf = bigger;
+        }
+        const n = readSync(fd, buf, carry, Math.min(CHUNK, size - pos), pos);
+        if (n === 0) break;
+        pos += n;
+        const filled = carry + n;
+        const cut = pos < size ? buf.lastIndexOf(NEWLINE, filled - 1) + 1 : filled;
+        scanLines(buf.subarray(0, cut), calls);
+        carry = filled - cut;
+        buf.copy(buf, 0, cut, filled);
+      }
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     return {
       ok: false,
-      reason: `transcript unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      reason:
+        code === 'ENOENT'
+          ? `no transcript at ${path}`
+          : `transcript unreadable (${code ?? (error as Error).message})`,
     };
   }
-  const calls: { id: string; after: number }[] = [];
+  if (calls.length === 0) {
+    return {
+      ok: false,
+      reason: truncated
+        ? `no bootstrap_session call in the newest ${Math.round(maxBytes / 1048576)} MB of the transcript`
+        : 'no bootstrap_session call in this session yet',
+    };
+  }
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const verdict = calls[i]!.verdict;
+    if (verdict) return verdict;
+  }
+  return { ok: false, reason: 'bootstrap_session was called but has no result yet' };
+}
+
+/** Complete lines only: new bootstrap calls first, then results for every call still waiting. */
+function scanLines(buf: Buffer, calls: Call[]): void {
+  const firstNew = calls.length;
+  const startOf = new Map<Call, number>();
   for (const line of linesWith(buf, NEEDLE)) {
     const entry = parseLine(buf, line);
     if (!entry) continue;
@@ -134,25 +172,23 @@ export function proveBootstrap(path: string, maxBytes: number): BootstrapProof {
         TOOL_NAME.test(block.name) &&
         typeof block.id === 'string'
       ) {
-        calls.push({ id: block.id, after: line.end });
+        const call = { id: block.id, needle: Buffer.from(block.id) };
+        calls.push(call);
+        startOf.set(call, line.end);
       }
     }
   }
-  if (calls.length === 0) {
-    return {
-      ok: false,
-      reason: truncated
-        ? `no bootstrap_session call in the newest ${Math.round(maxBytes / 1048576)} MB of the transcript`
-        : 'no bootstrap_session call in this session yet',
-    };
-  }
-  for (const call of calls.reverse()) {
-    for (const line of linesWith(buf, Buffer.from(call.id), call.after)) {
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (call.verdict) continue;
+    for (const line of linesWith(buf, call.needle, i >= firstNew ? startOf.get(call) : 0)) {
       const entry = parseLine(buf, line);
-      if (!entry) continue;
-      const result = contentBlocks(entry).find((b) => b.type === 'tool_result' && b.tool_use_id === call.id);
-      if (result) return judgeResult(result);
+      const result =
+        entry && contentBlocks(entry).find((b) => b.type === 'tool_result' && b.tool_use_id === call.id);
+      if (result) {
+        call.verdict = judgeResult(result);
+        break;
+      }
     }
   }
-  return { ok: false, reason: 'bootstrap_session was called but has no readable result' };
 }
