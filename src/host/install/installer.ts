@@ -182,6 +182,9 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
   const { ctx, scope } = options;
   const dryRun = options.dryRun ?? false;
   const mPath = manifestPath(scope, ctx.project, options.home);
+  // Directories install created; pruned (when empty) after every file is handled, deepest first,
+  // because several files may share one new directory.
+  const createdDirs = new Set<string>();
   const files = await lockedManifest(mPath, dryRun, (manifest) => {
     const reports = planFiles(options.hosts, scope, ctx).map((file): FileReport => {
       const hosts = [...new Set(file.surfaces.map((s) => s.host))];
@@ -201,13 +204,15 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
           base.notes.push(`still used by ${remaining.join(', ')}: left in place`);
           return { ...base, action: 'kept' };
         }
-        if (!dryRun) delete manifest.files[file.path];
+        if (!dryRun) {
+          delete manifest.files[file.path];
+          for (const dir of entry.createdDirs) createdDirs.add(dir);
+        }
         if (current !== undefined && sha256(current) === entry.writtenSha256) {
           const diff = unifiedDiff(base.display, current, entry.original ?? undefined);
           if (!dryRun) {
             if (entry.original === null) {
               rmSync(file.path, { force: true });
-              removeEmptyDirs([...entry.createdDirs].reverse());
             } else {
               writeFileAtomicallySync(file.path, entry.original);
             }
@@ -216,22 +221,15 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
         }
         if (current === undefined) return { ...base, action: 'unchanged' };
         base.notes.push('changed since install: removed firstlight’s parts only');
-        return clean(
-          file,
-          current,
-          entry.original === null,
-          base,
-          dryRun,
-          ctx.server.name,
-          entry.createdDirs,
-        );
+        return clean(file, current, entry.original === null, base, dryRun, ctx.server.name);
       }
       if (current === undefined) return { ...base, action: 'unchanged' };
-      return clean(file, current, false, base, dryRun, ctx.server.name, []);
+      return clean(file, current, false, base, dryRun, ctx.server.name);
     });
     if (!dryRun) manifest.hosts = (manifest.hosts ?? []).filter((h) => !options.hosts.includes(h));
     return reports;
   });
+  removeEmptyDirs([...createdDirs].sort((a, b) => b.length - a.length));
   return {
     hosts: options.hosts,
     scope,
@@ -251,7 +249,6 @@ function clean(
   base: Omit<FileReport, 'action'>,
   dryRun: boolean,
   serverName: string,
-  createdDirs: string[],
 ): FileReport {
   let next = current;
   for (const { surface } of file.surfaces) next = unapplySurface(next, surface, serverName);
@@ -261,7 +258,6 @@ function clean(
   if (!dryRun) {
     if (remove) {
       rmSync(file.path, { force: true });
-      removeEmptyDirs([...createdDirs].reverse());
     } else {
       writeFileAtomicallySync(file.path, next);
     }
