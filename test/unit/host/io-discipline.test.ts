@@ -10,7 +10,7 @@ const STRAY =
   /\b(?:console\.(?:log|info|warn|error|debug)|process\.(?:stdout|stderr)\.write|process\.exit\s*\()/;
 
 /** Lines that write to stdout/stderr or exit, outside comments. */
-export function strayWrites(source: string): number[] {
+function strayWrites(source: string): number[] {
   return source
     .split('\n')
     .map((line, i) => [line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, ''), i + 1] as const)
