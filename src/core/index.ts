@@ -29,9 +29,10 @@ export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput 
 export { ensureHome, exampleHomeDir, homePaths, initHome, resolveHome } from './home.js';
 export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
+export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
-export { estimateTokens } from './tokens.js';
+export { estimateTokens, estimateTokensForChars } from './tokens.js';
 export type { ToolAnnotations, ToolCallExtra, ToolSpec } from './tool-spec.js';
 export { defineTool, READ_ONLY, WRITES_ADDITIVE } from './tool-spec.js';

@@ -20,6 +20,17 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    resumption: z
+      .object({
+        /** `clear`: the stream tail is injected into one session only; `keep`: until the next capture. */
+        after_inject: z.enum(['keep', 'clear']).default('keep'),
+        /** `agent`: one resumption per home; `session`: keyed by the host session id. */
+        scope: z.enum(['agent', 'session']).default('agent'),
+        /** Budget of the injected section; the tail is trimmed from the front to fit. */
+        max_tokens: z.number().int().min(100).max(4000).default(300),
+      })
+      .strict()
+      .prefault({}),
     gate: z
       .object({
         /** Tool-name globs the PreToolUse gate guards (default: a list of high-blast-radius tools). */

@@ -3,5 +3,10 @@
  * monotonic, which is all budgets need; no tokenizer dependency.
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimateTokensForChars(text.length);
+}
+
+/** The same estimate from a character count alone. */
+export function estimateTokensForChars(chars: number): number {
+  return Math.ceil(chars / 4);
 }

@@ -77,7 +77,14 @@ export function renderHostFormatTable(): string {
     const events = Object.entries(a.caps.events)
       .map(([canonical, own]) => `${canonical}→\`${own}\``)
       .join(', ');
-    return `| ${a.name} (\`${id}\`) | ${a.caps.table.mcp} | ${a.caps.table.instructions} | ${a.caps.table.hooks} | ${events} |`;
+    const cells = [
+      `${a.name} (\`${id}\`)`,
+      a.caps.table.mcp,
+      a.caps.table.instructions,
+      a.caps.table.hooks,
+      events,
+    ];
+    return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   });
   return [
     '| host | MCP config | instruction files | hooks | events installed |',

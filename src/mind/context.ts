@@ -1,4 +1,4 @@
-import { homePaths, parseFrontmatter, readTextIfExists } from '../core/index.js';
+import { homePaths, memoByFiles, parseFrontmatter, readTextIfExists } from '../core/index.js';
 import type { MemorySnapshot } from './memory/store.js';
 import type { ActiveContext } from './packet-schema.js';
 import type { SessionRecord } from './sessions.js';
@@ -6,6 +6,18 @@ import type { SessionRecord } from './sessions.js';
 /** At most this many carry-forward bullets: the newest are at the end of the file. */
 const RECENT_CARRY_FORWARD = 10;
 const MAX_PEOPLE = 12;
+
+const bulletMemos = new Map<string, () => string[]>();
+
+/** {@link readBullets}, re-reading only when the file changed. */
+function cachedBullets(path: string): string[] {
+  let memo = bulletMemos.get(path);
+  if (!memo) {
+    memo = memoByFiles(() => ({ value: readBullets(path), files: [path] }));
+    bulletMemos.set(path, memo);
+  }
+  return memo();
+}
 
 /** Bullet items (`- x` or `* x`) of a markdown file, frontmatter skipped, done items (`[x]`) left out. */
 export function readBullets(path: string): string[] {
@@ -52,8 +64,8 @@ export function buildActiveContext(input: ContextInput): ActiveContext {
   return {
     session_id: input.sessionId,
     now: input.now.toISOString(),
-    open_commitments: readBullets(paths.commitments),
-    recent_carry_forward: readBullets(paths.carryForward).slice(-RECENT_CARRY_FORWARD),
+    open_commitments: cachedBullets(paths.commitments),
+    recent_carry_forward: cachedBullets(paths.carryForward).slice(-RECENT_CARRY_FORWARD),
     people,
     last_session: lastSession,
   };

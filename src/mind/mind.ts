@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import {
-  estimateTokens,
+  estimateTokensForChars,
   homePaths,
   type Logger,
   loadSettings,
+  memoByFiles,
   type Settings,
   silentLogger,
 } from '../core/index.js';
@@ -33,7 +34,10 @@ export interface SectionResult<T> {
  * Each is called once per packet; a throw becomes a degraded reason, never a failed call.
  */
 export interface PacketSections {
-  resumption?: (input: { sessionId: string | null; consume: boolean }) => SectionResult<Resumption>;
+  resumption?: (input: {
+    sessionId: string | null;
+    consume: boolean;
+  }) => SectionResult<Resumption> | Promise<SectionResult<Resumption>>;
   guidance?: () => SectionResult<GuidanceEntry[]>;
   taskspace?: () => SectionResult<TaskspaceState>;
 }
@@ -74,6 +78,9 @@ export class Mind {
   private readonly ledger: SessionLedger;
   private sections: PacketSections;
   private toolNameSource: () => string[];
+  // bootstrap_session runs at every session start: these re-read only files that changed.
+  private readonly contractMemo: () => MindContract;
+  private readonly settingsMemo: () => { settings: Settings; problems: string[] };
 
   constructor(options: MindOptions) {
     this.home = options.home;
@@ -88,6 +95,18 @@ export class Mind {
     this.ledger = new SessionLedger(options.home);
     this.sections = options.sections ?? {};
     this.toolNameSource = options.toolNames ?? (() => []);
+    this.contractMemo = memoByFiles(() => {
+      const contract = assembleContract(this.paths.persona);
+      // A missing include becomes available when created: watch the persona dir itself too.
+      const files = new Set([this.paths.persona]);
+      for (const f of contract.files)
+        files.add(join(this.paths.persona, f, '..')).add(join(this.paths.persona, f));
+      return { value: contract, files: [...files] };
+    });
+    this.settingsMemo = memoByFiles(() => ({
+      value: loadSettings(this.paths.settings),
+      files: [this.paths.settings],
+    }));
   }
 
   /** Points `available_mind_tools` at the server's registered tools. */
@@ -100,14 +119,14 @@ export class Mind {
     this.sections = { ...this.sections, ...sections };
   }
 
-  /** Settings, re-read each time (cheap; a user may edit them while servers run). */
+  /** Settings, re-read when the file changes (a user may edit them while servers run). */
   settings(): { settings: Settings; problems: string[] } {
-    return loadSettings(this.paths.settings);
+    return this.settingsMemo();
   }
 
   /** The assembled contract; `get_system_prompt` and the packet share this loader. */
   contract(): MindContract {
-    return assembleContract(this.paths.persona);
+    return this.contractMemo();
   }
 
   catalog(): MemoryCatalog {
@@ -145,11 +164,11 @@ export class Mind {
     }
     const { problems } = this.settings();
     for (const problem of problems) reasons.push(`settings: ${problem}`);
-    const resumption = this.section('resumption', reasons, () =>
+    const resumption = await this.section('resumption', reasons, () =>
       this.sections.resumption?.({ sessionId, consume: !options.preview }),
     );
-    const guidance = this.section('guidance', reasons, () => this.sections.guidance?.());
-    const taskspace = this.section('taskspace', reasons, () => this.sections.taskspace?.());
+    const guidance = await this.section('guidance', reasons, () => this.sections.guidance?.());
+    const taskspace = await this.section('taskspace', reasons, () => this.sections.taskspace?.());
     const tools = [...this.toolNameSource()].sort();
     const packet: BootstrapPacket = {
       resumption,
@@ -171,9 +190,13 @@ export class Mind {
     return withBudget(packet);
   }
 
-  private section<T>(name: string, reasons: string[], provide: () => SectionResult<T> | undefined): T | null {
+  private async section<T>(
+    name: string,
+    reasons: string[],
+    provide: () => SectionResult<T> | Promise<SectionResult<T>> | undefined,
+  ): Promise<T | null> {
     try {
-      const result = provide();
+      const result = await provide();
       if (!result) return null;
       if (result.reason) reasons.push(`${name}: ${result.reason}`);
       return result.value;
@@ -188,13 +211,19 @@ export class Mind {
   }
 }
 
-/** Fills `budget` with the packet's own serialized size (two passes: the numbers change it). */
+/**
+ * Fills `budget` with the packet's own serialized size, in one serialization: the two numbers
+ * change the length only by their digit counts, so the fixed point is found arithmetically.
+ */
 function withBudget(packet: BootstrapPacket): BootstrapPacket {
-  for (let i = 0; i < 3; i++) {
-    const text = JSON.stringify(packet);
-    const next = { chars: text.length, tokens_estimate: estimateTokens(text) };
-    if (next.chars === packet.budget.chars) break;
-    packet.budget = next;
+  packet.budget = { chars: 0, tokens_estimate: 0 };
+  const base = JSON.stringify(packet).length - 2; // without the two "0" digits
+  let chars = base + 2;
+  for (let i = 0; i < 4; i++) {
+    const next = base + String(chars).length + String(estimateTokensForChars(chars)).length;
+    if (next === chars) break;
+    chars = next;
   }
+  packet.budget = { chars, tokens_estimate: estimateTokensForChars(chars) };
   return packet;
 }

@@ -1,3 +1,4 @@
+import { renderResumption } from '../resume/index.js';
 import type { BootstrapPacket, Resumption } from './packet-schema.js';
 
 /** The SessionStart hook injects this; Claude Code turns anything over 10,000 chars into a file. */
@@ -5,7 +6,7 @@ export const DEFAULT_MARKDOWN_MAX_CHARS = 8000;
 
 export interface RenderOptions {
   maxChars?: number;
-  /** Renders the resumption section (the resume part owns its exact shape). */
+  /** Renders the resumption section; defaults to the resume part's renderer (it owns the shape). */
   renderResumption?: (resumption: Resumption) => string;
 }
 
@@ -21,7 +22,11 @@ const CONTRACT_CUT_NOTE =
 export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOptions = {}): string {
   const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_MAX_CHARS;
   const head: string[] = [];
-  if (packet.resumption && options.renderResumption) head.push(options.renderResumption(packet.resumption));
+  const resume =
+    options.renderResumption ??
+    ((r: Resumption) => renderResumption(r, { now: new Date(packet.context.now) }));
+  const resumption = packet.resumption ? resume(packet.resumption) : '';
+  if (resumption !== '') head.push(resumption);
   head.push(orientation(packet));
   const tail = [
     contextSection(packet),

@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../core/index.js';
+import { internalizeTool, loadResumption } from '../resume/index.js';
 import { Mind, type MindOptions } from './mind.js';
 import { type ConnectionInfo, mindTools } from './tools.js';
 
@@ -8,12 +9,29 @@ import { type ConnectionInfo, mindTools } from './tools.js';
  * is read back from that registration; `packet` and the SessionStart hook use the same list.
  */
 export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
-  return [...mindTools(mind, connection)];
+  return [
+    ...mindTools(mind, connection),
+    internalizeTool({ home: mind.home, clock: mind.clock, sessionKey: connection.sessionKey }),
+  ];
 }
 
 /** A Mind wired with the packet sections of the other parts. */
 export function createMind(options: MindOptions): Mind {
   const mind = new Mind(options);
-  mind.setToolNames(() => mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name));
+  mind.setSections({
+    resumption: ({ sessionId, consume }) =>
+      loadResumption({
+        home: mind.home,
+        sessionId,
+        consume,
+        now: mind.clock(),
+        policy: mind.settings().settings.resumption,
+      }),
+  });
+  let names: string[] | undefined;
+  mind.setToolNames(() => {
+    names ??= mindServerTools(mind, { sessionKey: 'preview' }).map((t) => t.name);
+    return names;
+  });
   return mind;
 }

@@ -128,6 +128,42 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     expect(typeof JSON.parse(copilot.stdout).additionalContext).toBe('string');
   });
 
+  it('stop captures the last words; the next session-start begins with them, and clear leaves them out', () => {
+    const transcript = join(project.dir, 'stop-transcript.jsonl');
+    const words = 'I was halfway through renaming the gate module; the tests for torn lines still fail.';
+    writeFileSync(
+      transcript,
+      [
+        JSON.stringify({ type: 'user', message: { role: 'user', content: 'rename the gate module' } }),
+        JSON.stringify({
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'text', text: words }] },
+        }),
+      ].join('\n'),
+    );
+    const stop = cli(
+      ['hook', 'stop', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-1', transcript_path: transcript }),
+    );
+    expect(stop.status, stop.stderr).toBe(0);
+    const next = cli(
+      ['hook', 'session-start', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-2', source: 'startup', cwd: project.dir }),
+    );
+    const text: string = JSON.parse(next.stdout).hookSpecificOutput.additionalContext;
+    expect(text.startsWith('# Resumption Context')).toBe(true);
+    expect(text).toContain(words);
+    expect(text.length).toBeLessThanOrEqual(8000);
+    const cleared = cli(
+      ['hook', 'session-start', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-3', source: 'clear', cwd: project.dir }),
+    );
+    const clearedText: string = JSON.parse(cleared.stdout).hookSpecificOutput.additionalContext;
+    expect(clearedText).not.toContain('Resumption Context');
+    expect(clearedText).not.toContain(words);
+    rmSync(transcript);
+  });
+
   it('pre-tool-use denies before bootstrap and allows after a successful result', () => {
     const transcript = join(project.dir, 'transcript.jsonl');
     copyFixture('no-result', transcript);

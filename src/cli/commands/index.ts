@@ -3,6 +3,7 @@ import { registerDoctor } from './doctor.js';
 import { registerHook } from './hook.js';
 import { registerInit } from './init.js';
 import { registerInstall, registerUninstall } from './install.js';
+import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
 import { registerServe } from './serve.js';
 
@@ -11,6 +12,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerInternalize,
   registerInstall,
   registerUninstall,
   registerDoctor,

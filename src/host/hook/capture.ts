@@ -22,5 +22,8 @@ export async function captureResumption(input: HookInput, deps: CaptureDeps): Pr
     source: input.event === 'pre-compact' ? 'pre-compact' : 'stop',
     now: deps.clock(),
   });
-  return { kind: 'none', ...(outcome.captured ? {} : { note: `firstlight: ${outcome.reason}` }) };
+  return {
+    kind: 'none',
+    ...(outcome.captured ? {} : { note: `firstlight: nothing captured (${outcome.reason})` }),
+  };
 }

@@ -1,5 +1,6 @@
 import { ensureHome } from '../../core/index.js';
 import { createMind, renderPacketMarkdown } from '../../mind/index.js';
+import { renderResumption } from '../../resume/index.js';
 
 export interface RenderSessionPacketInput {
   home: string;
@@ -22,7 +23,11 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     });
     if (!input.resume) packet.resumption = null;
     const maxChars = mind.settings().settings.packet.markdown_max_chars;
-    return renderPacketMarkdown(packet, { maxChars });
+    // Resumption first, in the resume part's shape, aged against the packet's own clock.
+    return renderPacketMarkdown(packet, {
+      maxChars,
+      renderResumption: (r) => renderResumption(r, { now: new Date(packet.context.now) }),
+    });
   } finally {
     mind.close();
   }

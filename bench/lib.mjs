@@ -1,0 +1,82 @@
+// Shared bench helpers: temp homes, the built CLI over stdio, timing statistics, tables, JSON.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** A temp copy of the example home with `extra` generated note memories. */
+export function benchHome(extra, prefix = 'firstlight-bench-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(join(ROOT, 'examples', 'home'), dir, {
+    recursive: true,
+    filter: (src) =>
+      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$|sessions\.json$/.test(src.slice(ROOT.length)),
+  });
+  mkdirSync(join(dir, 'memory'), { recursive: true });
+  const types = ['note', 'project', 'reference', 'feedback', 'session_digest'];
+  for (let i = 0; i < extra; i++) {
+    writeFileSync(
+      join(dir, 'memory', `bench_${i}.md`),
+      `---\nname: Bench memory ${i}\ntype: ${types[i % types.length]}\ndescription: generated memory number ${i} about topic ${i % 97}\ntags: [topic${i % 31}, bench]\n---\nThis is generated memory ${i}. It mentions service-${i % 53} and the ${i % 11} rollout.\n`,
+    );
+  }
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The built CLI as an MCP server over stdio, with a connected SDK client. */
+export async function connect(args) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...args],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'firstlight-bench', version: '0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Runs `fn` `n` times after `warm` warm-ups; returns per-call milliseconds. */
+export async function timeCalls(fn, n, warm = 20) {
+  for (let i = 0; i < warm; i++) await fn();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    out.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return out;
+}
+
+export function stats(ms) {
+  const s = [...ms].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { n: s.length, median: q(0.5), p95: q(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+export function printTable(title, rows) {
+  const cols = Object.keys(rows[0]);
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(cols));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(cols.map((c) => r[c])));
+}
+
+export function writeResult(name, data) {
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ bench: name, at: new Date().toISOString(), node: process.version, ...data }, null, 2)}\n`,
+  );
+  console.log(`\nwrote ${file}`);
+}
+
+export const fmt = (x) => (typeof x === 'number' ? x.toFixed(3) : x);

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { type HomeOption, homeFrom, print, readStdin } from '../io.js';
+
+interface InternalizeOptions extends HomeOption {
+  tail?: string;
+  anchor: string[];
+  trigger?: string;
+  sessionId?: string;
+  json?: boolean;
+}
+
+export function registerInternalize(program: Command): void {
+  program
+    .command('internalize')
+    .description('store the stream tail and anchors the next session wakes up reading (verbatim)')
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--tail <text>', 'your last words, verbatim ("-" reads them from stdin)')
+    .option(
+      '--anchor <text>',
+      'a verbatim phrase to keep (repeatable; the newest five are injected)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--trigger <type>',
+      'why the anchors matter: resonance, decision, insight, correction, …',
+      'resonance',
+    )
+    .option('--session-id <id>', 'the host session id (keys per-session resumption)')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nThe tail replaces the previous one; anchors accumulate. See the result with:\n  firstlight packet --format markdown',
+    )
+    .action(async (options: InternalizeOptions) => {
+      const { ensureHome } = await import('../../core/index.js');
+      const { internalize } = await import('../../resume/index.js');
+      const home = homeFrom(options);
+      ensureHome(home);
+      const tail = options.tail === '-' ? await readStdin() : (options.tail ?? '');
+      const result = await internalize({
+        home,
+        streamTail: tail,
+        anchors: options.anchor.map((text) => ({ text, trigger: options.trigger })),
+        sessionId: options.sessionId ?? null,
+        fallbackKey: 'cli',
+        source: 'cli',
+        now: new Date(),
+      });
+      print(options.json, result, () =>
+        [
+          `firstlight: internalized ${result.stream_tail_chars} characters of tail and ${result.anchors_next.length} of ${result.anchors_stored} anchors (key ${result.session_key})`,
+          ...result.warnings.map((w) => `  warning: ${w}`),
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { homePaths, UserError } from '../core/index.js';
+import { captureSelfState, type SelfState } from './self-state.js';
+import { type ExtractOptions, extractTranscriptTail, type TranscriptTail } from './transcript.js';
+
+/** Longest accepted anchor: an anchor is a phrase, not a paragraph. */
+export const MAX_ANCHOR_CHARS = 500;
+/** Longest accepted tail argument (the stored tail keeps the newest 16,000 characters). */
+export const MAX_TAIL_INPUT_CHARS = 100_000;
+/** Trigger used when an anchor comes without one. */
+export const DEFAULT_TRIGGER = 'resonance';
+
+export interface InternalizeInput {
+  home: string;
+  streamTail: string;
+  anchors?: readonly (string | { text: string; trigger?: string | undefined })[];
+  /** The host session id, if known. */
+  sessionId?: string | null;
+  /** Who is capturing when there is no session id (an MCP connection, `cli`). */
+  fallbackKey: string;
+  source?: string;
+  now: Date;
+}
+
+/** What `internalize` reports back. */
+export interface InternalizeResult {
+  stored: true;
+  session_key: string;
+  captured_at: string;
+  stream_tail_chars: number;
+  anchors_stored: number;
+  /** The anchors the next wake-up will see (the newest five), oldest first. */
+  anchors_next: { text: string; trigger: string }[];
+  warnings: string[];
+}
+
+/**
+ * Stores the agent's stream tail and anchors, verbatim. The tail replaces the previous one;
+ * anchors accumulate (the newest five are injected).
+ */
+export async function internalize(input: InternalizeInput): Promise<InternalizeResult> {
+  const anchors = (input.anchors ?? [])
+    .map((a) => (typeof a === 'string' ? { text: a, trigger: DEFAULT_TRIGGER } : a))
+    .map((a) => ({ text: a.text.trim(), trigger: a.trigger?.trim() || DEFAULT_TRIGGER }))
+    .filter((a) => a.text !== '');
+  validate(input.streamTail, anchors);
+  const sessionKey = input.sessionId || input.fallbackKey;
+  const { state, backup } = await captureSelfState(homePaths(input.home).selfState, {
+    streamTail: input.streamTail,
+    anchors,
+    sessionKey,
+    sessionId: input.sessionId ?? null,
+    source: input.source ?? 'internalize',
+    now: input.now,
+  });
+  return {
+    stored: true,
+    session_key: sessionKey,
+    captured_at: state.captured_at,
+    stream_tail_chars: state.stream_tail.length,
+    anchors_stored: state.anchors.length,
+    anchors_next: state.anchors.slice(-5).map((a) => ({ text: a.text, trigger: a.trigger })),
+    warnings: backup ? [`self-state.json was malformed; kept it as ${backup} and started fresh`] : [],
+  };
+}
+
+function validate(tail: string, anchors: readonly { text: string }[]): void {
+  if (tail.trim() === '' && anchors.length === 0) {
+    throw new UserError('nothing to internalize: stream_tail is empty and no anchors were given', {
+      code: 'INVALID_ARGUMENT',
+      hint: 'pass stream_tail (your last words, verbatim) and/or at least one anchor',
+    });
+  }
+  if (tail.length > MAX_TAIL_INPUT_CHARS) {
+    throw new UserError(`stream_tail is ${tail.length} characters; at most ${MAX_TAIL_INPUT_CHARS}`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'pass only the last ~100 tokens of your thought as stream_tail',
+    });
+  }
+  const long = anchors.find((a) => a.text.length > MAX_ANCHOR_CHARS);
+  if (long) {
+    throw new UserError(`an anchor is ${long.text.length} characters; at most ${MAX_ANCHOR_CHARS}`, {
+      code: 'INVALID_ARGUMENT',
+      hint: `anchors are short verbatim phrases: shorten "${long.text.slice(0, 40)}…"`,
+    });
+  }
+}
+
+export interface TranscriptCaptureInput {
+  home: string;
+  /** `transcript_path` from the hook input. */
+  transcriptPath?: string | null;
+  /** `session_id` from the hook input. */
+  sessionId?: string | null;
+  /** Stop's `last_assistant_message`: covers a transcript that lags behind the hook. */
+  lastAssistantMessage?: string | null;
+  /** `stop` or `pre-compact`. */
+  source: string;
+  now: Date;
+  extract?: ExtractOptions;
+}
+
+export type TranscriptCaptureResult =
+  | { captured: true; state: SelfState; extracted: TranscriptTail | null }
+  | { captured: false; reason: string };
+
+/**
+ * For the Stop and PreCompact hooks: extracts the last assistant words from the transcript
+ * (or Stop's `last_assistant_message` when the transcript is missing or behind) and stores
+ * them as the stream tail. Anchors are left as they are: only the agent chooses anchors.
+ * Never throws for an unreadable transcript (a hook must not break the session).
+ */
+export async function captureFromTranscript(input: TranscriptCaptureInput): Promise<TranscriptCaptureResult> {
+  let extracted: TranscriptTail | null = null;
+  let problem: string | undefined;
+  if (input.transcriptPath && existsSync(input.transcriptPath)) {
+    try {
+      extracted = extractTranscriptTail(input.transcriptPath, input.extract);
+    } catch (error) {
+      problem = `transcript unreadable: ${(error as Error).message}`;
+    }
+  } else {
+    problem = input.transcriptPath ? `no transcript at ${input.transcriptPath}` : 'no transcript_path given';
+  }
+  let tail = extracted?.stream_tail ?? '';
+  const last = input.lastAssistantMessage?.trim();
+  if (last && !tail.includes(last)) tail = tail ? `${tail}\n\n${last}` : last;
+  if (tail.trim() === '')
+    return { captured: false, reason: problem ?? 'no assistant words in the transcript' };
+  const sessionId = input.sessionId ?? extracted?.session_id ?? null;
+  const { state } = await captureSelfState(homePaths(input.home).selfState, {
+    streamTail: tail,
+    sessionKey: sessionId ?? input.source,
+    sessionId,
+    source: input.source,
+    now: input.now,
+  });
+  return { captured: true, state, extracted };
+}

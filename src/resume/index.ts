@@ -1,0 +1,45 @@
+/**
+ * @module resume — resumption: the agent wakes up reading its own last thought, verbatim.
+ * `self-state.json` (stream tail + anchors, written atomically under a lock), capture by the
+ * `internalize` tool / command and from Claude Code transcripts (for the Stop and PreCompact
+ * hooks), the packet's `resumption` section under the `firstlight.yaml` policy, and the
+ * renderer every surface that prepends it uses (packet markdown, SessionStart, the runtime).
+ */
+
+export type { Fitted } from './budget.js';
+export { fitToBudget, INJECTED_ANCHORS } from './budget.js';
+export type {
+  InternalizeInput,
+  InternalizeResult,
+  TranscriptCaptureInput,
+  TranscriptCaptureResult,
+} from './capture.js';
+export {
+  captureFromTranscript,
+  DEFAULT_TRIGGER,
+  internalize,
+  MAX_ANCHOR_CHARS,
+  MAX_TAIL_INPUT_CHARS,
+} from './capture.js';
+export type { RenderResumptionOptions, ResumptionLike } from './render.js';
+export { CONTINUE_LINE, NO_REPEAT_LINE, RESUMPTION_HEADING, renderResumption } from './render.js';
+export type {
+  LoadResumptionInput,
+  ResumptionPolicy,
+  ResumptionSection,
+  ResumptionView,
+} from './section.js';
+export { loadResumption } from './section.js';
+export type { Anchor, CaptureInput, CaptureRecord, ReadResult, SelfState } from './self-state.js';
+export {
+  captureSelfState,
+  cutFront,
+  MAX_STORED_ANCHORS,
+  MAX_STORED_SESSIONS,
+  MAX_STORED_TAIL_CHARS,
+  readSelfState,
+} from './self-state.js';
+export type { InternalizeToolDeps } from './tool.js';
+export { internalizeTool } from './tool.js';
+export type { ExtractOptions, TranscriptTail } from './transcript.js';
+export { extractTranscriptTail } from './transcript.js';
