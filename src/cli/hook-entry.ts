@@ -1,6 +1,6 @@
 /**
  * `firstlight hook EVENT [--host HOST] [--home DIR]` without commander: hooks run on every tool
- * call, so this parses its three options by hand and imports only the host part's hook face.
+ * call, so this parses its three options by hand and imports only the host part's index (light by design; see its doc).
  * Anything it does not recognise (`--help`, a typo) returns null and commander takes over.
  */
 import { readFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ async function readStdinText(): Promise<string> {
 export async function runHookFast(argv: string[]): Promise<number | null> {
   const args = parseHookArgs(argv);
   if (!args) return null;
-  const { runHook, emitHookOutput, emitHookCrash } = await import('../host/hook.js');
+  const { runHook, emitHookOutput, emitHookCrash } = await import('../host/index.js');
   try {
     const output = await runHook({
       event: args.event,

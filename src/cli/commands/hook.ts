@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { HOOK_EVENTS, HOST_IDS } from '../../host/hook.js';
+import { HOOK_EVENTS, HOST_IDS } from '../../host/index.js';
 
 /**
  * Registered for help and argument errors only: `main.ts` runs well-formed `hook` calls on a fast

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { HOST_IDS, SCOPES } from '../../host/hook.js';
+import { HOST_IDS, SCOPES } from '../../host/index.js';
 import type { HomeOption } from '../io.js';
 
 export interface InstallFlags extends HomeOption {

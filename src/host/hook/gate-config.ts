@@ -48,7 +48,7 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
   let maxMb = DEFAULT_MAX_TRANSCRIPT_MB;
   const problems: string[] = [];
   if (/^gate\s*:/m.test(text)) {
-    const { loadSettings } = await import('../../core/settings.js');
+    const { loadSettings } = await import('../../core/index.js');
     const loaded = loadSettings(file);
     problems.push(...loaded.problems.filter((p) => p.includes('gate')));
     const gate = loaded.settings.gate;

@@ -1,8 +1,7 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHook } from '../../../src/host/hook.js';
-import { DEFAULT_GATED_TOOLS, proveBootstrap } from '../../../src/host/index.js';
+import { DEFAULT_GATED_TOOLS, proveBootstrap, runHook } from '../../../src/host/index.js';
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
