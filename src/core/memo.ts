@@ -2,12 +2,9 @@ import { statSync } from 'node:fs';
 
 /** A file's identity for caching: a write (in place or by rename) changes one of these. */
 function fingerprint(path: string): string {
-  try {
-    const st = statSync(path);
-    return `${st.mtimeMs}:${st.size}:${st.ino}`;
-  } catch {
-    return 'missing';
-  }
+  // throwIfNoEntry: a missing file is a normal state here, and exceptions are slow.
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : 'missing';
 }
 
 /**

@@ -20,6 +20,22 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    /** The REPL harness (`firstlight repl serve`). */
+    repl: z
+      .object({
+        /** Default `execute` timeout in seconds (a call may pass its own `timeout`). */
+        timeout_s: z.number().positive().max(86_400).default(120),
+        /** Cap on each of stdout, stderr and the return value's text, in characters. */
+        output_max_chars: z.number().int().min(1000).max(10_000_000).default(20_000),
+        /** Seconds between the SIGINT of a timeout and the kill-and-restart. */
+        interrupt_grace_s: z.number().positive().max(60).default(2),
+        /** The Python 3 interpreter that runs the kernel. */
+        python: z.string().min(1).default('python3'),
+        /** Save to `autosave` on shutdown and restore it on start. */
+        autosave: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
     resumption: z
       .object({
         /** `clear`: the stream tail is injected into one session only; `keep`: until the next capture. */

@@ -4,16 +4,11 @@
  * rendering; plus the tool specs of the `firstlight` MCP server.
  */
 
+export * from './cognition/index.js';
 export { humanDuration, readBullets } from './context.js';
 export type { MindContract } from './contract.js';
 export { assembleContract, CONTRACT_ERROR_PREFIX } from './contract.js';
-export { listMemories, readMemoryFile } from './memory/access.js';
-export type { MemoryCatalog } from './memory/catalog.js';
-export { catalogOf } from './memory/catalog.js';
-export type { MemoryEntry, MemoryProblem } from './memory/entries.js';
-export { INDEX_FILE, MAX_MEMORY_BYTES } from './memory/entries.js';
-export type { MemorySnapshot, MemoryStoreOptions } from './memory/store.js';
-export { MemoryStore } from './memory/store.js';
+export * from './memory/index.js';
 export type { BootstrapOptions, MindOptions, PacketSections, SectionResult } from './mind.js';
 export { Mind } from './mind.js';
 export type {

@@ -1,5 +1,7 @@
 import type { ToolSpec } from '../core/index.js';
 import { internalizeTool, loadResumption } from '../resume/index.js';
+import { cognitionTools } from './cognition/index.js';
+import { memoryTools } from './memory/index.js';
 import { Mind, type MindOptions } from './mind.js';
 import { type ConnectionInfo, mindTools } from './tools.js';
 
@@ -11,6 +13,8 @@ import { type ConnectionInfo, mindTools } from './tools.js';
 export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
   return [
     ...mindTools(mind, connection),
+    ...memoryTools(mind),
+    ...cognitionTools(mind, connection),
     internalizeTool({ home: mind.home, clock: mind.clock, sessionKey: connection.sessionKey }),
   ];
 }

@@ -1,4 +1,4 @@
-import { homePaths, loadSettings, type Settings } from '../core/index.js';
+import { homePaths, loadSettings, memoByFiles, type Settings } from '../core/index.js';
 import { fitToBudget } from './budget.js';
 import {
   type CaptureRecord,
@@ -42,8 +42,8 @@ export interface ResumptionSection {
 }
 
 /**
- * The resumption section for a session start. Reads self-state.json fresh each time (it is
- * small, and another process may have just written it). Under `after_inject: clear`, a real
+ * The resumption section for a session start. Re-reads self-state.json whenever its fingerprint
+ * changed (another process may have just written it). Under `after_inject: clear`, a real
  * start hands the tail to that session: later starts of OTHER sessions no longer get it, while
  * a repeat start of the same session id (hook plus tool call, a double-fired SessionStart) does.
  * Anchors are never consumed: they belong to the arc, not to one wake-up.
@@ -55,7 +55,19 @@ export async function loadResumption(input: LoadResumptionInput): Promise<Resump
   if (input.consume && policy.after_inject === 'clear') {
     return withSelfState(file, (read, write) => resolve(read, input, policy, file, write));
   }
-  return resolve(readSelfState(file), input, policy, file);
+  return resolve(readSelfStateCached(file), input, policy, file);
+}
+
+const readMemos = new Map<string, () => ReadResult>();
+
+/** {@link readSelfState}, re-parsed only when the file changed (bootstrap runs at every start). */
+function readSelfStateCached(file: string): ReadResult {
+  let memo = readMemos.get(file);
+  if (!memo) {
+    memo = memoByFiles(() => ({ value: readSelfState(file), files: [file] }));
+    readMemos.set(file, memo);
+  }
+  return memo();
 }
 
 async function resolve(

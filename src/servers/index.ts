@@ -10,6 +10,8 @@ export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
 export type { ToolRegistry } from './register.js';
 export { registerTools } from './register.js';
+export type { ReplServerDeps } from './repl-server.js';
+export { createReplServer, REPL_INSTRUCTIONS } from './repl-server.js';
 export type { StdioOptions } from './stdio.js';
 export { serveStdio } from './stdio.js';
 export { packageVersion } from './version.js';

@@ -5,6 +5,9 @@ import { registerInit } from './init.js';
 import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
+import { registerRecall } from './recall.js';
+import { registerRemember } from './remember.js';
+import { registerRepl } from './repl.js';
 import { registerServe } from './serve.js';
 
 /** Every command, in help order. Each registers itself on the program; actions import lazily. */
@@ -12,9 +15,12 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
   registerPacket,
+  registerRemember,
+  registerRecall,
   registerInternalize,
   registerInstall,
   registerUninstall,
   registerDoctor,
   registerHook,
+  registerRepl,
 ];

@@ -15,6 +15,8 @@ export interface MemoryEntry {
   appliesTo: string[];
   /** Every other scalar frontmatter field, lower-cased values, for facets (`relationship:bob`). */
   fields: Record<string, string>;
+  /** List-valued frontmatter fields other than tags, lower-cased, for facets (`projects:portal`). */
+  listFields?: Record<string, string[]>;
 }
 
 /** A file that was skipped, and why; reported, never fatal. */
@@ -83,9 +85,15 @@ function readHead(path: string, bytes: number): string | undefined {
 
 function entryFrom(file: string, mtimeMs: number, size: number, data: Record<string, unknown>): MemoryEntry {
   const fields: Record<string, string> = {};
+  const listFields: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(data)) {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       fields[key.toLowerCase()] = String(value).toLowerCase();
+    } else if (value instanceof Date) {
+      // YAML turns `date: 2026-11-20` into a Date; facets compare the day as written.
+      fields[key.toLowerCase()] = Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
+    } else if (Array.isArray(value) && key !== 'tags' && key !== 'applies_to') {
+      listFields[key.toLowerCase()] = listOf(value).map((v) => v.toLowerCase());
     }
   }
   return {
@@ -98,6 +106,7 @@ function entryFrom(file: string, mtimeMs: number, size: number, data: Record<str
     tags: listOf(data.tags),
     appliesTo: listOf(data.applies_to),
     fields,
+    listFields,
   };
 }
 

@@ -19,7 +19,7 @@ export interface MemorySnapshot {
 }
 
 interface PersistedEntries {
-  format: 1;
+  format: 2;
   dirMtimeMs: number;
   entries: MemoryEntry[];
   problems: (MemoryProblem & { mtimeMs?: number; size?: number })[];
@@ -123,19 +123,19 @@ export class MemoryStore {
       if (isProblem(read)) problems.push(read);
       else entries.push(read);
     }
-    this.persist({ format: 1, dirMtimeMs, entries, problems });
+    this.persist({ format: 2, dirMtimeMs, entries, problems });
     return { version, entries, problems, present: true, dirMtimeMs };
   }
 
   private previousEntries(): PersistedEntries | undefined {
     if (this.snapshotCache) {
       const { entries, problems, dirMtimeMs } = this.snapshotCache;
-      return { format: 1, dirMtimeMs, entries, problems };
+      return { format: 2, dirMtimeMs, entries, problems };
     }
     if (!this.cacheFile) return undefined;
     try {
       const parsed = JSON.parse(readFileSync(this.cacheFile, 'utf8')) as PersistedEntries;
-      return parsed.format === 1 && Array.isArray(parsed.entries) ? parsed : undefined;
+      return parsed.format === 2 && Array.isArray(parsed.entries) ? parsed : undefined;
     } catch {
       return undefined;
     }

@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import { type HomeOption, homeFrom, print, readStdin } from '../io.js';
+
+interface RememberOptions extends HomeOption {
+  type: string;
+  name?: string;
+  description?: string;
+  tag: string[];
+  appliesTo: string[];
+  replace?: boolean;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerRemember(program: Command): void {
+  program
+    .command('remember')
+    .description('store a memory (content on stdin): one markdown file + one MEMORY.md index line')
+    .requiredOption(
+      '--type <type>',
+      'memory type: user, feedback, caution, project, reference, note, session_digest, …',
+    )
+    .option('--name <name>', 'title (default: the first line of the content)')
+    .option('--description <text>', 'one-line hook (default: the first sentence)')
+    .option('--tag <tag>', 'a tag (repeatable)', collect, [])
+    .option(
+      '--applies-to <glob>',
+      'tool-name glob this feedback/caution applies to (repeatable)',
+      collect,
+      [],
+    )
+    .option('--replace', 'overwrite an existing memory of the same name')
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nExample:\n  echo "Alex prefers PRs under 300 lines." | firstlight remember --type user --name "Alex PR size" --tag portal',
+    )
+    .action(async (options: RememberOptions) => {
+      const { ensureHome, UserError } = await import('../../core/index.js');
+      const { remember } = await import('../../mind/index.js');
+      const content = await readStdin();
+      if (content.trim() === '') {
+        throw new UserError('no content on stdin', {
+          code: 'INVALID_ARGUMENT',
+          hint: 'pipe the memory text in: echo "..." | firstlight remember --type note',
+        });
+      }
+      const home = homeFrom(options);
+      ensureHome(home);
+      const result = await remember(home, {
+        content,
+        type: options.type,
+        name: options.name,
+        description: options.description,
+        tags: options.tag,
+        applies_to: options.appliesTo,
+        replace: options.replace ?? false,
+      });
+      print(
+        options.json,
+        result,
+        () =>
+          `firstlight: ${result.replaced ? 'replaced' : 'remembered'} "${result.name}" (${result.type}) in memory/${result.file}`,
+      );
+    });
+}

@@ -1,0 +1,15 @@
+/**
+ * @module mind/cognition — per-turn cognition: observe and reflect share one pipeline that
+ * appends an event to events/YYYY-MM-DD.jsonl, recalls relevant memories, raises cautionary
+ * flags (feedback/caution memories by `applies_to` glob or rank), and measures prediction error.
+ */
+
+export type { CognitionEvent } from './events.js';
+export { appendEvent, eventFileFor, readRecentEvents } from './events.js';
+export type { CautionaryFlag } from './flags.js';
+export { CAUTIONARY_TYPES, cautionaryFlags } from './flags.js';
+export type { CognitionDeps, CognitionResult, ObserveInput, ReflectInput, ReflectKind } from './pipeline.js';
+export { Cognition, REFLECT_KINDS } from './pipeline.js';
+export type { PredictionError } from './prediction-error.js';
+export { LEXICAL_WEIGHT, PREDICTION_ERROR_MEASURE, polarityOf, predictionError } from './prediction-error.js';
+export { cognitionOf, cognitionTools } from './tools.js';

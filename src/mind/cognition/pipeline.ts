@@ -1,0 +1,256 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { homePaths } from '../../core/index.js';
+import { contentTerms, type MemoryStore, type RecallHit, type RecallIndex } from '../memory/index.js';
+import { appendEvent, type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
+import { type CautionaryFlag, cautionaryFlags } from './flags.js';
+import { type PredictionError, predictionError } from './prediction-error.js';
+
+export const REFLECT_KINDS = ['user_said', 'time_passed', 'ambient', 'internal'] as const;
+export type ReflectKind = (typeof REFLECT_KINDS)[number];
+
+export interface ObserveInput {
+  tool_name: string;
+  args?: unknown;
+  result?: unknown;
+  expected?: string | undefined;
+}
+
+export interface ReflectInput {
+  observation: string;
+  kind: ReflectKind;
+}
+
+export interface CognitionResult {
+  event_id: string;
+  relevant: RecallHit[];
+  cautionary_flags: CautionaryFlag[];
+  /** Divergence of result from the before-call `expected` (0 as expected … 1 contradicted); null without both. */
+  prediction_error: number | null;
+  prediction_error_detail: PredictionError | null;
+  /** The before-call observe whose `expected` was compared, when it was a separate call. */
+  expectation_event_id: string | null;
+  /** Memory files that could not be searched (reported, never fatal). */
+  skipped_memories: number;
+}
+
+export interface CognitionDeps {
+  home: string;
+  store: MemoryStore;
+  recall: RecallIndex;
+  clock: () => Date;
+}
+
+/** An expectation waits this long for its result; older ones are not paired. */
+const EXPECTATION_TTL_MS = 30 * 60 * 1000;
+const RELEVANT_K = 3;
+const CLIP = { args: 2000, result: 4000, expected: 1000, observation: 4000 } as const;
+
+interface Pending {
+  id: string;
+  session: string;
+  tool: string;
+  argsHash: string;
+  expected: string;
+  at: number;
+}
+
+/**
+ * observe and reflect share one pipeline: append an event to events/YYYY-MM-DD.jsonl, recall
+ * memories relevant to it, raise cautionary flags, and (for an observed result) compute the
+ * prediction error against the expectation given before the call, in this call or an earlier one.
+ */
+export class Cognition {
+  private readonly deps: CognitionDeps;
+  private readonly eventsDir: string;
+  private pending: Pending[] = [];
+
+  constructor(deps: CognitionDeps) {
+    this.deps = deps;
+    this.eventsDir = homePaths(deps.home).events;
+  }
+
+  observe(input: ObserveInput, session: string): CognitionResult {
+    const now = this.deps.clock();
+    const argsText = clip(stableJson(input.args ?? {}), CLIP.args);
+    const argsHash = hash(argsText);
+    const resultText = input.result === undefined ? undefined : clip(textOf(input.result), CLIP.result);
+    const expectedNow = input.expected?.trim() ? clip(input.expected.trim(), CLIP.expected) : undefined;
+    const id = eventId(now);
+    let expectation: { id: string | null; expected: string } | undefined;
+    if (resultText !== undefined) {
+      if (expectedNow) expectation = { id: null, expected: expectedNow };
+      else expectation = this.takeExpectation(session, input.tool_name, argsHash, now);
+    }
+    const detail =
+      expectation && resultText !== undefined ? predictionError(expectation.expected, resultText) : null;
+    const event: CognitionEvent = {
+      id,
+      ts: now.toISOString(),
+      kind: 'observe',
+      session,
+      tool_name: input.tool_name,
+      args: argsText,
+      args_hash: argsHash,
+      ...(expectedNow ? { expected: expectedNow } : {}),
+      ...(resultText !== undefined ? { result: resultText } : {}),
+      ...(detail ? { prediction_error: detail.value } : {}),
+      ...(expectation?.id ? { expectation_of: expectation.id } : {}),
+    };
+    appendEvent(this.eventsDir, event, now);
+    if (expectedNow && resultText === undefined) {
+      this.pending.push({
+        id,
+        session,
+        tool: input.tool_name,
+        argsHash,
+        expected: expectedNow,
+        at: now.getTime(),
+      });
+      if (this.pending.length > 200) this.pending.shift();
+    }
+    const query = [splitIdentifier(input.tool_name), clip(valuesOf(input.args), 600), expectedNow ?? '']
+      .join(' ')
+      .trim();
+    return {
+      event_id: id,
+      ...this.relevance(query, input.tool_name),
+      prediction_error: detail?.value ?? null,
+      prediction_error_detail: detail,
+      expectation_event_id: expectation?.id ?? null,
+    };
+  }
+
+  reflect(input: ReflectInput, session: string): CognitionResult {
+    const now = this.deps.clock();
+    const id = eventId(now);
+    appendEvent(
+      this.eventsDir,
+      {
+        id,
+        ts: now.toISOString(),
+        kind: 'reflect',
+        session,
+        reflect_kind: input.kind,
+        observation: clip(input.observation, CLIP.observation),
+      },
+      now,
+    );
+    return {
+      event_id: id,
+      ...this.relevance(clip(input.observation, 1000), undefined),
+      prediction_error: null,
+      prediction_error_detail: null,
+      expectation_event_id: null,
+    };
+  }
+
+  private relevance(
+    query: string,
+    toolName: string | undefined,
+  ): Pick<CognitionResult, 'relevant' | 'cautionary_flags' | 'skipped_memories'> {
+    const found = this.deps.recall.recall(query || toolName || '', { k: RELEVANT_K });
+    const snapshot = this.deps.store.snapshot();
+    const flags = cautionaryFlags({
+      snapshot,
+      ...(toolName ? { toolName } : {}),
+      hits: found.results,
+      queryTermCount: new Set(contentTerms(query)).size,
+    });
+    return { relevant: found.results, cautionary_flags: flags, skipped_memories: found.skipped.length };
+  }
+
+  /**
+   * The newest unanswered expectation for this tool: same session and args first, then same
+   * session and tool; from this process's memory, else from the tail of today's event file
+   * (the before-call observe may have gone through another process).
+   */
+  private takeExpectation(
+    session: string,
+    tool: string,
+    argsHash: string,
+    now: Date,
+  ): { id: string; expected: string } | undefined {
+    const fresh = (at: number) => now.getTime() - at <= EXPECTATION_TTL_MS;
+    const pick = (list: Pending[]) =>
+      [...list].reverse().find((p) => p.session === session && p.tool === tool && p.argsHash === argsHash) ??
+      [...list].reverse().find((p) => p.session === session && p.tool === tool);
+    this.pending = this.pending.filter((p) => fresh(p.at));
+    const local = pick(this.pending);
+    if (local) {
+      this.pending = this.pending.filter((p) => p !== local);
+      return { id: local.id, expected: local.expected };
+    }
+    const events = readRecentEvents(eventFileFor(this.eventsDir, now));
+    const answered = new Set(events.map((e) => e.expectation_of).filter(Boolean));
+    const candidates: Pending[] = events
+      .filter((e) => e.kind === 'observe' && e.expected && e.result === undefined && !answered.has(e.id))
+      .map((e) => ({
+        id: e.id,
+        session: e.session ?? '',
+        tool: e.tool_name ?? '',
+        argsHash: e.args_hash ?? '',
+        expected: e.expected!,
+        at: Date.parse(e.ts),
+      }))
+      .filter((p) => fresh(p.at));
+    const found = pick(candidates);
+    return found ? { id: found.id, expected: found.expected } : undefined;
+  }
+}
+
+function eventId(now: Date): string {
+  return `ev_${now.getTime().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** JSON with sorted keys, so the same args hash the same however they were ordered. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : v,
+  );
+}
+
+/** A tool result as text: strings as they are, MCP content blocks by their text, else JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const content = (value as { content?: unknown })?.content;
+  if (Array.isArray(content)) {
+    const texts = content
+      .map((c) => (c as { text?: unknown })?.text)
+      .filter((t): t is string => typeof t === 'string');
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** The string and number leaves of args, for the relevance query. */
+function valuesOf(value: unknown): string {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 4 || out.length > 50) return;
+    if (typeof v === 'string' || typeof v === 'number') out.push(String(v));
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(value, 0);
+  return out.join(' ');
+}
+
+/** `git_push`, `mcp__github__create_pr`, `readFile` -> words. */
+function splitIdentifier(name: string): string {
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

@@ -1,0 +1,164 @@
+import { contentTerms, STOP_WORDS, stem, tokenize } from '../memory/index.js';
+
+/**
+ * `prediction_error`: how far a tool's `result` diverges from the `expected` text the agent
+ * wrote before the call, in [0, 1]. A deterministic lexical measure, not a model: it cannot
+ * read meaning, but it does read the three things that most often separate "as expected" from
+ * "not at all": whether the outcome's polarity flipped (pass/fail, exists/missing, negations),
+ * whether the numbers the agent predicted appear, and how many of the expected words the
+ * result bears out. docs/memory.md explains the formula and its limits.
+ *
+ *   contradiction c = max(polarity, numbers)
+ *   divergence    d = 1 - containment(expected terms and numbers in result), halved when
+ *                   the result's outcome polarity agrees with the expectation's
+ *   prediction_error = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d)
+ *
+ * Word overlap alone therefore tops out at LEXICAL_WEIGHT (0.6): a result that merely talks
+ * about other things is "surprising", but only a contradiction crosses the 0.7 stop line.
+ */
+
+export const LEXICAL_WEIGHT = 0.6;
+/** A polarity flip counts at least this much, plus a share for how one-sided the result is. */
+const FLIP_FLOOR = 0.75;
+export const PREDICTION_ERROR_MEASURE = 'lexical-polarity-numeric/1';
+
+export interface PredictionError {
+  value: number;
+  measure: string;
+  components: {
+    /** 1 - share of the expected content words found in the result (before weighting). */
+    lexical: number;
+    /** Opposite outcome polarity (success vs failure, present vs missing), 0-1. */
+    polarity: number;
+    /** Share of the expected numbers missing from a result that does state numbers, 0-1. */
+    numbers: number;
+  };
+}
+
+const POSITIVE = [
+  'pass passed passes passing success successful successfully succeed succeeded succeeds ok okay',
+  'done complete completed completes finished finishes finish works worked working green valid ready',
+  'exist exists existed found present available contains contained includes included healthy up running',
+  'true yes allowed accepted approved merged created saved',
+].join(' ');
+const NEGATIVE = [
+  'fail failed fails failing failure failures error errors errored exception exceptions crash crashed',
+  'broken red invalid panic fatal traceback denied refused rejected timeout timedout unreachable',
+  'missing absent enoent unavailable nonexistent gone empty nothing false down stopped dead',
+  'forbidden unauthorized conflict aborted blocked',
+].join(' ');
+/** Words that flip the polarity word after them ("no errors", "not found", "0 failed"). */
+const NEGATORS = new Set(['not', 'no', 'never', 'without', 'cannot', 'nor', 'none', 'neither', 'zero', '0']);
+/** Negators that on their own assert absence ("no such file", "not there"). */
+const ASSERTING_NEGATORS = new Set(['not', 'no', 'never', 'cannot', 'none', 'nothing']);
+
+/** Surface forms to a concept via their stems, so "passes", "succeeded" and "ok" meet. */
+const CONCEPT = new Map<string, 'POS' | 'NEG'>();
+for (const w of POSITIVE.split(' ')) CONCEPT.set(stem(w), 'POS');
+for (const w of NEGATIVE.split(' ')) CONCEPT.set(stem(w), 'NEG');
+
+/** Divergence between `expected` and `result`; null when either is missing or blank. */
+export function predictionError(
+  expected: string | null | undefined,
+  result: string | null | undefined,
+): PredictionError | null {
+  if (!expected?.trim() || result === undefined || result === null) return null;
+  const pe = polarityOf(expected);
+  const pr = polarityOf(result);
+  const polarity = polarityConflict(pe, pr);
+  const numbers = numberMismatch(expected, result);
+  const expectedTerms = new Set(contentTerms(expected).map(conceptual));
+  const resultTerms = new Set(contentTerms(result).map(conceptual));
+  let lexical = 0;
+  if (expectedTerms.size > 0) {
+    let borne = 0;
+    for (const t of expectedTerms) if (resultTerms.has(t)) borne++;
+    lexical = 1 - borne / expectedTerms.size;
+  }
+  // As in polarityConflict, an expectation naming no outcome is read as expecting success.
+  const expectedSign = pe.pos === 0 && pe.neg === 0 ? 1 : sign(pe);
+  const agree = expectedSign !== 0 && sign(pr) !== 0 && Math.sign(expectedSign) === Math.sign(sign(pr));
+  const d = agree ? lexical / 2 : lexical;
+  const c = Math.max(polarity, numbers);
+  const value = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d);
+  return {
+    value: round(value),
+    measure: PREDICTION_ERROR_MEASURE,
+    components: { lexical: round(lexical), polarity: round(polarity), numbers: round(numbers) },
+  };
+}
+
+interface Polarity {
+  pos: number;
+  neg: number;
+}
+
+/** Counts positive and negative outcome words per clause, with negators flipping the next one. */
+export function polarityOf(text: string): Polarity {
+  const out = { pos: 0, neg: 0 };
+  for (const clause of text.split(/[.;!?\n]+|,\s+/)) {
+    const tokens = tokenize(clause);
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const concept = CONCEPT.get(stem(token));
+      if (concept) {
+        const negated = tokens.slice(Math.max(0, i - 3), i).some((t) => NEGATORS.has(t));
+        const positive = (concept === 'POS') !== negated;
+        if (positive) out.pos++;
+        else out.neg++;
+        continue;
+      }
+      if (ASSERTING_NEGATORS.has(token)) {
+        const next = tokens.slice(i + 1, i + 4);
+        const flipsOutcome = next.some((t) => CONCEPT.has(stem(t)));
+        const assertsAbout = next.some((t) => !STOP_WORDS.has(t)) || token === 'none' || token === 'nothing';
+        if (!flipsOutcome && assertsAbout) out.neg++;
+      }
+    }
+  }
+  return out;
+}
+
+function sign(p: Polarity): number {
+  if (p.pos > 0 && p.neg === 0) return 1;
+  if (p.neg > 0 && p.pos === 0) return -1;
+  if (p.pos === 0 && p.neg === 0) return 0;
+  return p.pos > p.neg ? 0.5 : p.neg > p.pos ? -0.5 : 0;
+}
+
+/**
+ * An expectation that names no outcome is read as expecting success (nobody predicts "it runs"
+ * meaning "it crashes"). A flip scores FLIP_FLOOR plus a share for how one-sided the result is.
+ */
+function polarityConflict(expected: Polarity, result: Polarity): number {
+  const e = expected.pos === 0 && expected.neg === 0 ? 1 : sign(expected);
+  const total = result.pos + result.neg;
+  if (total === 0 || e === 0) return 0;
+  const against = e > 0 ? result.neg : result.pos;
+  if (against === 0) return 0;
+  // A neutral expectation only conflicts with a result that is mostly failure.
+  if (expected.pos === 0 && expected.neg === 0 && result.neg <= result.pos) return 0;
+  return FLIP_FLOOR + (1 - FLIP_FLOOR) * (against / total);
+}
+
+const NUMBER = /\d+(?:\.\d+)?/g;
+
+/** Share of expected numbers absent from a result that states numbers of its own. */
+function numberMismatch(expected: string, result: string): number {
+  const want = new Set([...expected.matchAll(NUMBER)].map((m) => String(Number(m[0]))));
+  if (want.size === 0) return 0;
+  const have = new Set([...result.matchAll(NUMBER)].map((m) => String(Number(m[0]))));
+  if (have.size === 0) return 0;
+  let missing = 0;
+  for (const n of want) if (!have.has(n)) missing++;
+  return missing / want.size;
+}
+
+function conceptual(term: string): string {
+  const concept = CONCEPT.get(term);
+  return concept ? `#${concept}` : term;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,27 @@
+/**
+ * @module mind/memory — memory files: the cached entry snapshot (frontmatter only), the packet
+ * catalog, confined reads, `remember` (file + MEMORY.md line under a cross-process lock), and
+ * BM25 `recall` over a derived, persisted, incrementally refreshed index. Also the text
+ * analysis (tokenizer, stop words, Porter stemmer) cognition reuses.
+ */
+
+export type { MemoryFile, MemoryListing } from './access.js';
+export { listMemories, readMemoryFile } from './access.js';
+export type { MemoryCatalog } from './catalog.js';
+export { catalogOf } from './catalog.js';
+export type { MemoryEntry, MemoryProblem } from './entries.js';
+export { INDEX_FILE, isProblem, listMemoryFiles, MAX_MEMORY_BYTES, readMemoryEntry } from './entries.js';
+export { excerptAround } from './excerpt.js';
+export type { Facet } from './facet.js';
+export { matchesFacet, parseFacet } from './facet.js';
+export { fileNameFor, normalizeType } from './names.js';
+export type { RecallHit, RecallOptions, RecallResult } from './recall-index.js';
+export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
+export type { RememberInput, RememberResult } from './remember.js';
+export { MAX_CONTENT_CHARS, remember } from './remember.js';
+export { recallIndexOf } from './shared-index.js';
+export { stem } from './stemmer.js';
+export type { MemorySnapshot, MemoryStoreOptions } from './store.js';
+export { MemoryStore } from './store.js';
+export { contentTerms, normalizeTerm, STOP_WORDS, tokenize } from './text.js';
+export { memoryTools, recallIndexOfMind } from './tools.js';

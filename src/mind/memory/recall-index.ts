@@ -1,0 +1,299 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { parseFrontmatter, UserError, writeFileAtomicallySync } from '../../core/index.js';
+import { whenWords } from './dates.js';
+import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
+import { excerptAround } from './excerpt.js';
+import { type Facet, matchesFacet, parseFacet } from './facet.js';
+import type { MemorySnapshot, MemoryStore } from './store.js';
+import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
+import { contentTerms, normalizeTerm, tokenize } from './text.js';
+
+/** One recall result. `match` is the share of the query's distinct terms the memory contains. */
+export interface RecallHit {
+  name: string;
+  type: string;
+  score: number;
+  excerpt: string;
+  /** File name in memory/ (for read_memory_file). */
+  file: string;
+  match: number;
+}
+
+export interface RecallResult {
+  query: string;
+  results: RecallHit[];
+  /** Memories that exist but are not searchable (bad YAML, binary, too large), with the reason. */
+  skipped: MemoryProblem[];
+  /** Searchable memories. */
+  indexed: number;
+}
+
+export interface RecallOptions {
+  k?: number;
+  /** `key:value`: a frontmatter field (`type:feedback`, `relationship:bob`) or a tag. */
+  facet?: string;
+}
+
+/** Field weights: a word in a memory's name or description says more than one in its body. */
+export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1, when: 1 } as const;
+/** Memories marked superseded still match, at half weight: stale facts should not outrank current ones. */
+export const SUPERSEDED_FACTOR = 0.5;
+const STALE_STATUSES = new Set(['superseded', 'stale', 'obsolete', 'outdated', 'archived', 'deprecated']);
+/** Bump when analysis (tokenizer, stemmer, fields) changes: an old persisted index is then ignored. */
+const INDEX_FORMAT = 4;
+/** Persisting a 10,000-memory index takes ~100 ms: coalesce bursts of changes. */
+const PERSIST_EVERY_MS = 2_000;
+export const MAX_K = 50;
+
+interface Persisted {
+  format: number;
+  manifest: [file: string, mtimeMs: number, size: number][];
+  index: unknown;
+}
+
+interface IndexedDoc {
+  id: string;
+  name: string;
+  description: string;
+  tags: string;
+  body: string;
+  /** Month, year and day the memory is about (see dates.ts). */
+  when: string;
+}
+
+const MINI_OPTIONS = {
+  idField: 'id',
+  fields: ['name', 'description', 'tags', 'body', 'when'],
+  storeFields: [] as string[],
+  tokenize,
+  processTerm: (term: string) => normalizeTerm(term) ?? null,
+};
+
+/**
+ * BM25 recall over memory/ (name, description, tags, body), derived from the MemoryStore's
+ * snapshot and persisted under cache/. A call costs one stat of memory/ while nothing changed;
+ * when something did, only files whose mtime or size moved are re-read and re-indexed, so
+ * another process's `remember` is visible to the next `recall` without a rebuild.
+ */
+export class RecallIndex {
+  private readonly store: MemoryStore;
+  private readonly cacheFile: string | undefined;
+  private mini: MiniSearch<IndexedDoc> | undefined;
+  private manifest = new Map<string, { mtimeMs: number; size: number }>();
+  private entries = new Map<string, MemoryEntry>();
+  private bodyProblems = new Map<string, MemoryProblem>();
+  private synced: MemorySnapshot | undefined;
+  private lastPersist = 0;
+  private persistTimer: NodeJS.Timeout | undefined;
+  private unsaved = false;
+  private filesRead = 0;
+
+  constructor(store: MemoryStore, options: { cacheFile?: string } = {}) {
+    this.store = store;
+    this.cacheFile = options.cacheFile;
+  }
+
+  /** Ranked memories for `query`, optionally filtered by a facet. */
+  recall(query: string, options: RecallOptions = {}): RecallResult {
+    const k = options.k ?? 5;
+    if (!Number.isInteger(k) || k < 1 || k > MAX_K) {
+      throw new UserError(`k must be an integer 1-${MAX_K}, not ${k}`, {
+        code: 'INVALID_ARGUMENT',
+        hint: `k: how many results; 5 is usual, at most ${MAX_K}`,
+      });
+    }
+    const facet = options.facet ? parseFacet(options.facet) : undefined;
+    const snapshot = this.refresh();
+    const mini = this.mini!;
+    const queryTerms = new Set(contentTerms(query));
+    const skipped = [...snapshot.problems, ...this.bodyProblems.values()];
+    if (queryTerms.size === 0) return { query, results: [], skipped, indexed: mini.documentCount };
+    const search = {
+      boost: { ...FIELD_BOOST },
+      prefix: (term: string) => term.length >= 5,
+      fuzzy: (term: string) => (term.length >= 7 ? 0.15 : false),
+      combineWith: 'OR',
+      filter: facet ? (r: SearchResult) => this.facetMatches(r.id as string, facet) : undefined,
+      boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
+    } as const;
+    const found = mini.search(query, search);
+    // Synonyms widen the net at a discount: exact words keep ranking first.
+    const expansion = expansionsOf(queryTerms);
+    if (expansion) {
+      const byId = new Map(found.map((r) => [r.id as string, r]));
+      for (const r of mini.search(expansion, search)) {
+        const hit = byId.get(r.id as string);
+        if (hit) hit.score += r.score * EXPANSION_WEIGHT;
+        else byId.set(r.id as string, { ...r, score: r.score * EXPANSION_WEIGHT, queryTerms: [] });
+      }
+      found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
+    }
+    const results = found.slice(0, k).map((r) => this.hit(r, queryTerms));
+    return { query, results, skipped, indexed: mini.documentCount };
+  }
+
+  /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
+  refresh(): MemorySnapshot {
+    const snapshot = this.store.snapshot();
+    if (this.mini && snapshot === this.synced) return snapshot;
+    if (!this.mini) this.load();
+    const mini = this.mini!;
+    const current = new Map<string, MemoryEntry>();
+    for (const entry of snapshot.entries) if (entry.type !== 'index') current.set(entry.file, entry);
+    let changed = 0;
+    for (const file of [...this.manifest.keys()]) {
+      if (!current.has(file)) {
+        if (mini.has(file)) mini.discard(file);
+        this.manifest.delete(file);
+        this.bodyProblems.delete(file);
+        changed++;
+      }
+    }
+    for (const entry of current.values()) {
+      const known = this.manifest.get(entry.file);
+      if (known && known.mtimeMs === entry.mtimeMs && known.size === entry.size) continue;
+      if (mini.has(entry.file)) mini.discard(entry.file);
+      this.bodyProblems.delete(entry.file);
+      const doc = this.readDoc(entry);
+      if ('problem' in doc) this.bodyProblems.set(entry.file, doc);
+      else mini.add(doc);
+      this.manifest.set(entry.file, { mtimeMs: entry.mtimeMs, size: entry.size });
+      changed++;
+    }
+    this.entries = current;
+    this.synced = snapshot;
+    if (changed > 0) this.schedulePersist();
+    return snapshot;
+  }
+
+  /** How many documents are indexed and how many files this instance has read to index them. */
+  stats(): { documents: number; filesRead: number } {
+    return { documents: this.mini?.documentCount ?? 0, filesRead: this.filesRead };
+  }
+
+  /** Writes a pending index to cache/ now (servers call this on shutdown). */
+  flush(): void {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = undefined;
+    if (this.unsaved) this.persist();
+  }
+
+  close(): void {
+    this.flush();
+  }
+
+  private hit(r: SearchResult, queryTerms: Set<string>): RecallHit {
+    const entry = this.entries.get(r.id as string)!;
+    const terms = new Set<string>([...queryTerms, ...r.terms]);
+    let body = '';
+    try {
+      body = parseFrontmatter(readFileSync(join(this.store.memoryDir, entry.file), 'utf8')).body;
+    } catch {
+      // Deleted since the last refresh; the description still says what it was.
+    }
+    const source = body.trim() !== '' && hasAny(body, terms) ? body : entry.description || body;
+    return {
+      name: entry.name,
+      type: entry.type,
+      score: Math.round(r.score * 1000) / 1000,
+      excerpt: excerptAround(source, terms),
+      file: entry.file,
+      match: Math.round((r.queryTerms.length / Math.max(1, queryTerms.size)) * 100) / 100,
+    };
+  }
+
+  private facetMatches(file: string, facet: Facet): boolean {
+    const entry = this.entries.get(file);
+    return entry !== undefined && matchesFacet(entry, facet);
+  }
+
+  private isStale(file: string): boolean {
+    const entry = this.entries.get(file);
+    if (!entry) return false;
+    return STALE_STATUSES.has(entry.fields.status ?? '') || entry.fields.superseded_by !== undefined;
+  }
+
+  private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
+    this.filesRead++;
+    let text: string;
+    try {
+      const buffer = readFileSync(join(this.store.memoryDir, entry.file));
+      if (buffer.length > MAX_MEMORY_BYTES) return { file: entry.file, problem: 'too large' };
+      if (buffer.includes(0)) return { file: entry.file, problem: 'binary content' };
+      text = buffer.toString('utf8');
+    } catch (error) {
+      return { file: entry.file, problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
+    }
+    const fm = parseFrontmatter(text);
+    if (fm.error) return { file: entry.file, problem: fm.error };
+    return {
+      id: entry.file,
+      name: entry.name,
+      description: entry.description,
+      tags: entry.tags.join(' '),
+      body: fm.body,
+      when: whenWords(entry),
+    };
+  }
+
+  private load(): void {
+    this.mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+    this.manifest.clear();
+    if (!this.cacheFile) return;
+    try {
+      const persisted = JSON.parse(readFileSync(this.cacheFile, 'utf8')) as Persisted;
+      if (persisted.format !== INDEX_FORMAT || !Array.isArray(persisted.manifest)) return;
+      const mini = MiniSearch.loadJS<IndexedDoc>(
+        persisted.index as Parameters<typeof MiniSearch.loadJS>[0],
+        MINI_OPTIONS,
+      );
+      this.mini = mini;
+      for (const [file, mtimeMs, size] of persisted.manifest) this.manifest.set(file, { mtimeMs, size });
+    } catch {
+      // Missing or damaged cache: it is derived, so start empty and index from the files.
+      this.mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+      this.manifest.clear();
+    }
+  }
+
+  private schedulePersist(): void {
+    this.unsaved = true;
+    const wait = this.lastPersist + PERSIST_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      this.persist();
+      return;
+    }
+    if (this.persistTimer) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      this.persist();
+    }, wait);
+    this.persistTimer.unref();
+  }
+
+  private persist(): void {
+    this.unsaved = false;
+    this.lastPersist = Date.now();
+    if (!this.cacheFile || !this.mini) return;
+    // Problem files stay out of the manifest so they are retried (and reported) next time.
+    const manifest: Persisted['manifest'] = [];
+    for (const [file, m] of this.manifest)
+      if (!this.bodyProblems.has(file)) manifest.push([file, m.mtimeMs, m.size]);
+    const data: Persisted = { format: INDEX_FORMAT, manifest, index: this.mini.toJSON() };
+    try {
+      writeFileAtomicallySync(this.cacheFile, JSON.stringify(data));
+    } catch {
+      // Derived data: failing to persist costs the next cold start time, not correctness.
+    }
+  }
+}
+
+function hasAny(text: string, terms: ReadonlySet<string>): boolean {
+  for (const token of tokenize(text)) {
+    const term = normalizeTerm(token);
+    if (term !== null && terms.has(term)) return true;
+  }
+  return false;
+}

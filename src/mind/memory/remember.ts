@@ -1,0 +1,197 @@
+import { closeSync, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import {
+  homePaths,
+  readTextIfExists,
+  renderFrontmatter,
+  UserError,
+  withFileLock,
+  writeFileAtomically,
+} from '../../core/index.js';
+import { fileNameFor, indexTitle, normalizeType, oneLine } from './names.js';
+
+/** What `remember` accepts; everything but content and type is optional. */
+export interface RememberInput {
+  content: string;
+  type: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  tags?: string[] | undefined;
+  applies_to?: string[] | undefined;
+  /** Overwrite a memory of the same name instead of refusing. */
+  replace?: boolean | undefined;
+}
+
+export interface RememberResult {
+  name: string;
+  type: string;
+  /** File name inside memory/. */
+  file: string;
+  replaced: boolean;
+  index_line: string;
+}
+
+/** Content above this is refused: a memory is a note, recall reads whole files. */
+export const MAX_CONTENT_CHARS = 200_000;
+const MAX_TAGS = 32;
+const INDEX_HEADER = '# Memory index\n\n';
+
+/**
+ * Writes one memory: a markdown file with frontmatter, then one MEMORY.md index line. The whole
+ * step holds a cross-process lock on MEMORY.md, so concurrent writers (several servers on one
+ * home) neither lose lines nor both claim a name. The memory file is written atomically (temp +
+ * rename); a new index line is appended in ONE write call, which a killed process cannot tear;
+ * replacing a line rewrites MEMORY.md atomically. A crash between the two steps leaves a valid
+ * memory file without its index line, never a torn file.
+ */
+export async function remember(
+  home: string,
+  input: RememberInput,
+  now: Date = new Date(),
+): Promise<RememberResult> {
+  const valid = validate(input);
+  const paths = homePaths(home);
+  return withFileLock(paths.memoryIndex, async () => {
+    const indexText = readTextIfExists(paths.memoryIndex) ?? '';
+    const lines = indexText.split('\n');
+    const existingByName = findIndexLine(
+      lines,
+      (title) => title.toLowerCase() === indexTitle(valid.name).toLowerCase(),
+    );
+    const file = existingByName?.file ?? fileNameFor(valid.type, valid.name);
+    const path = join(paths.memory, file);
+    const exists = existsFile(path) || existingByName !== undefined;
+    if (exists && !valid.replace) {
+      throw new UserError(`a memory named "${valid.name}" already exists (${file})`, {
+        code: 'MEMORY_EXISTS',
+        hint: 'pass replace: true (CLI: --replace) to overwrite it, or choose another name',
+      });
+    }
+    const stamp = now.toISOString();
+    const frontmatter = {
+      name: valid.name,
+      type: valid.type,
+      description: valid.description,
+      tags: valid.tags.length > 0 ? valid.tags : undefined,
+      applies_to: valid.appliesTo.length > 0 ? valid.appliesTo : undefined,
+      created: exists ? undefined : stamp,
+      updated: exists ? stamp : undefined,
+    };
+    await writeFileAtomically(path, renderFrontmatter(frontmatter, valid.content));
+    const line = `- [${indexTitle(valid.name)}](${file}) - ${oneLine(valid.description)}`;
+    const lineAt = findIndexLine(lines, (_title, lineFile) => lineFile === file);
+    if (lineAt) {
+      lines[lineAt.index] = line;
+      await writeFileAtomically(paths.memoryIndex, lines.join('\n'));
+    } else {
+      const prefix = indexText === '' ? INDEX_HEADER : indexText.endsWith('\n') ? '' : '\n';
+      appendOnce(paths.memoryIndex, `${prefix}${line}\n`);
+    }
+    return { name: valid.name, type: valid.type, file, replaced: exists, index_line: line };
+  });
+}
+
+interface ValidInput {
+  content: string;
+  type: string;
+  name: string;
+  description: string;
+  tags: string[];
+  appliesTo: string[];
+  replace: boolean;
+}
+
+function validate(input: RememberInput): ValidInput {
+  const content = typeof input.content === 'string' ? input.content.replace(/\r\n/g, '\n').trim() : '';
+  if (content === '') {
+    throw new UserError('content is empty', {
+      code: 'INVALID_ARGUMENT',
+      hint: 'content: the text to remember (CLI: pipe it on stdin)',
+    });
+  }
+  if (content.length > MAX_CONTENT_CHARS) {
+    throw new UserError(`content is ${content.length} characters; the limit is ${MAX_CONTENT_CHARS}`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'content: split it into several memories, each about one thing',
+    });
+  }
+  if (content.includes('\u0000')) {
+    throw new UserError('content contains NUL bytes', {
+      code: 'INVALID_ARGUMENT',
+      hint: 'content: memories are text; store a path to binary data instead',
+    });
+  }
+  const type = normalizeType(input.type ?? '');
+  const firstLine = oneLine(content.split('\n').find((l) => l.trim() !== '') ?? content).replace(
+    /^#+\s*/,
+    '',
+  );
+  const name = oneLine(input.name ?? '') || clip(firstLine, 60);
+  if (name.length > 200) {
+    throw new UserError('name is longer than 200 characters', {
+      code: 'INVALID_ARGUMENT',
+      hint: 'name: a short title; put detail in description or content',
+    });
+  }
+  const description = oneLine(input.description ?? '') || clip(firstSentence(content), 160);
+  const tags = [...new Set((input.tags ?? []).map((t) => oneLine(String(t))).filter(Boolean))];
+  if (tags.length > MAX_TAGS) {
+    throw new UserError(`${tags.length} tags given; the limit is ${MAX_TAGS}`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'tags: keep the few that you would filter by',
+    });
+  }
+  const appliesTo = [...new Set((input.applies_to ?? []).map((g) => String(g).trim()).filter(Boolean))];
+  for (const glob of appliesTo) {
+    try {
+      picomatch(glob);
+    } catch (error) {
+      throw new UserError(`applies_to glob "${glob}" is invalid: ${(error as Error).message}`, {
+        code: 'INVALID_ARGUMENT',
+        hint: 'applies_to: tool-name globs such as "Bash", "git_push*", "mcp__github__*"',
+      });
+    }
+  }
+  return { content, type, name, description, tags, appliesTo, replace: input.replace === true };
+}
+
+/** A MEMORY.md line `- [Title](file.md) - hook`, found by a predicate on title and file. */
+function findIndexLine(
+  lines: string[],
+  match: (title: string, file: string) => boolean,
+): { index: number; file: string } | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*[-*]\s+\[((?:\\.|[^\]\\])*)\]\(([^)]+)\)/.exec(lines[i]!);
+    if (m && match(m[1]!, m[2]!)) return { index: i, file: m[2]! };
+  }
+  return undefined;
+}
+
+function appendOnce(path: string, text: string): void {
+  const fd = openSync(path, 'a');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function existsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function firstSentence(text: string): string {
+  const flat = oneLine(text.replace(/^#+\s*/gm, ''));
+  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
+  return m ? m[1]! : flat;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}

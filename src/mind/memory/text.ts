@@ -1,0 +1,61 @@
+import { stem } from './stemmer.js';
+
+/**
+ * Text analysis shared by the recall index (index and query go through the same steps) and the
+ * prediction-error measure: lower-case word tokens, English stop words dropped, Porter stems.
+ */
+
+/** Function words that carry no topic. Negations are NOT here: "not" changes meaning. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be been being but by can could did do does doing for from had has have having he her ' +
+    'here hers him his how i if in into is it its itself just me more most my of on once only or our ours ' +
+    'she should so some such than that the their theirs them then there these they this those through to too ' +
+    'very was we were what when where which while who whom why will with would you your yours about above after ' +
+    'again against all any because before below between both during each few further off out over own same ' +
+    'under until up down also may might must shall us am ever'
+  ).split(' '),
+);
+
+/** Word-ish runs: letters and digits (any script), with inner dots/dashes kept in numbers. */
+const WORD = /[\p{L}\p{N}]+(?:[.'][\p{L}\p{N}]+)*/gu;
+
+/** Raw tokens with their offsets, lower-cased; used for excerpts. */
+export function tokensWithOffsets(text: string): { token: string; start: number; end: number }[] {
+  const out: { token: string; start: number; end: number }[] = [];
+  for (const match of text.matchAll(WORD)) {
+    out.push({ token: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length });
+  }
+  return out;
+}
+
+/** Lower-case tokens, apostrophes split off ("don't" -> "don", "t"; "alex's" -> "alex"). */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0].toLowerCase();
+    if (raw.includes("'")) {
+      const [head, tail] = raw.split("'", 2);
+      if (head) out.push(head);
+      if (tail === 't') out.push('not');
+    } else out.push(raw);
+  }
+  return out;
+}
+
+/** One token to its index term: null for a stop word, else its stem. */
+export function normalizeTerm(token: string): string | null {
+  const t = token.toLowerCase();
+  if (t.length === 0 || STOP_WORDS.has(t)) return null;
+  return stem(t);
+}
+
+/** The content terms of a text, in order (stop words out, stemmed). */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    const term = normalizeTerm(token);
+    if (term) out.push(term);
+  }
+  return out;
+}

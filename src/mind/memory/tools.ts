@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { defineTool, READ_ONLY, type ToolSpec } from '../../core/index.js';
+import type { Mind } from '../mind.js';
+import { MAX_K } from './recall-index.js';
+import { remember } from './remember.js';
+import { recallIndexOf } from './shared-index.js';
+
+/** The recall index of a mind (one per process; never built by bootstrap). */
+export function recallIndexOfMind(mind: Mind) {
+  return recallIndexOf(mind.memory, join(mind.paths.cache, 'recall-index.json'));
+}
+
+const hitSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  score: z.number(),
+  excerpt: z.string(),
+  file: z.string(),
+  match: z.number(),
+});
+export const recallHitSchema = hitSchema;
+
+/** `remember` and `recall`. */
+export function memoryTools(mind: Mind): ToolSpec[] {
+  const rememberTool = defineTool({
+    name: 'remember',
+    title: 'Remember',
+    description:
+      'Store something that should outlive this session as one memory file (markdown + frontmatter) and one MEMORY.md index line. type: user | feedback | caution | project | reference | note | session_digest (or your own). Give applies_to tool-name globs on feedback/caution memories so observe() raises them before those tools. An existing name is refused unless replace is true.',
+    input: {
+      content: z.string().min(1).describe('The memory itself, markdown.'),
+      type: z.string().min(1).max(40).describe('Memory type, e.g. feedback, caution, user, project, note.'),
+      name: z.string().max(200).optional().describe('Title; defaults to the first line of content.'),
+      description: z.string().max(500).optional().describe('One-line hook; defaults to the first sentence.'),
+      tags: z.array(z.string().max(80)).max(32).optional(),
+      applies_to: z
+        .array(z.string().max(200))
+        .max(32)
+        .optional()
+        .describe('Tool-name globs this memory should caution, e.g. ["Bash", "git_push*"].'),
+      replace: z.boolean().optional().describe('Overwrite an existing memory of the same name.'),
+    },
+    output: {
+      name: z.string(),
+      type: z.string(),
+      file: z.string(),
+      replaced: z.boolean(),
+      index_line: z.string(),
+    },
+    // replace: true overwrites a memory, so the tool is truthfully marked destructive.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    handler: async (args) => {
+      const out = await remember(mind.home, args, mind.clock());
+      mind.memory.invalidate();
+      return out;
+    },
+  });
+
+  const recallTool = defineTool({
+    name: 'recall',
+    title: 'Recall memories',
+    description:
+      'Search memory (BM25 over name, description, tags and body). Returns the k best {name, type, score, excerpt, file, match}; match is the share of your query terms the memory contains. facet "key:value" filters by a frontmatter field or tag (type:feedback, relationship:bob, project:portal). Read a whole memory with read_memory_file(file).',
+    input: {
+      query: z.string().min(1).max(2000).describe('What you are looking for, in words.'),
+      k: z.number().int().min(1).max(MAX_K).optional().describe('How many results (default 5).'),
+      facet: z.string().max(200).optional().describe('key:value filter, e.g. type:feedback or tag:portal.'),
+    },
+    output: {
+      query: z.string(),
+      results: z.array(hitSchema),
+      skipped: z.array(z.object({ file: z.string(), problem: z.string() })),
+      indexed: z.number(),
+    },
+    annotations: READ_ONLY,
+    handler: async ({ query, k, facet }) =>
+      recallIndexOfMind(mind).recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
+  });
+
+  return [rememberTool, recallTool] as unknown as ToolSpec[];
+}

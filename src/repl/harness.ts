@@ -1,0 +1,241 @@
+import { type Logger, SystemError } from '../core/index.js';
+import { Hub, unwrapToolResult } from '../hub/index.js';
+import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
+import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
+
+interface RawExecution extends ExecutionResult {
+  names: string[];
+}
+
+const NOTICE = '[firstlight-repl]';
+
+/**
+ * The kernel's lifecycle and `execute`: one kernel process at a time, requests in order, a
+ * timeout that interrupts then kills, restarts that say what was lost. Capabilities and
+ * persistence build on it in `Repl` (repl.ts).
+ */
+export class KernelHost {
+  protected kernel: KernelProcess | undefined;
+  protected readonly hub: Hub;
+  protected readonly log: Logger;
+  /** Tool lists of installed relay capabilities, re-injected after a kernel restart. */
+  protected readonly relayTools = new Map<string, KernelTool[]>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private notices: string[] = [];
+  private lastNames: string[] = [];
+  private lastCount = 0;
+  private expectedExit = false;
+  /** Set at shutdown: no new kernel may start after it. */
+  protected stopped = false;
+  private running: { abort: AbortController; activity: string; stdout: string; stderr: string } | undefined;
+
+  constructor(protected readonly deps: ReplDeps) {
+    this.log = deps.log;
+    this.hub = new Hub({ log: deps.log, clientName: 'firstlight-repl' });
+  }
+
+  /** Runs `work` after every earlier request: the kernel does one thing at a time. */
+  protected serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** A message for the model with the next execute result (restarts, what a restore missed). */
+  protected notice(text: string): void {
+    this.notices.push(`${NOTICE} ${text}`);
+    this.log.warn(text);
+  }
+
+  /** The live kernel, starting (or restarting) one when needed. */
+  protected async ensureKernel(): Promise<KernelProcess> {
+    if (this.kernel?.alive) return this.kernel;
+    if (this.stopped) {
+      throw new SystemError('the REPL harness is shutting down', {
+        code: 'REPL_STOPPED',
+        hint: 'start a new `firstlight repl serve`',
+      });
+    }
+    const died = this.kernel !== undefined;
+    this.expectedExit = false;
+    const kernel = await KernelProcess.start({
+      python: this.deps.settings.python,
+      cwd: this.deps.cwd,
+      env: this.deps.env,
+      log: this.log,
+      onRelay: (request) => this.relay(request),
+      onOutput: (stream, text) => this.onKernelOutput(stream, text),
+      onExit: (how) => {
+        if (!this.expectedExit) this.log.warn(`python kernel ${how}`);
+      },
+    });
+    this.kernel = kernel;
+    for (const [name, tools] of this.relayTools) await kernel.request('install', { name, tools });
+    if (died) this.lastCount = 0;
+    return kernel;
+  }
+
+  /** Says what a dead kernel took with it; called before the restart. */
+  protected lossReport(how: string): string {
+    const lost = this.lastNames.length > 0 ? `lost: ${this.lastNames.join(', ')}` : 'the namespace was empty';
+    const kept = [...this.relayTools.keys()];
+    const keptText = kept.length > 0 ? `; capabilities re-installed: ${kept.join(', ')}` : '';
+    this.lastNames = [];
+    return `the Python kernel ${how} and was restarted with an empty namespace (${lost}${keptText}). Native capabilities must be registered again; restore_state brings back a saved state.`;
+  }
+
+  private onKernelOutput(stream: 'stdout' | 'stderr', text: string): void {
+    const running = this.running;
+    if (!running) {
+      this.log.debug(`kernel ${stream}: ${text.trimEnd()}`);
+      return;
+    }
+    // fd-level output (subprocesses, C code); capped like the cell's own output.
+    const cap = this.deps.settings.output_max_chars;
+    if (running[stream].length < cap) running[stream] += text.slice(0, cap - running[stream].length);
+  }
+
+  private async relay(request: RelayRequest): Promise<RelayAnswer> {
+    const connection = this.hub.get(request.capability);
+    if (!connection) return { ok: false, error: `capability '${request.capability}' is not installed` };
+    if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
+    // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
+    // it is given, and a loop of relay calls in one cell would pile them up on the cell's.
+    const parent = this.running?.abort.signal;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(parent?.reason);
+    parent?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await connection.callTool(request.tool, request.arguments, {
+        signal: controller.signal,
+        timeoutMs: this.deps.settings.timeout_s * 1000,
+      });
+      return { ok: true, result: unwrapToolResult(result) };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    } finally {
+      parent?.removeEventListener('abort', onAbort);
+      if (this.running) this.running.activity = 'running';
+    }
+  }
+
+  /** Runs a cell. Timeouts interrupt (SIGINT), then kill and restart; output is capped. */
+  execute(code: string, options: { timeoutS?: number; progress?: Progress } = {}): Promise<ExecutionResult> {
+    return this.serial(() => this.executeNow(code, options));
+  }
+
+  private async executeNow(
+    code: string,
+    options: { timeoutS?: number; progress?: Progress },
+  ): Promise<ExecutionResult> {
+    const kernel = await this.liveKernel();
+    const settings = this.deps.settings;
+    const timeoutS = options.timeoutS ?? settings.timeout_s;
+    const running = { abort: new AbortController(), activity: 'running', stdout: '', stderr: '' };
+    this.running = running;
+    const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
+    let graceTimer: NodeJS.Timeout | undefined;
+    const started = Date.now();
+    const timer = setTimeout(() => {
+      timing.phase = 'interrupted';
+      running.abort.abort(new Error(`execute timed out after ${timeoutS} s`));
+      kernel.interrupt();
+      graceTimer = setTimeout(() => {
+        timing.phase = 'killed';
+        this.expectedExit = true;
+        void kernel.kill();
+      }, settings.interrupt_grace_s * 1000);
+    }, timeoutS * 1000);
+    const heartbeat = options.progress
+      ? setInterval(() => {
+          const elapsed = Math.round((Date.now() - started) / 1000);
+          void options.progress?.(elapsed, timeoutS, `${running.activity} (${elapsed} s of ${timeoutS} s)`);
+        }, 1000)
+      : undefined;
+    const notices = this.notices.splice(0);
+    let result: ExecutionResult;
+    try {
+      const raw = await kernel.request<RawExecution>('execute', {
+        code,
+        output_cap: settings.output_max_chars,
+      });
+      // fd-level output that raced the reply is read in this same turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      const { names, ...shape } = raw;
+      this.lastNames = names;
+      this.lastCount = raw.execution_count;
+      result = shape;
+      if (timing.phase !== 'running' && raw.error_type === 'KeyboardInterrupt') {
+        result.error_type = 'TimeoutError';
+        result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt); the namespace is intact`;
+      }
+    } catch (error) {
+      if (!(error instanceof KernelExitedError)) throw error;
+      const how =
+        timing.phase === 'killed'
+          ? `did not stop within ${settings.interrupt_grace_s} s of SIGINT, was killed`
+          : error.how;
+      const report = this.lossReport(how.startsWith('did not') ? how : `died (${how})`);
+      this.kernel = undefined;
+      await this.ensureKernel();
+      result = {
+        success: false,
+        stdout: '',
+        stderr: '',
+        return_value: null,
+        error_type: timing.phase === 'killed' ? 'TimeoutError' : 'KernelDied',
+        error_message:
+          timing.phase === 'killed'
+            ? `execution exceeded the ${timeoutS} s timeout; ${report}`
+            : `${report} The cell did not finish.`,
+        execution_count: this.lastCount + 1,
+      };
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      clearInterval(heartbeat);
+      this.running = undefined;
+    }
+    if (running.stdout) result.stdout += running.stdout;
+    if (running.stderr) result.stderr += running.stderr;
+    if (notices.length > 0) result.stderr = `${notices.join('\n')}\n${result.stderr}`;
+    return result;
+  }
+
+  /** The kernel for a non-execute request, reporting a death noticed on the way. */
+  protected async liveKernel(): Promise<KernelProcess> {
+    if (this.kernel && !this.kernel.alive && !this.expectedExit) {
+      this.notice(this.lossReport('died while idle'));
+    }
+    return this.ensureKernel();
+  }
+
+  /** Names and namespace summary, in the seed's REPLState shape. */
+  state(): Promise<ReplState> {
+    return this.serial(async () => {
+      const kernel = await this.liveKernel();
+      return kernel.request<ReplState>('state');
+    });
+  }
+
+  /** Stops the kernel and every backend (their whole process groups). */
+  protected async stopProcesses(): Promise<void> {
+    this.expectedExit = true;
+    this.stopped = true;
+    this.running?.abort.abort();
+    await Promise.all([this.hub.closeAll(), this.kernel?.close()]);
+  }
+
+  /** Interrupts a running cell (used at shutdown so the autosave is not stuck behind it). */
+  protected interruptRunning(): boolean {
+    if (!this.running || !this.kernel) return false;
+    this.running.abort.abort();
+    this.kernel.interrupt();
+    return true;
+  }
+
+  /** The kernel's pid, for tests and diagnostics. */
+  get kernelPid(): number | undefined {
+    return this.kernel?.alive ? this.kernel.pid : undefined;
+  }
+}

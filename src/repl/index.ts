@@ -1,0 +1,15 @@
+/**
+ * @module repl — the REPL harness: a persistent Python kernel (standard library only, in
+ * `kernel/`) with Jupyter semantics, MCP servers as capability objects relayed over their own
+ * pipe, native capabilities, and saved states under `<home>/repl/states/`. `replTools(repl)`
+ * declares the eight MCP tools as data for `src/servers/`.
+ */
+
+export { kernelScript } from './kernel-process.js';
+export { checkCapabilityName, pythonNamesFor, splitCommandLine, toPythonIdentifier } from './names.js';
+export type { InstallInput, InstallResult, RestoreResult, SaveResult } from './repl.js';
+export { Repl } from './repl.js';
+export type { SavedState } from './state-store.js';
+export { StateStore, savedStateSchema } from './state-store.js';
+export { replTools } from './tools.js';
+export type { ExecutionResult, ItemProblem, Progress, ReplDeps, ReplSettings, ReplState } from './types.js';

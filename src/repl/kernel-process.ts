@@ -1,0 +1,198 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Duplex, Readable } from 'node:stream';
+import { type Logger, packagePath, SystemError, UserError } from '../core/index.js';
+import { readLines } from './json-lines.js';
+
+/** A relay request from Python: call `tool` on the backend installed as `capability`. */
+export interface RelayRequest {
+  id: number;
+  capability: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The answer to a relay request: a result, or an error message that Python raises. */
+export type RelayAnswer = { ok: true; result: unknown } | { ok: false; error: string };
+
+export interface KernelOptions {
+  python: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  onRelay: (request: RelayRequest) => Promise<RelayAnswer>;
+  /** Bytes the kernel's fd 1/2 produce (subprocesses, C extensions): not the protocol. */
+  onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** Called once when the process exits, whoever caused it. */
+  onExit: (how: string) => void;
+}
+
+/** Thrown to pending requests when the kernel process is gone. */
+export class KernelExitedError extends SystemError {
+  readonly how: string;
+  constructor(how: string) {
+    super(`the Python kernel exited (${how})`, {
+      code: 'KERNEL_EXITED',
+      hint: 'the harness restarts it on the next call; see stderr of the repl server',
+    });
+    this.how = how;
+  }
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** Where the Python kernel lives: shipped as source in the package (`files` lists it). */
+export function kernelScript(): string {
+  return packagePath('src', 'repl', 'kernel', 'fl_kernel.py');
+}
+
+/**
+ * One Python kernel process. Control requests go on fd 3 and relay calls come on fd 4 (each a
+ * duplex socket pair, one JSON object per line, every message with an id); stdout and stderr
+ * stay plain output so nothing the user's code prints can corrupt the protocol.
+ */
+export class KernelProcess {
+  readonly child: ChildProcess;
+  private readonly control: Duplex;
+  private readonly relay: Duplex;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private exited: string | undefined;
+  readonly ready: Promise<{ pid: number; python: string }>;
+
+  private constructor(private readonly options: KernelOptions) {
+    this.child = spawn(options.python, ['-X', 'utf8', kernelScript()], {
+      cwd: options.cwd,
+      env: { ...options.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    this.control = this.child.stdio[3] as Duplex;
+    this.relay = this.child.stdio[4] as Duplex;
+    this.ready = new Promise((resolve, reject) => {
+      this.pending.set(0, { resolve: resolve as (value: unknown) => void, reject });
+    });
+    this.ready.catch(() => {});
+    this.child.on('error', (error) => {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const failure = missing
+        ? new UserError(`cannot start the Python kernel: "${options.python}" was not found`, {
+            code: 'PYTHON_NOT_FOUND',
+            hint: 'install Python 3.10+ or set repl.python in firstlight.yaml to the interpreter path',
+            cause: error,
+          })
+        : new SystemError(`cannot start the Python kernel: ${error.message}`, {
+            code: 'KERNEL_SPAWN',
+            cause: error,
+          });
+      this.finish(failure.message, failure);
+    });
+    this.child.on('exit', (code, signal) =>
+      this.finish(signal ? `killed by ${signal}` : `exit code ${code}`),
+    );
+    readLines(this.control, (line) => this.onControl(line));
+    readLines(this.relay, (line) => void this.onRelayLine(line));
+    for (const stream of ['stdout', 'stderr'] as const) {
+      (this.child[stream] as Readable).setEncoding('utf8');
+      (this.child[stream] as Readable).on('data', (text: string) => options.onOutput(stream, text));
+    }
+    // A closed socket would otherwise raise an unhandled 'error' when the kernel dies mid-write.
+    this.control.on('error', () => {});
+    this.relay.on('error', () => {});
+  }
+
+  /** Starts a kernel and waits until it says it is ready. */
+  static async start(options: KernelOptions): Promise<KernelProcess> {
+    const kernel = new KernelProcess(options);
+    const timer = setTimeout(() => kernel.kill(), 15_000);
+    try {
+      await kernel.ready;
+    } finally {
+      clearTimeout(timer);
+    }
+    return kernel;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.exited === undefined;
+  }
+
+  /** Sends one control request and resolves with the kernel's result. */
+  request<T>(op: string, payload: Record<string, unknown> = {}): Promise<T> {
+    if (this.exited !== undefined) return Promise.reject(new KernelExitedError(this.exited));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.control.write(`${JSON.stringify({ id, op, ...payload })}\n`);
+    });
+  }
+
+  /** KeyboardInterrupt in the running cell (ignored by the kernel between cells). */
+  interrupt(): void {
+    if (this.alive && this.child.pid) process.kill(this.child.pid, 'SIGINT');
+  }
+
+  /** Kills the kernel at once and waits for it to be gone. */
+  async kill(): Promise<void> {
+    if (!this.alive) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await gone;
+  }
+
+  /** Closes the control channel (the kernel exits on EOF) and kills it if it lingers. */
+  async close(graceMs = 1000): Promise<void> {
+    if (!this.alive) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.control.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await gone;
+    clearTimeout(timer);
+  }
+
+  private onControl(line: string): void {
+    let message: { id: number; ok: boolean; result?: unknown; error?: string };
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.options.log.warn(`kernel sent a line that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    if (message.ok) waiter.resolve(message.result);
+    else waiter.reject(new SystemError(`kernel: ${message.error}`, { code: 'KERNEL_OP_FAILED' }));
+  }
+
+  private async onRelayLine(line: string): Promise<void> {
+    let request: RelayRequest;
+    try {
+      request = JSON.parse(line);
+    } catch {
+      this.options.log.warn(`kernel sent a relay line that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    let answer: RelayAnswer;
+    try {
+      answer = await this.options.onRelay(request);
+    } catch (error) {
+      answer = { ok: false, error: (error as Error).message };
+    }
+    if (this.alive) this.relay.write(`${JSON.stringify({ id: request.id, ...answer })}\n`);
+  }
+
+  private finish(how: string, error?: Error): void {
+    if (this.exited !== undefined) return;
+    this.exited = how;
+    const failure = error ?? new KernelExitedError(how);
+    for (const waiter of this.pending.values()) waiter.reject(failure);
+    this.pending.clear();
+    this.options.onExit(how);
+  }
+}

@@ -1,0 +1,212 @@
+"""Capability objects: relay capabilities backed by MCP servers, and native ones written in Python.
+
+A relay call leaves the kernel on its own channel (file descriptor 4, never stdout) as one JSON
+line with a request id; the harness makes the MCP call and answers with the same id. Answers
+with another id are stale (their call was interrupted) and are skipped.
+"""
+
+import inspect
+import itertools
+import json
+import keyword
+
+
+class CapabilityError(RuntimeError):
+    """A backend tool answered with an error (or could not be reached)."""
+
+    def __init__(self, capability, method, message):
+        super().__init__(f"{capability}.{method} failed: {message}")
+        self.capability = capability
+        self.method = method
+
+
+class RelayChannel:
+    """Request/response over one duplex descriptor, one JSON object per line."""
+
+    def __init__(self, reader, writer, guard):
+        self.reader = reader
+        self.writer = writer
+        self.guard = guard  # makes writes atomic with respect to SIGINT
+        self.ids = itertools.count(1)
+
+    def call(self, capability, tool, arguments, method=None):
+        method = method or tool
+        request_id = next(self.ids)
+        line = json.dumps({"id": request_id, "capability": capability, "tool": tool, "arguments": arguments})
+        with self.guard():
+            self.writer.write(line.encode("utf-8") + b"\n")
+            self.writer.flush()
+        while True:
+            raw = self.reader.readline()
+            if not raw:
+                raise CapabilityError(capability, method, "the harness closed the relay channel")
+            answer = json.loads(raw)
+            if answer.get("id") == request_id:
+                break
+        if not answer.get("ok"):
+            raise CapabilityError(capability, method, answer.get("error") or "unknown error")
+        return answer.get("result")
+
+
+class _Unset:
+    def __repr__(self):
+        return "<optional>"
+
+
+UNSET = _Unset()
+_registry = {}  # name -> RelayCapability, for aliases restored by pickle
+_channel = None
+
+
+def set_channel(channel):
+    global _channel
+    _channel = channel
+
+
+def get_capability(name):
+    """Looks up an installed relay capability; pickled aliases (`c = fs`) resolve through here."""
+    if name not in _registry:
+        raise LookupError(f"capability '{name}' is not installed")
+    return _registry[name]
+
+
+def _schema_type(schema):
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(kind, list):
+        return " | ".join(str(k) for k in kind)
+    if kind == "array":
+        return f"list[{_schema_type(schema.get('items') or {})}]"
+    return {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "object": "dict"}.get(
+        kind, kind or "any"
+    )
+
+
+class RelayCapability:
+    """A capability whose methods are the tools of an MCP server."""
+
+    def __init__(self, name, tools):
+        self.name = name
+        # tools: [{name (original), pyname, description, input_schema}]
+        self._tools = {t["pyname"]: t for t in tools}
+        self._installed = True
+
+    def __getattr__(self, method):
+        if method.startswith("_"):
+            raise AttributeError(method)
+        tool = self._tools.get(method)
+        if tool is None:
+            raise AttributeError(f"'{self.name}' has no method '{method}'. Available: {', '.join(self._tools)}")
+        return self._method(tool)
+
+    def _method(self, tool):
+        schema = tool.get("input_schema") or {}
+        required = set(schema.get("required") or [])
+        # Positional arguments follow the signature: required parameters first, each group in
+        # schema order, so `fs.read_text_file("a.txt")` means `path="a.txt"`.
+        declared = list((schema.get("properties") or {}).keys())
+        props = [p for p in declared if p in required] + [p for p in declared if p not in required]
+        capability = self
+
+        def call(*args, **kwargs):
+            if not capability._installed:
+                raise CapabilityError(capability.name, tool["pyname"], "the capability was uninstalled")
+            if len(args) > len(props):
+                raise TypeError(f"{tool['pyname']}() takes {len(props)} positional arguments but {len(args)} were given")
+            arguments = {}
+            for key, value in zip(props, args):
+                arguments[key] = value
+            for key, value in kwargs.items():
+                if key in arguments:
+                    raise TypeError(f"{tool['pyname']}() got multiple values for argument '{key}'")
+                if value is not UNSET:
+                    arguments[key] = value
+            missing = [p for p in props if p in required and p not in arguments]
+            if missing:
+                raise TypeError(f"{tool['pyname']}() missing required argument(s): {', '.join(missing)}")
+            if _channel is None:
+                raise CapabilityError(capability.name, tool["pyname"], "no relay channel")
+            return _channel.call(capability.name, tool["name"], arguments, tool["pyname"])
+
+        call.__name__ = tool["pyname"]
+        call.__qualname__ = f"{self.name}.{tool['pyname']}"
+        call.__doc__ = tool.get("description") or ""
+        params = []
+        for key in props:
+            if key.isidentifier() and not keyword.iskeyword(key):
+                default = inspect.Parameter.empty if key in required else UNSET
+                params.append(inspect.Parameter(key, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
+        try:
+            call.__signature__ = inspect.Signature(params)
+        except ValueError:
+            pass
+        return call
+
+    def __dir__(self):
+        return list(self._tools.keys()) + ["name", "describe"]
+
+    def __repr__(self):
+        return f"<Capability '{self.name}' with {len(self._tools)} methods>"
+
+    def __reduce__(self):
+        return (get_capability, (self.name,))
+
+    def describe(self):
+        """Documentation for this capability, from its tool specs."""
+        lines = [f"{self.name} capability:", ""]
+        for pyname, tool in self._tools.items():
+            schema = tool.get("input_schema") or {}
+            required = set(schema.get("required") or [])
+            params = []
+            for key, prop in (schema.get("properties") or {}).items():
+                optional = "" if key in required else "?"
+                params.append(f"{key}{optional}: {_schema_type(prop)}")
+            lines.append(f"  {pyname}({', '.join(params)})")
+            if tool["name"] != pyname:
+                lines.append(f"      (MCP tool '{tool['name']}')")
+            description = (tool.get("description") or "").strip()
+            if description:
+                for text in description.splitlines():
+                    lines.append(f"      {text}")
+            lines.append("")
+        return "\n".join(lines)
+
+
+def install_relay(namespace, name, tools):
+    old = _registry.get(name)
+    if old is not None:
+        old._installed = False
+    capability = RelayCapability(name, tools)
+    _registry[name] = capability
+    namespace[name] = capability
+    return capability
+
+
+def uninstall_relay(namespace, name):
+    capability = _registry.pop(name, None)
+    if capability is not None:
+        capability._installed = False
+        if namespace.get(name) is capability:
+            del namespace[name]
+
+
+def relay_names():
+    return list(_registry.keys())
+
+
+def validate_native(obj, relay_taken):
+    """Checks the native capability protocol: a `name` identifier and a `describe()` returning str."""
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        raise TypeError(
+            "register_capability: the object needs a `name` attribute that is a Python identifier "
+            f"(not starting with '_'), got {name!r}"
+        )
+    describe = getattr(obj, "describe", None)
+    if not callable(describe):
+        raise TypeError(f"register_capability: '{name}' needs a describe() method returning a string")
+    text = describe()
+    if not isinstance(text, str):
+        raise TypeError(f"register_capability: {name}.describe() returned {type(text).__name__}, not str")
+    if name in relay_taken:
+        raise ValueError(f"register_capability: '{name}' is already an installed MCP capability; uninstall it first")
+    return name

@@ -1,0 +1,308 @@
+"""firstlight REPL kernel: a persistent Python namespace driven by the harness.
+
+Standard library only. Channels (all JSON lines, each message with an id):
+  fd 3  control: harness -> kernel requests, kernel -> harness replies
+  fd 4  relay:   kernel -> harness capability calls, harness -> kernel answers
+stdin is /dev/null; fd 1 and 2 stay plain output (a subprocess writing there cannot corrupt
+the protocol). Cells follow Jupyter: statements run, a trailing expression's value is returned
+(None hidden), an execution counter, each cell in linecache under `<cell-N>`.
+SIGINT raises KeyboardInterrupt only while user code runs; elsewhere it is ignored, so a late
+interrupt can never tear a protocol message.
+"""
+
+import ast
+import builtins
+import contextlib
+import inspect
+import json
+import linecache
+import os
+import signal
+import sys
+import traceback
+import types
+import weakref
+
+import fl_capabilities
+import fl_output
+import fl_persist
+
+KERNEL_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+CONTROL_FD = 3
+RELAY_FD = 4
+
+
+class Kernel:
+    def __init__(self):
+        self.user_code_running = False
+        self.execution_count = 0
+        self.restore_count = 0
+        self.current_cell = None
+        self.history = []
+        self.natives = {}
+        self.class_files = weakref.WeakKeyDictionary()
+        self.module = types.ModuleType("__main__", "the firstlight REPL namespace")
+        self.ns = self.module.__dict__
+        # pickle finds user classes as __main__.Name, so the namespace must BE __main__.
+        sys.modules["__main__"] = self.module
+        self._fresh_namespace()
+        self._patch_inspect()
+
+    def _fresh_namespace(self):
+        keep = {"__name__": "__main__", "__builtins__": builtins, "__doc__": None}
+        self.ns.clear()
+        self.ns.update(keep)
+        self.ns["register_capability"] = self.register_capability
+        self.ns["CapabilityError"] = fl_capabilities.CapabilityError
+        self.ns["RelayCapability"] = fl_capabilities.RelayCapability
+
+    def _patch_inspect(self):
+        # Python < 3.13 finds a class's source through its module's __file__, which a REPL
+        # class does not have; point it at the cell instead (IPython has the same problem).
+        original = inspect.getfile
+        kernel = self
+
+        def getfile(obj):
+            if isinstance(obj, type) and obj.__module__ == "__main__":
+                cell = kernel.class_files.get(obj)
+                # A class defined in the running cell is not noted yet: it lives in that cell.
+                if cell is None and kernel.current_cell is not None:
+                    cell = kernel.current_cell
+                if cell is not None:
+                    return cell
+            return original(obj)
+
+        inspect.getfile = getfile
+
+    # ---- names -------------------------------------------------------------------------
+
+    def injected(self):
+        names = {"register_capability", "CapabilityError", "RelayCapability"}
+        names.update(fl_capabilities.relay_names())
+        names.update(self.natives.keys())
+        return names
+
+    def user_names(self):
+        skip = self.injected()
+        return [n for n in self.ns if not n.startswith("_") and n not in skip]
+
+    # ---- execute -----------------------------------------------------------------------
+
+    def run_cell(self, code, filename, output_cap):
+        """Runs one cell; returns (value, error) with stdout/stderr captured by the caller."""
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        tree = ast.parse(code, filename, "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        body = compile(tree, filename, "exec")
+        self.user_code_running = True
+        self.current_cell = filename
+        try:
+            exec(body, self.ns)
+            value = eval(compile(last, filename, "eval"), self.ns) if last is not None else None
+        finally:
+            self.user_code_running = False
+            self.current_cell = None
+            self._note_classes(tree, filename)
+        return value
+
+    def _note_classes(self, tree, filename):
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                value = self.ns.get(node.name)
+                if isinstance(value, type) and value.__qualname__ == node.name:
+                    self.class_files[value] = filename
+
+    def execute(self, code, output_cap, store_history=True):
+        if store_history:
+            self.execution_count += 1
+            self.history.append(code)
+        count = self.execution_count
+        if store_history:
+            filename = f"<cell-{count}>"
+        else:
+            self.restore_count += 1
+            filename = f"<restore-{self.restore_count}>"
+        stdout = fl_output.CappedWriter(output_cap)
+        stderr = fl_output.CappedWriter(output_cap)
+        result = {"success": True, "return_value": None, "error_type": None, "error_message": None}
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = stdout, stderr
+        try:
+            value = self.run_cell(code, filename, output_cap)
+            if value is not None:
+                self.ns["_"] = value
+                result["return_value"] = self.to_json(value, output_cap)
+        except BaseException as error:  # noqa: BLE001 - user code may raise anything, even SystemExit
+            result["success"] = False
+            result["error_type"] = type(error).__name__
+            result["error_message"] = str(error)
+            stderr.write(self._format_traceback(error))
+        finally:
+            sys.stdout, sys.stderr = saved
+        result["stdout"] = stdout.getvalue()
+        result["stderr"] = stderr.getvalue()
+        result["execution_count"] = count
+        result["names"] = self.user_names()
+        return result
+
+    def _format_traceback(self, error):
+        entries = traceback.format_exception(type(error), error, error.__traceback__)
+        # Drop the kernel's own frames (one entry each): the model needs the frames of its cells.
+        return "".join(entry for entry in entries if KERNEL_DIR not in entry)
+
+    def to_json(self, value, cap):
+        try:
+            text = json.dumps(value, allow_nan=False)
+            if len(text) <= cap:
+                return value
+        except (TypeError, ValueError):
+            pass
+        return fl_output.cap_text(repr(value), cap)
+
+    # ---- capabilities ------------------------------------------------------------------
+
+    def register_capability(self, obj):
+        """Registers a native capability: an object with `name` and `describe()`."""
+        name = fl_capabilities.validate_native(obj, fl_capabilities.relay_names())
+        self.natives[name] = obj
+        self.ns[name] = obj
+
+    def describe(self, name):
+        obj = self.natives.get(name)
+        if obj is None:
+            try:
+                obj = fl_capabilities.get_capability(name)
+            except LookupError:
+                return None
+        return obj.describe()
+
+    # ---- state -------------------------------------------------------------------------
+
+    def state(self):
+        functions, variables = [], {}
+        for name in self.user_names():
+            value = self.ns[name]
+            if isinstance(value, types.FunctionType):
+                try:
+                    signature = str(inspect.signature(value))
+                except (TypeError, ValueError):
+                    signature = "(...)"
+                functions.append({"name": name, "signature": signature, "docstring": inspect.getdoc(value)})
+            elif isinstance(value, type):
+                variables[name] = "class"
+            else:
+                variables[name] = type(value).__name__
+        return {
+            "defined_functions": functions,
+            "variables": variables,
+            "capabilities": sorted(set(fl_capabilities.relay_names()) | set(self.natives)),
+            "history_length": len(self.history),
+            "execution_count": self.execution_count,
+        }
+
+    def reset(self):
+        relays = {n: self.ns.get(n) for n in fl_capabilities.relay_names()}
+        self._fresh_namespace()
+        for name, obj in relays.items():
+            if obj is not None:
+                self.ns[name] = obj
+        for name, obj in self.natives.items():
+            self.ns[name] = obj
+        self.history = []
+
+    def export(self):
+        return fl_persist.export_namespace(self.ns, self.user_names(), self.natives, self.history)
+
+    def restore(self, state, output_cap):
+        def run_source(source, label):
+            result = self.execute(source, output_cap, store_history=False)
+            if not result["success"]:
+                raise RuntimeError(f"{result['error_type']}: {result['error_message']}")
+
+        restored, failed = fl_persist.import_namespace(state, self.ns, run_source, self.register_capability)
+        self.history.extend(state.get("history") or [])
+        return {"restored": restored, "failed": failed}
+
+
+@contextlib.contextmanager
+def no_interrupt():
+    """Defers SIGINT while a protocol message is written, so a line is never torn."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def main():
+    control_in = os.fdopen(CONTROL_FD, "rb")
+    control_out = os.fdopen(os.dup(CONTROL_FD), "wb")
+    relay_in = os.fdopen(RELAY_FD, "rb")
+    relay_out = os.fdopen(os.dup(RELAY_FD), "wb")
+    fl_capabilities.set_channel(fl_capabilities.RelayChannel(relay_in, relay_out, no_interrupt))
+    kernel = Kernel()
+
+    def on_sigint(signum, frame):
+        if kernel.user_code_running:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+    def reply(message):
+        data = json.dumps(message, default=repr).encode("utf-8") + b"\n"
+        with no_interrupt():
+            control_out.write(data)
+            control_out.flush()
+
+    reply({"id": 0, "ok": True, "result": {"ready": True, "pid": os.getpid(), "python": sys.version.split()[0]}})
+    while True:
+        try:
+            raw = control_in.readline()
+        except KeyboardInterrupt:
+            continue
+        if not raw:
+            return
+        request = json.loads(raw)
+        try:
+            result = dispatch(kernel, request)
+            reply({"id": request["id"], "ok": True, "result": result})
+        except Exception as error:  # noqa: BLE001 - reported to the harness, the loop goes on
+            reply({"id": request["id"], "ok": False, "error": f"{type(error).__name__}: {error}"})
+
+
+def dispatch(kernel, request):
+    op = request["op"]
+    cap = int(request.get("output_cap") or 20000)
+    if op == "ping":
+        return {}
+    if op == "execute":
+        return kernel.execute(request["code"], cap)
+    if op == "state":
+        return kernel.state()
+    if op == "install":
+        fl_capabilities.install_relay(kernel.ns, request["name"], request["tools"])
+        return {}
+    if op == "uninstall":
+        name = request["name"]
+        fl_capabilities.uninstall_relay(kernel.ns, name)
+        if kernel.natives.pop(name, None) is not None:
+            kernel.ns.pop(name, None)
+        return {}
+    if op == "describe":
+        return {"text": kernel.describe(request["name"])}
+    if op == "natives":
+        return {"names": sorted(kernel.natives)}
+    if op == "reset":
+        kernel.reset()
+        return {}
+    if op == "export":
+        return kernel.export()
+    if op == "restore":
+        return kernel.restore(request["state"], cap)
+    raise ValueError(f"unknown op {op!r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Capped text capture for a cell's stdout and stderr.
+
+A cell that prints 50 MB must not turn into a 50 MB tool result (or a 50 MB pipe message), so
+the writer keeps the head and the tail of what was written and counts the rest. The note that
+replaces the middle says how much was dropped, so the model knows the output is incomplete.
+"""
+
+import io
+
+HEAD_SHARE = 0.8
+
+
+class CappedWriter(io.TextIOBase):
+    """A text stream keeping at most `cap` characters: the first 80% and the last 20%."""
+
+    def __init__(self, cap):
+        super().__init__()
+        self.cap = max(int(cap), 100)
+        self.head_cap = int(self.cap * HEAD_SHARE)
+        self.tail_cap = self.cap - self.head_cap
+        self.head = []
+        self.head_len = 0
+        self.tail = []
+        self.tail_len = 0
+        self.total = 0
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        n = len(text)
+        self.total += n
+        room = self.head_cap - self.head_len
+        if room > 0:
+            piece = text[:room]
+            self.head.append(piece)
+            self.head_len += len(piece)
+            text = text[room:]
+        if text:
+            self.tail.append(text)
+            self.tail_len += len(text)
+            if self.tail_len > self.tail_cap * 4:
+                self._trim_tail()
+        return n
+
+    def _trim_tail(self):
+        joined = "".join(self.tail)[-self.tail_cap :]
+        self.tail = [joined]
+        self.tail_len = len(joined)
+
+    def getvalue(self):
+        head = "".join(self.head)
+        self._trim_tail()
+        dropped = self.total - len(head) - self.tail_len
+        if dropped <= 0:
+            return head + "".join(self.tail)
+        note = (
+            f"\n[... output truncated: {self.total:,} characters written, "
+            f"{dropped:,} dropped from the middle; the first {len(head):,} and the last "
+            f"{self.tail_len:,} are shown ...]\n"
+        )
+        return head + note + "".join(self.tail)
+
+
+def cap_text(text, cap):
+    """Caps one string the same way (used for long reprs of return values)."""
+    writer = CappedWriter(cap)
+    writer.write(text)
+    return writer.getvalue()

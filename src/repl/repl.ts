@@ -1,0 +1,292 @@
+import { isAbsolute, resolve } from 'node:path';
+import { NotFoundError, UserError } from '../core/index.js';
+import type { ServerSpec } from '../hub/index.js';
+import { KernelHost } from './harness.js';
+import { checkCapabilityName, pythonNamesFor, splitCommandLine } from './names.js';
+import { type SavedState, StateStore } from './state-store.js';
+import type { ItemProblem, KernelTool, ReplDeps } from './types.js';
+
+/** Arguments of `install_capability`. */
+export interface InstallInput {
+  name: string;
+  command: string;
+  args?: string[] | undefined;
+  env?: Record<string, string> | undefined;
+  cwd?: string | undefined;
+}
+
+export interface InstallResult {
+  name: string;
+  methods: string[];
+  description: string;
+  message: string;
+}
+
+export interface SaveResult {
+  name: string;
+  file: string;
+  saved: {
+    capabilities: number;
+    native_capabilities: number;
+    functions: number;
+    classes: number;
+    variables: number;
+  };
+  unsaved: ItemProblem[];
+  message: string;
+}
+
+export interface RestoreResult {
+  name: string;
+  restored: string[];
+  failed: ItemProblem[];
+  message: string;
+}
+
+const AUTOSAVE = 'autosave';
+
+/** The REPL harness: kernel, relay capabilities, native capabilities and saved states. */
+export class Repl extends KernelHost {
+  private readonly specs = new Map<string, ServerSpec>();
+  readonly store: StateStore;
+  private closing: Promise<void> | undefined;
+
+  private constructor(deps: ReplDeps) {
+    super(deps);
+    this.store = new StateStore(deps.home);
+  }
+
+  /** Starts the kernel and, when autosave is on and a previous one exists, restores it. */
+  static async start(deps: ReplDeps): Promise<Repl> {
+    const repl = new Repl(deps);
+    await repl.serial(() => repl.ensureKernel());
+    if (deps.settings.autosave && repl.store.exists(AUTOSAVE)) {
+      try {
+        const result = await repl.restoreState(AUTOSAVE);
+        repl.notice(result.message);
+      } catch (error) {
+        repl.notice(`could not restore the autosave: ${(error as Error).message}`);
+      }
+    }
+    return repl;
+  }
+
+  /** Starts a backend MCP server and injects it as a capability object named `name`. */
+  installCapability(input: InstallInput): Promise<InstallResult> {
+    return this.serial(() => this.install(input));
+  }
+
+  private async install(input: InstallInput): Promise<InstallResult> {
+    checkCapabilityName(input.name);
+    const spec = this.toSpec(input);
+    const kernel = await this.liveKernel();
+    const natives = (await kernel.request<{ names: string[] }>('natives')).names;
+    if (natives.includes(input.name)) {
+      throw new UserError(`"${input.name}" is a native capability in the REPL`, {
+        code: 'CAPABILITY_EXISTS',
+        hint: 'choose another `name`, or uninstall_capability it first',
+      });
+    }
+    const connection = await this.hub.connect(input.name, spec);
+    const tools: KernelTool[] = pythonNamesFor(connection.tools.map((tool) => tool.name)).map((names, i) => ({
+      ...names,
+      description: connection.tools[i]?.description ?? '',
+      input_schema: connection.tools[i]?.inputSchema ?? {},
+    }));
+    this.specs.set(input.name, spec);
+    this.relayTools.set(input.name, tools);
+    await kernel.request('install', { name: input.name, tools });
+    const description = (await kernel.request<{ text: string }>('describe', { name: input.name })).text;
+    const methods = tools.map((tool) => tool.pyname);
+    return {
+      name: input.name,
+      methods,
+      description,
+      message: `Installed '${input.name}' with methods: ${methods.join(', ')}`,
+    };
+  }
+
+  private toSpec(input: InstallInput): ServerSpec {
+    let command = input.command.trim();
+    let args = input.args;
+    // The seed's one-string form: "npx pkg --root /x" with no separate args.
+    if (args === undefined && /\s/.test(command)) {
+      const words = splitCommandLine(command);
+      command = words[0] ?? '';
+      args = words.slice(1);
+    }
+    if (!command) {
+      throw new UserError('`command` is empty', {
+        code: 'COMMAND_EMPTY',
+        hint: 'give the program that starts the MCP server, e.g. "mcp-server-filesystem", and its arguments in `args`',
+      });
+    }
+    // A relative program path means "from here"; saved absolute, it still works after a restart elsewhere.
+    if (command.includes('/') && !isAbsolute(command)) command = resolve(this.deps.cwd, command);
+    const cwd =
+      input.cwd === undefined
+        ? undefined
+        : isAbsolute(input.cwd)
+          ? input.cwd
+          : resolve(this.deps.cwd, input.cwd);
+    return { command, args: args ?? [], env: input.env ?? {}, cwd };
+  }
+
+  /** Removes a relay capability (killing its server's process group) or a native one. */
+  uninstallCapability(name: string): Promise<{ name: string; message: string }> {
+    return this.serial(async () => {
+      const kernel = await this.liveKernel();
+      const natives = (await kernel.request<{ names: string[] }>('natives')).names;
+      const relay = this.specs.has(name);
+      if (!relay && !natives.includes(name)) throw this.unknownCapability(name, natives);
+      this.specs.delete(name);
+      this.relayTools.delete(name);
+      await kernel.request('uninstall', { name });
+      if (relay) await this.hub.disconnect(name);
+      return { name, message: `Uninstalled '${name}'${relay ? ' and stopped its server' : ''}` };
+    });
+  }
+
+  /** The capability's documentation, from its tool specs (or its own describe()). */
+  describeCapability(name: string): Promise<{ name: string; description: string }> {
+    return this.serial(async () => {
+      const kernel = await this.liveKernel();
+      const text = (await kernel.request<{ text: string | null }>('describe', { name })).text;
+      if (text === null) {
+        throw this.unknownCapability(name, (await kernel.request<{ names: string[] }>('natives')).names);
+      }
+      return { name, description: text };
+    });
+  }
+
+  private unknownCapability(name: string, natives: string[]): NotFoundError {
+    const known = [...this.specs.keys(), ...natives];
+    return new NotFoundError(
+      `no capability named "${name}"`,
+      known.length > 0
+        ? `installed: ${known.join(', ')}`
+        : 'install one with install_capability, or register_capability(obj) in Python',
+    );
+  }
+
+  /** Clears the namespace and history; capabilities (relay and native) stay. */
+  reset(): Promise<{ message: string; capabilities: string[] }> {
+    return this.serial(async () => {
+      const kernel = await this.liveKernel();
+      await kernel.request('reset');
+      const capabilities = (await kernel.request<{ capabilities: string[] }>('state')).capabilities;
+      return {
+        message: `REPL reset: namespace and history cleared; capabilities kept: ${capabilities.join(', ') || '(none)'}`,
+        capabilities,
+      };
+    });
+  }
+
+  /** Writes the namespace, capabilities and history to `<home>/repl/states/<name>.json`. */
+  saveState(name = 'default'): Promise<SaveResult> {
+    return this.serial(() => this.save(name));
+  }
+
+  private async save(name: string): Promise<SaveResult> {
+    this.store.fileFor(name);
+    const kernel = await this.liveKernel();
+    const exported =
+      await kernel.request<Omit<SavedState, 'version' | 'saved_at' | 'capabilities' | 'execution_count'>>(
+        'export',
+      );
+    const count = (await kernel.request<{ execution_count: number }>('state')).execution_count;
+    const capabilities = Object.fromEntries(
+      [...this.specs].map(([key, spec]) => [
+        key,
+        { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd ?? null },
+      ]),
+    );
+    const state: SavedState = {
+      version: 1,
+      saved_at: (this.deps.clock?.() ?? new Date()).toISOString(),
+      capabilities,
+      ...exported,
+      execution_count: count,
+    };
+    const file = await this.store.write(name, state);
+    const saved = {
+      capabilities: Object.keys(capabilities).length,
+      native_capabilities: Object.keys(state.native_capabilities).length,
+      functions: Object.keys(state.functions).length,
+      classes: Object.keys(state.classes).length,
+      variables: Object.keys(state.variables).length,
+    };
+    const bare = file.split(/[\\/]/).pop() as string;
+    const unsavedText =
+      state.unsaved.length > 0
+        ? `; not saved: ${state.unsaved.map((item) => `${item.name} (${item.reason})`).join('; ')}`
+        : '';
+    return { name, file, saved, unsaved: state.unsaved, message: `State saved to ${bare}${unsavedText}` };
+  }
+
+  /** Re-installs the saved capabilities and merges the saved namespace into the current one. */
+  restoreState(name = 'default'): Promise<RestoreResult> {
+    return this.serial(() => this.restore(name));
+  }
+
+  private async restore(name: string): Promise<RestoreResult> {
+    const state = this.store.read(name);
+    const failed: ItemProblem[] = state.unsaved.map((item) => ({
+      ...item,
+      reason: `not saved: ${item.reason}`,
+    }));
+    const restored: string[] = [];
+    for (const [capability, spec] of Object.entries(state.capabilities)) {
+      const current = this.specs.get(capability);
+      if (current && JSON.stringify(current) === JSON.stringify({ ...spec, cwd: spec.cwd ?? undefined })) {
+        restored.push(capability);
+        continue;
+      }
+      try {
+        await this.install({ name: capability, ...spec, cwd: spec.cwd ?? undefined });
+        restored.push(capability);
+      } catch (error) {
+        failed.push({ name: capability, kind: 'capability', reason: (error as Error).message });
+      }
+    }
+    const kernel = await this.liveKernel();
+    const result = await kernel.request<{ restored: string[]; failed: ItemProblem[] }>('restore', {
+      state,
+      output_cap: this.deps.settings.output_max_chars,
+    });
+    restored.push(...result.restored);
+    failed.push(...result.failed);
+    const failedText =
+      failed.length > 0
+        ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}`
+        : '';
+    return {
+      name,
+      restored,
+      failed,
+      message: `Restored state "${name}" saved ${state.saved_at}: ${restored.length} item(s)${
+        restored.length > 0 ? ` (${restored.join(', ')})` : ''
+      }${failedText}`,
+    };
+  }
+
+  /**
+   * Saves `autosave` (when enabled), then stops every backend process group and the kernel.
+   * A running cell is interrupted first so the save is not stuck behind it. Idempotent.
+   */
+  shutdown(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.deps.settings.autosave) {
+        this.interruptRunning();
+        const saving = this.saveState(AUTOSAVE).then(
+          (result) => this.log.info(result.message),
+          (error) => this.log.warn(`autosave failed: ${(error as Error).message}`),
+        );
+        const limit = (this.deps.settings.interrupt_grace_s + 5) * 1000;
+        await Promise.race([saving, new Promise((resolve) => setTimeout(resolve, limit).unref())]);
+      }
+      await this.stopProcesses();
+    })();
+    return this.closing;
+  }
+}

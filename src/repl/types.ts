@@ -1,0 +1,54 @@
+import type { Logger, Settings } from '../core/index.js';
+
+/** The REPL section of the settings. */
+export type ReplSettings = Settings['repl'];
+
+/** What a harness needs from its caller; nothing is read from the process ambiently. */
+export interface ReplDeps {
+  home: string;
+  log: Logger;
+  settings: ReplSettings;
+  /** Working directory of the kernel and the base for relative capability `cwd`s. */
+  cwd: string;
+  /** Environment of the kernel (backends get a minimal one plus their own `env`). */
+  env: NodeJS.ProcessEnv;
+  clock?: () => Date;
+}
+
+/** The seed's ExecutionResult, plus the Jupyter execution counter. */
+export interface ExecutionResult {
+  success: boolean;
+  stdout: string;
+  stderr: string;
+  return_value: unknown;
+  error_type: string | null;
+  error_message: string | null;
+  execution_count: number;
+}
+
+/** The seed's REPLState, plus the execution counter. */
+export interface ReplState {
+  defined_functions: { name: string; signature: string; docstring: string | null }[];
+  variables: Record<string, string>;
+  capabilities: string[];
+  history_length: number;
+  execution_count: number;
+}
+
+/** One item that could not be saved or restored, and why. */
+export interface ItemProblem {
+  name: string;
+  kind: string;
+  reason: string;
+}
+
+/** A tool of a relay capability as the kernel sees it. */
+export interface KernelTool {
+  name: string;
+  pyname: string;
+  description: string;
+  input_schema: unknown;
+}
+
+/** Progress reporter handed down from the MCP request (a no-op when none was asked for). */
+export type Progress = (progress: number, total?: number, message?: string) => Promise<void>;

@@ -1,0 +1,224 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseFrontmatter } from '../../src/core/index.js';
+import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
+
+const WORKER = join(REPO_ROOT, 'bench', 'fixtures', 'recall', 'remember-worker.mjs');
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+function home(): string {
+  const h = exampleHomeCopy();
+  cleanup.push(h.dispose);
+  return h.dir;
+}
+
+type Hits = { results: { name: string; type: string; score: number; excerpt: string }[] };
+
+describe('memory over MCP (stdio, built CLI, real SDK client)', () => {
+  it('remember -> recall finds it; a facet filters; observe flags and measures prediction error', async () => {
+    const dir = home();
+    const wired = await wireStdio(['serve', '--home', dir]);
+    cleanup.push(wired.close);
+    const { client } = wired;
+    const call = async <T>(name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      return structured<T>(result);
+    };
+
+    await call('remember', {
+      content: 'Bob runs the Thursday vendor sync and wants the agenda by Wednesday noon.',
+      type: 'user',
+      name: 'Bob vendor sync',
+      tags: ['vendors'],
+    });
+    const found = await call<Hits>('recall', { query: 'when does Bob want the agenda' });
+    expect(found.results[0]).toMatchObject({ name: 'Bob vendor sync', type: 'user' });
+    expect(found.results[0]!.excerpt).toMatch(/Wednesday noon/);
+
+    const duplicate = await client.callTool({
+      name: 'remember',
+      arguments: { content: 'x', type: 'user', name: 'Bob vendor sync' },
+    });
+    expect(duplicate.isError).toBe(true);
+
+    const all = await call<Hits>('recall', { query: 'portal', k: 10 });
+    expect(new Set(all.results.map((r) => r.type)).size).toBeGreaterThan(1);
+    const digests = await call<Hits>('recall', { query: 'portal', k: 10, facet: 'type:session_digest' });
+    expect(digests.results.length).toBeGreaterThan(0);
+    expect(digests.results.every((r) => r.type === 'session_digest')).toBe(true);
+
+    await call('remember', {
+      content: 'Always run migrations with --dry-run first; a live run once locked the invoices table.',
+      type: 'feedback',
+      name: 'Dry-run migrations',
+      applies_to: ['run_migration*'],
+    });
+    type Observed = { cautionary_flags: { name: string; reason: string }[]; prediction_error: number | null };
+    const before = await call<Observed>('observe', {
+      tool_name: 'run_migration_live',
+      args: { target: 'billing' },
+      expected: 'the migration completes and 3 tables are altered',
+    });
+    expect(before.cautionary_flags).toContainEqual(
+      expect.objectContaining({ name: 'Dry-run migrations', reason: 'applies_to' }),
+    );
+    expect(before.prediction_error).toBeNull();
+    const contradicted = await call<Observed>('observe', {
+      tool_name: 'run_migration_live',
+      args: { target: 'billing' },
+      result: 'ERROR: migration failed: lock timeout on table invoices; 0 tables altered',
+    });
+    expect(contradicted.prediction_error).toBeGreaterThan(0.7);
+
+    await call('observe', {
+      tool_name: 'run_tests',
+      args: { file: 'a.test.ts' },
+      expected: 'all 12 tests pass',
+    });
+    const matched = await call<Observed>('observe', {
+      tool_name: 'run_tests',
+      args: { file: 'a.test.ts' },
+      result: 'Test Files 1 passed (1)\nTests 12 passed (12)',
+    });
+    expect(matched.prediction_error).toBeLessThan(0.3);
+
+    const reflected = await call<{ event_id: string }>('reflect', {
+      observation: 'Alex asked for smaller PRs again',
+      kind: 'user_said',
+    });
+    expect(reflected.event_id).toMatch(/^ev_/);
+    const eventFiles = readdirSync(join(dir, 'events'));
+    expect(eventFiles).toHaveLength(1);
+    expect(
+      readFileSync(join(dir, 'events', eventFiles[0]!), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(5);
+  });
+});
+
+describe('memory CLI', () => {
+  it('remember reads stdin, refuses a duplicate with exit 2, and recall prints JSON', () => {
+    const dir = home();
+    const first = runCli(
+      ['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi', '--tag', 'fruit', '--json'],
+      {
+        input: 'The kiwi deploy key rotates monthly.',
+      },
+    );
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ file: 'note_kiwi.md', replaced: false });
+    const again = runCli(['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi'], { input: 'x' });
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/already exists[\s\S]*--replace/);
+    const replaced = runCli(['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi', '--replace'], {
+      input: 'The kiwi deploy key rotates weekly now.',
+    });
+    expect(replaced.status, replaced.stderr).toBe(0);
+    const recall = runCli(['recall', 'how often does the kiwi key rotate', '--home', dir, '--json']);
+    expect(recall.status, recall.stderr).toBe(0);
+    const out = JSON.parse(recall.stdout) as Hits;
+    expect(out.results[0]).toMatchObject({ name: 'Kiwi' });
+    expect(out.results[0]!.excerpt).toMatch(/weekly/);
+    const faceted = runCli(['recall', 'kiwi', '--home', dir, '--facet', 'tag:nothing-has-this', '--json']);
+    expect((JSON.parse(faceted.stdout) as Hits).results).toEqual([]);
+    const human = runCli(['recall', 'kiwi', '--home', dir]);
+    expect(human.stdout).toMatch(/1\. Kiwi \(note/);
+    expect(runCli(['recall', 'x', '--home', dir, '--facet', 'bad']).status).toBe(2);
+    expect(runCli(['remember', '--home', dir, '--type', 'note'], { input: '' }).status).toBe(2);
+  });
+});
+
+function runWorker(dir: string, worker: number, count: number, pad = 0) {
+  const child = spawn(process.execPath, [WORKER, dir, String(worker), String(count), String(pad)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, done, stderr: () => stderr };
+}
+
+function indexLines(dir: string): string[] {
+  return readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('- ['));
+}
+
+describe('memory concurrency', () => {
+  it('N processes remembering M memories each into one home: N*M files, N*M index lines, all recallable', async () => {
+    const t = tempDir();
+    cleanup.push(t.dispose);
+    const N = 4;
+    const M = 50;
+    const workers = Array.from({ length: N }, (_, w) => runWorker(t.dir, w, M));
+    const codes = await Promise.all(workers.map((w) => w.done));
+    expect(codes, workers.map((w) => w.stderr()).join('\n')).toEqual(Array(N).fill(0));
+    const files = readdirSync(join(t.dir, 'memory')).filter((f) => f.endsWith('.md') && f !== 'MEMORY.md');
+    expect(files).toHaveLength(N * M);
+    const lines = indexLines(t.dir);
+    expect(lines).toHaveLength(N * M);
+    expect(new Set(lines).size).toBe(N * M);
+
+    const wired = await wireStdio(['serve', '--home', t.dir]);
+    cleanup.push(wired.close);
+    for (let w = 0; w < N; w++) {
+      for (let i = 0; i < M; i++) {
+        const out = structured<Hits>(
+          await wired.client.callTool({ name: 'recall', arguments: { query: `tok${w}x${i}`, k: 1 } }),
+        );
+        expect(out.results[0]?.name).toBe(`w${w} m${i}`);
+      }
+    }
+  }, 120_000);
+
+  it('a remember process killed with SIGKILL mid-write leaves no corrupt file', async () => {
+    const t = tempDir();
+    cleanup.push(t.dispose);
+    // Large contents keep the process inside write calls most of the time.
+    const worker = runWorker(t.dir, 7, 100_000, 150_000);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      try {
+        if (indexLines(t.dir).length >= 15) break;
+      } catch {
+        // MEMORY.md not written yet
+      }
+    }
+    worker.child.kill('SIGKILL');
+    await worker.done;
+    const dir = join(t.dir, 'memory');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'MEMORY.md');
+    expect(files.length).toBeGreaterThanOrEqual(15);
+    for (const file of files) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const fm = parseFrontmatter(text);
+      expect(fm.error, file).toBeUndefined();
+      expect(fm.data.name, file).toMatch(/^w7 m\d+$/);
+      expect(text.endsWith('\n'), file).toBe(true);
+      expect(text.length, file).toBeGreaterThan(150_000);
+    }
+    const lines = indexLines(t.dir);
+    for (const line of lines) {
+      const m = /^- \[(w7 m\d+)\]\((note_w7_m\d+\.md)\) - .+$/.exec(line);
+      expect(m, line).not.toBeNull();
+      expect(statSync(join(dir, m![2]!)).isFile()).toBe(true);
+    }
+    // The index never runs ahead of the files, and at most the one in-flight memory lacks a line.
+    expect(files.length - lines.length).toBeLessThanOrEqual(1);
+    // And the home still works: recall skips nothing and finds the last complete memory.
+    const recall = runCli(['recall', 'tok7x0', '--home', t.dir, '--json']);
+    const out = JSON.parse(recall.stdout) as Hits & { skipped: unknown[] };
+    expect(out.skipped).toEqual([]);
+    expect(out.results[0]?.name).toBe('w7 m0');
+  }, 60_000);
+});

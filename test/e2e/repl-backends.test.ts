@@ -1,0 +1,200 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, structured, tempDir, textOf, type Wired, wireStdio } from '../helpers/index.js';
+
+const BIN = join(REPO_ROOT, 'node_modules', '.bin');
+
+interface Exec {
+  success: boolean;
+  stdout: string;
+  stderr: string;
+  return_value: unknown;
+  error_type: string | null;
+  error_message: string | null;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function dir(prefix: string): string {
+  const t = tempDir(prefix);
+  cleanups.push(t.dispose);
+  return t.dir;
+}
+
+async function harness(): Promise<Wired> {
+  const wired = await wireStdio(['repl', 'serve', '--home', dir('firstlight-repl-home-')]);
+  cleanups.push(wired.close);
+  return wired;
+}
+
+async function call(w: Wired, name: string, args: Record<string, unknown>) {
+  return w.client.callTool({ name, arguments: args });
+}
+
+async function run(w: Wired, code: string): Promise<Exec> {
+  return structured<Exec>(await call(w, 'execute', { code }));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('firstlight repl serve with real backend servers', () => {
+  it('filesystem: install, call, an error raised in Python, describe, uninstall', async () => {
+    const root = dir('firstlight-fs-');
+    writeFileSync(join(root, 'notes.txt'), 'first line\nsecond line\n');
+    const w = await harness();
+    const installed = structured(
+      await call(w, 'install_capability', {
+        name: 'fs',
+        command: join(BIN, 'mcp-server-filesystem'),
+        args: [root],
+      }),
+    );
+    expect(installed.methods).toEqual(
+      expect.arrayContaining(['read_text_file', 'list_directory', 'write_file']),
+    );
+    const read = await run(w, `fs.read_text_file(path=${JSON.stringify(join(root, 'notes.txt'))})`);
+    expect(read.return_value).toEqual({ content: 'first line\nsecond line\n' });
+    const positional = await run(w, `fs.read_text_file(${JSON.stringify(join(root, 'notes.txt'))}, head=1)`);
+    expect(positional.return_value).toEqual({ content: 'first line' });
+    const failed = await run(
+      w,
+      `try:\n    fs.read_text_file(path=${JSON.stringify(join(root, 'missing.txt'))})\nexcept CapabilityError as e:\n    caught = (e.capability, e.method, str(e))\ncaught`,
+    );
+    const [capability, method, message] = failed.return_value as string[];
+    expect([capability, method]).toEqual(['fs', 'read_text_file']);
+    expect(message).toMatch(/ENOENT|no such file/i);
+    const uncaught = await run(w, `fs.read_text_file(path="/etc/passwd")`);
+    expect(uncaught).toMatchObject({ success: false, error_type: 'CapabilityError' });
+    const described = await call(w, 'describe_capability', { name: 'fs' });
+    expect(textOf(described)).toMatch(
+      /read_text_file\(path: str, tail\?: float, head\?: float\)|read_text_file\(path: str/,
+    );
+    expect((await run(w, 'sorted(n for n in dir(fs) if n.startswith("read"))')).return_value).toEqual(
+      expect.arrayContaining(['read_text_file', 'read_media_file']),
+    );
+    const pids = (
+      await run(
+        w,
+        'import subprocess\nsubprocess.run(["pgrep", "-f", "mcp-server-filesystem"], capture_output=True, text=True).stdout.split()',
+      )
+    ).return_value as string[];
+    expect(pids.length).toBeGreaterThan(0);
+    const removed = structured(await call(w, 'uninstall_capability', { name: 'fs' }));
+    expect(removed.message).toMatch(/stopped its server/);
+    for (const pid of pids) expect(alive(Number(pid))).toBe(false);
+    expect((await run(w, 'fs')).error_type).toBe('NameError');
+  });
+
+  it('memory: env passthrough (MEMORY_FILE_PATH) and structured results', async () => {
+    const data = dir('firstlight-memory-');
+    const file = join(data, 'memory.jsonl');
+    const w = await harness();
+    await call(w, 'install_capability', {
+      name: 'memory',
+      command: join(BIN, 'mcp-server-memory'),
+      env: { MEMORY_FILE_PATH: file },
+    });
+    const created = await run(
+      w,
+      'memory.create_entities(entities=[{"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}])\ngraph = memory.read_graph()\n[e["name"] for e in graph["entities"]]',
+    );
+    expect(created.return_value).toEqual(['Ada']);
+    expect(readFileSync(file, 'utf8')).toContain('Ada');
+  });
+
+  it('everything: sanitised names, text results, backend errors and uninstall', async () => {
+    const w = await harness();
+    const installed = structured(
+      await call(w, 'install_capability', {
+        name: 'everything',
+        command: join(BIN, 'mcp-server-everything'),
+      }),
+    );
+    expect(installed.methods).toEqual(expect.arrayContaining(['echo', 'get_sum', 'get_structured_content']));
+    expect((await run(w, 'everything.echo(message="hi")')).return_value).toBe('Echo: hi');
+    expect((await run(w, 'everything.get_sum(a=1, b=2)')).return_value).toBe('The sum of 1 and 2 is 3.');
+    const invalid = await run(w, 'everything.get_sum(a="one", b=2)');
+    expect(invalid).toMatchObject({ success: false, error_type: 'CapabilityError' });
+    expect(invalid.error_message).toMatch(/^everything\.get_sum failed:/);
+    expect((await run(w, 'everything.no_such_tool')).error_type).toBe('AttributeError');
+    expect(textOf(await call(w, 'describe_capability', { name: 'everything' }))).toContain(
+      "(MCP tool 'get-sum')",
+    );
+    await call(w, 'uninstall_capability', { name: 'everything' });
+    const state = structured(await call(w, 'state', {}));
+    expect(state.capabilities).toEqual([]);
+  });
+
+  it("runs the seed's usage example (with the filesystem server's real tool names)", async () => {
+    const project = dir('firstlight-project-');
+    mkdirSync(join(project, 'src'));
+    mkdirSync(join(project, 'tests'));
+    writeFileSync(join(project, 'README.md'), '# demo\n');
+    writeFileSync(join(project, 'src', 'app.py'), 'print(1)\n');
+    writeFileSync(join(project, 'tests', 'test_app.py'), 'def test(): pass\n');
+    const w = await harness();
+    const fs = await call(w, 'install_capability', {
+      name: 'fs',
+      command: `${join(BIN, 'mcp-server-filesystem')} ${project}`,
+      cwd: project,
+    });
+    expect(textOf(fs)).toMatch(/^Installed 'fs' with methods: .*list_directory/);
+    await call(w, 'install_capability', { name: 'shell', command: join(BIN, 'mcp-server-everything') });
+    const listing = await run(
+      w,
+      '# Read the project structure\nfiles = fs.list_directory(".")\nprint(files)',
+    );
+    expect(listing.stdout).toMatch(/\[DIR\] src/);
+    expect(listing.stdout).toContain('README.md');
+    const defined = await run(
+      w,
+      [
+        '# Define a helper function',
+        'def find_python_files(directory="."):',
+        '    all_files = fs.search_files(path=directory, pattern="**/*.py")["content"].splitlines()',
+        "    return [f for f in all_files if f.endswith('.py')]",
+      ].join('\n'),
+    );
+    expect(defined).toMatchObject({ success: true, return_value: null });
+    expect(
+      (await run(w, 'python_files = find_python_files()\nsorted(p.rsplit("/", 1)[-1] for p in python_files)'))
+        .return_value,
+    ).toEqual(['app.py', 'test_app.py']);
+    const state = structured(await call(w, 'state', {}));
+    expect(state).toMatchObject({
+      defined_functions: [{ name: 'find_python_files', signature: "(directory='.')" }],
+      variables: { files: 'dict', python_files: 'list' },
+      capabilities: ['fs', 'shell'],
+    });
+    const saved = await call(w, 'save_state', { name: 'my_session' });
+    expect(textOf(saved)).toBe('State saved to my_session.json');
+  });
+
+  it('exits when stdin closes, saving and killing its backends', async () => {
+    const home = dir('firstlight-repl-exit-');
+    const w = await wireStdio(['repl', 'serve', '--home', home]);
+    await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
+    const pids = (
+      await run(
+        w,
+        'import subprocess, os\n[p for p in subprocess.run(["pgrep", "-P", str(os.getppid())], capture_output=True, text=True).stdout.split()]',
+      )
+    ).return_value as string[];
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    await w.close();
+    expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const pid of pids) expect(alive(Number(pid))).toBe(false);
+  });
+});

@@ -1,0 +1,211 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { structured, tempDir, type Wired, wireStdio } from '../helpers/index.js';
+
+interface Exec {
+  success: boolean;
+  stdout: string;
+  stderr: string;
+  return_value: unknown;
+  error_type: string | null;
+  error_message: string | null;
+  execution_count: number;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function harness(home: string): Promise<Wired> {
+  const wired = await wireStdio(['repl', 'serve', '--home', home]);
+  cleanups.push(wired.close);
+  return wired;
+}
+
+function home(): string {
+  const t = tempDir('firstlight-repl-');
+  cleanups.push(t.dispose);
+  return t.dir;
+}
+
+async function run(wired: Wired, code: string, timeout?: number): Promise<Exec> {
+  const args = timeout === undefined ? { code } : { code, timeout };
+  return structured<Exec>(await wired.client.callTool({ name: 'execute', arguments: args }));
+}
+
+describe('firstlight repl serve (kernel semantics)', () => {
+  it('returns a trailing expression, hides None, counts cells and keeps sources in linecache', async () => {
+    const w = await harness(home());
+    const first = await run(w, 'x = 40\nx + 2');
+    expect(first).toMatchObject({ success: true, return_value: 42, execution_count: 1 });
+    expect((await run(w, 'print("hi")\nNone')).return_value).toBeNull();
+    const defs = await run(
+      w,
+      'def double(n):\n    """Twice n."""\n    return n * 2\nclass Point:\n    def __init__(self, x):\n        self.x = x\nimport inspect\ninspect.getsource(double) + inspect.getsource(Point)',
+    );
+    expect(defs.execution_count).toBe(3);
+    expect(defs.return_value).toBe(
+      'def double(n):\n    """Twice n."""\n    return n * 2\nclass Point:\n    def __init__(self, x):\n        self.x = x\n',
+    );
+    const error = await run(w, 'undefined_name');
+    expect(error).toMatchObject({ success: false, error_type: 'NameError', execution_count: 4 });
+    expect(error.stderr).toContain('<cell-4>');
+    expect(error.stderr).not.toContain('fl_kernel');
+    const state = structured(await w.client.callTool({ name: 'state', arguments: {} }));
+    expect(state).toMatchObject({
+      defined_functions: [{ name: 'double', signature: '(n)', docstring: 'Twice n.' }],
+      variables: { x: 'int', Point: 'class', inspect: 'module' },
+      capabilities: [],
+      history_length: 4,
+      execution_count: 4,
+    });
+  });
+
+  it('interrupts `while True: pass` after a 2 s timeout and answers the next execute within 5 s', async () => {
+    const w = await harness(home());
+    await run(w, 'kept = 1');
+    const progress: number[] = [];
+    const started = Date.now();
+    const timedOut = structured<Exec>(
+      await w.client.callTool(
+        { name: 'execute', arguments: { code: 'while True: pass', timeout: 2 } },
+        undefined,
+        {
+          onprogress: (p) => progress.push(p.progress),
+        },
+      ),
+    );
+    expect(timedOut).toMatchObject({ success: false, error_type: 'TimeoutError' });
+    expect(timedOut.error_message).toMatch(/interrupted/);
+    expect(progress.length).toBeGreaterThan(0);
+    const next = Date.now();
+    expect((await run(w, 'kept + 1')).return_value).toBe(2);
+    expect(Date.now() - next).toBeLessThan(5000);
+    expect(next - started).toBeLessThan(5000);
+  });
+
+  it('kills and restarts a kernel that ignores SIGINT, and says what was lost', async () => {
+    const w = await harness(home());
+    await run(w, 'lost_value = 7');
+    const result = await run(
+      w,
+      'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass',
+      1,
+    );
+    expect(result).toMatchObject({ success: false, error_type: 'TimeoutError' });
+    expect(result.error_message).toMatch(/killed/);
+    expect(result.error_message).toContain('lost_value');
+    expect((await run(w, '1 + 1')).return_value).toBe(2);
+  });
+
+  it('truncates 50 MB of output with a note', async () => {
+    const w = await harness(home());
+    const result = await run(w, 'print("x" * 50_000_000)\nprint("end")');
+    expect(result.success).toBe(true);
+    expect(result.stdout.length).toBeLessThan(30_000);
+    expect(result.stdout).toMatch(/output truncated: 50,000,00\d characters written/);
+    expect(result.stdout.trimEnd().endsWith('end')).toBe(true);
+  });
+
+  it('reports and recovers from the kernel being killed from outside', async () => {
+    const w = await harness(home());
+    const pid = (await run(w, 'import os\nos.getpid()')).return_value as number;
+    process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = await run(w, '21 * 2');
+    expect(after.return_value).toBe(42);
+    expect(after.stderr).toMatch(/kernel died while idle.*lost: os/);
+    const pid2 = (await run(w, 'import os\nos.getpid()')).return_value as number;
+    expect(pid2).not.toBe(pid);
+    const running = run(w, 'import time\ntime.sleep(30)');
+    setTimeout(() => process.kill(pid2, 'SIGKILL'), 500);
+    const died = await running;
+    expect(died).toMatchObject({ success: false, error_type: 'KernelDied' });
+    expect(died.error_message).toMatch(/killed by SIGKILL/);
+    expect((await run(w, '"alive"')).return_value).toBe('alive');
+  });
+
+  it('captures output written by subprocesses to the kernel fd 1 without touching the protocol', async () => {
+    const w = await harness(home());
+    const result = await run(w, 'import os\nos.system("echo from-a-subprocess")\n"done"');
+    expect(result.return_value).toBe('done');
+    expect(result.stdout).toContain('from-a-subprocess');
+  });
+});
+
+describe('firstlight repl serve (persistence)', () => {
+  it('restores a function, a capability class, a dict and a set after the process stops', async () => {
+    const dir = home();
+    const first = await harness(dir);
+    const defined = await run(
+      first,
+      [
+        'def greet(name, punctuation="!"):',
+        '    return f"hello {name}{punctuation}"',
+        'class Counter:',
+        '    name = "counter"',
+        '    def __init__(self):',
+        '        self.count = 0',
+        '    def bump(self):',
+        '        self.count += 1',
+        '        return self.count',
+        '    def describe(self):',
+        '        return "counter capability:\\n  bump() -> int"',
+        'register_capability(Counter())',
+        'counter.bump(); counter.bump()',
+        'config = {"mode": "fast", "depth": 3}',
+        'tags = {"a", "b"}',
+        'gen = (i for i in range(3))',
+      ].join('\n'),
+    );
+    expect(defined.success).toBe(true);
+    await first.close();
+    const autosave = join(dir, 'repl', 'states', 'autosave.json');
+    expect(existsSync(autosave)).toBe(true);
+    const file = JSON.parse(readFileSync(autosave, 'utf8'));
+    expect(file.version).toBe(1);
+    expect(file.functions.greet.source).toContain('def greet');
+    expect(file.variables.config).toEqual({ type: 'json', value: { mode: 'fast', depth: 3 } });
+    expect(file.variables.tags.type).toBe('pickle');
+    expect(file.unsaved.map((item: { name: string }) => item.name)).toEqual(['gen']);
+
+    const second = await harness(dir);
+    const back = await run(
+      second,
+      '(greet("you"), counter.bump(), config, sorted(tags), type(tags).__name__)',
+    );
+    expect(back.return_value).toEqual(['hello you!', 3, { mode: 'fast', depth: 3 }, ['a', 'b'], 'set']);
+    expect(back.stderr).toMatch(/Restored state "autosave".*NOT restored: gen/);
+    const source = await run(second, 'import inspect\ninspect.getsource(Counter).splitlines()[0]');
+    expect(source.return_value).toBe('class Counter:');
+    const describeResult = structured(
+      await second.client.callTool({ name: 'describe_capability', arguments: { name: 'counter' } }),
+    );
+    expect(describeResult.description).toContain('bump()');
+  });
+
+  it('saves and restores named states, and reset keeps capabilities', async () => {
+    const w = await harness(home());
+    await run(
+      w,
+      'class Tool:\n    name = "tool"\n    def describe(self):\n        return "tool"\nregister_capability(Tool())\nvalue = [1, 2]',
+    );
+    const saved = structured(await w.client.callTool({ name: 'save_state', arguments: { name: 'snap' } }));
+    expect(saved).toMatchObject({ message: 'State saved to snap.json', saved: { variables: 1, classes: 1 } });
+    const reset = structured(await w.client.callTool({ name: 'reset', arguments: {} }));
+    expect(reset.capabilities).toEqual(['tool']);
+    expect((await run(w, 'tool.describe()')).return_value).toBe('tool');
+    expect((await run(w, 'value')).error_type).toBe('NameError');
+    const restored = structured(
+      await w.client.callTool({ name: 'restore_state', arguments: { name: 'snap' } }),
+    );
+    expect(restored.failed).toEqual([]);
+    expect((await run(w, 'value')).return_value).toEqual([1, 2]);
+    const missing = await w.client.callTool({ name: 'restore_state', arguments: { name: 'nope' } });
+    expect(missing.isError).toBe(true);
+    const bad = await w.client.callTool({ name: 'save_state', arguments: { name: '../escape' } });
+    expect(bad.isError).toBe(true);
+  });
+});

@@ -1,0 +1,183 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseFrontmatter } from '../../../src/core/index.js';
+import {
+  fileNameFor,
+  MemoryStore,
+  parseFacet,
+  RecallIndex,
+  remember,
+  stem,
+} from '../../../src/mind/index.js';
+import { exampleHomeCopy } from '../../helpers/index.js';
+
+const homes: { dispose: () => void }[] = [];
+function home(): string {
+  const h = exampleHomeCopy();
+  homes.push(h);
+  return h.dir;
+}
+afterEach(() => {
+  while (homes.length) homes.pop()!.dispose();
+});
+
+function indexFor(dir: string, cache = true) {
+  const store = new MemoryStore(join(dir, 'memory'));
+  return new RecallIndex(store, cache ? { cacheFile: join(dir, 'cache', 'recall-index.json') } : {});
+}
+
+describe('fileNameFor', () => {
+  it('makes a safe, type-prefixed file name from any name', () => {
+    expect(fileNameFor('user', 'Bob Tea')).toBe('user_bob_tea.md');
+    expect(fileNameFor('note', '../../etc/passwd')).toBe('note_etc_passwd.md');
+    expect(fileNameFor('note', 'MEMORY')).toBe('note_memory.md');
+    expect(fileNameFor('feedback', 'feedback squash')).toBe('feedback_squash.md');
+    expect(fileNameFor('note', 'Café déjà vu')).toBe('note_cafe_deja_vu.md');
+    expect(fileNameFor('note', '日本語')).toMatch(/^note_m_[0-9a-f]{12}\.md$/);
+  });
+});
+
+describe('stem', () => {
+  it('conflates inflections', () => {
+    expect(stem('deployments')).toBe(stem('deploy'));
+    expect(stem('running')).toBe(stem('runs'));
+    expect(stem('caching')).toBe(stem('cached'));
+  });
+});
+
+describe('remember', () => {
+  it('writes one file with frontmatter and one index line', async () => {
+    const dir = home();
+    const before = readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8').split('\n').length;
+    const out = await remember(dir, {
+      content: 'Bob drinks green tea, never coffee.',
+      type: 'user',
+      name: 'Bob tea',
+      tags: ['people'],
+      applies_to: ['order_drink*'],
+    });
+    expect(out).toMatchObject({ file: 'user_bob_tea.md', replaced: false, type: 'user' });
+    const fm = parseFrontmatter(readFileSync(join(dir, 'memory', out.file), 'utf8'));
+    expect(fm.error).toBeUndefined();
+    expect(fm.data).toMatchObject({
+      name: 'Bob tea',
+      type: 'user',
+      tags: ['people'],
+      applies_to: ['order_drink*'],
+    });
+    expect(fm.data.description).toBe('Bob drinks green tea, never coffee.');
+    const index = readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8');
+    expect(index.split('\n').length).toBe(before + 1);
+    expect(index).toContain('- [Bob tea](user_bob_tea.md) - Bob drinks green tea, never coffee.');
+  });
+
+  it('refuses an existing name unless replace is true, and replaces the line in place', async () => {
+    const dir = home();
+    await expect(
+      remember(dir, { content: 'x', type: 'caution', name: 'Force push caution' }),
+    ).rejects.toMatchObject({
+      code: 'MEMORY_EXISTS',
+    });
+    const out = await remember(dir, {
+      content: 'Never force-push anything shared.',
+      type: 'caution',
+      name: 'Force push caution',
+      description: 'updated',
+      replace: true,
+    });
+    // An existing name keeps its file, wherever the slug would have pointed.
+    expect(out).toMatchObject({ file: 'caution_force_push.md', replaced: true });
+    const index = readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8');
+    expect(index.match(/caution_force_push\.md/g)).toHaveLength(1);
+    expect(index).toContain('- [Force push caution](caution_force_push.md) - updated');
+  });
+
+  it('rejects empty content, bad types and bad globs with a hint', async () => {
+    const dir = home();
+    await expect(remember(dir, { content: '  ', type: 'note' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(remember(dir, { content: 'x', type: '../x' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(remember(dir, { content: 'x', type: 'index' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+});
+
+describe('RecallIndex', () => {
+  it('ranks by BM25 with an excerpt around the match and demotes superseded memories', () => {
+    const dir = home();
+    const out = indexFor(dir).recall('what is the pricing cache TTL', { k: 3 });
+    expect(out.results[0]).toMatchObject({ name: 'Cache TTL now', type: 'note', file: 'note_cache_ttl.md' });
+    expect(out.results[1]!.name).toBe('Old cache decision');
+    expect(out.results[0]!.excerpt).toMatch(/60 seconds/);
+    expect(out.results[0]!.score).toBeGreaterThan(out.results[1]!.score);
+  });
+
+  it('filters by a facet on a frontmatter field or a tag', () => {
+    const dir = home();
+    const index = indexFor(dir);
+    const byType = index.recall('portal', { k: 10, facet: 'type:session_digest' });
+    expect(byType.results.map((r) => r.type)).toEqual(['session_digest']);
+    const byField = index.recall('portal lead', { facet: 'relationship:colleague' });
+    expect(byField.results.map((r) => r.name)).toEqual(['Alex Rivera']);
+    const byTag = index.recall('never', { facet: 'tag:safety' });
+    expect(byTag.results.map((r) => r.name)).toEqual(['Force push caution']);
+    expect(() => index.recall('x', { facet: 'nocolon' })).toThrow(/key:value/);
+  });
+
+  it('refreshes incrementally: another writer is visible, unchanged files are not re-read', async () => {
+    const dir = home();
+    const index = indexFor(dir);
+    index.recall('cache');
+    const first = index.stats();
+    expect(first.filesRead).toBe(first.documents);
+    index.recall('deploy');
+    expect(index.stats().filesRead).toBe(first.filesRead);
+    // Another process's store and write path.
+    await remember(dir, {
+      content: 'The zanzibar cluster hosts billing.',
+      type: 'reference',
+      name: 'Zanzibar',
+    });
+    const found = index.recall('zanzibar');
+    expect(found.results[0]?.name).toBe('Zanzibar');
+    expect(index.stats().filesRead).toBe(first.filesRead + 1);
+    // A fresh process loads the persisted index and reads no memory file at all.
+    index.flush();
+    const cold = indexFor(dir);
+    expect(cold.recall('zanzibar').results[0]?.name).toBe('Zanzibar');
+    expect(cold.stats().filesRead).toBe(0);
+  });
+
+  it('skips and reports malformed files (bad YAML, binary, huge) without failing', () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    writeFileSync(join(mem, 'bad_yaml.md'), '---\nname: [unclosed\n---\nbody cache\n');
+    writeFileSync(join(mem, 'binary.md'), Buffer.from([0x2d, 0x00, 0x01, 0x02, 0x63]));
+    writeFileSync(join(mem, 'huge.md'), `---\nname: huge\n---\n${'cache '.repeat(300_000)}`);
+    const out = indexFor(dir, false).recall('cache');
+    expect(out.results.length).toBeGreaterThan(0);
+    const skipped = Object.fromEntries(out.skipped.map((s) => [s.file, s.problem]));
+    expect(Object.keys(skipped).sort()).toEqual(['bad_yaml.md', 'binary.md', 'huge.md']);
+    expect(skipped['binary.md']).toMatch(/binary/);
+    expect(skipped['huge.md']).toMatch(/too large/);
+    expect(skipped['bad_yaml.md']).toMatch(/YAML/);
+  });
+
+  it('returns nothing for a query of stop words only, and validates k', () => {
+    const dir = home();
+    const index = indexFor(dir, false);
+    expect(index.recall('the of and').results).toEqual([]);
+    expect(() => index.recall('cache', { k: 0 })).toThrow(/k must be/);
+  });
+});
+
+describe('parseFacet', () => {
+  it('lower-cases both sides', () => {
+    expect(parseFacet('Type:Feedback')).toEqual({ key: 'type', value: 'feedback' });
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import * as repl from '../../../src/repl/index.js';
+
+describe('repl public surface', () => {
+  it('exports the harness, the tool declarations and the helpers', () => {
+    expect(Object.keys(repl).sort()).toEqual(
+      [
+        'Repl',
+        'StateStore',
+        'checkCapabilityName',
+        'kernelScript',
+        'pythonNamesFor',
+        'replTools',
+        'savedStateSchema',
+        'splitCommandLine',
+        'toPythonIdentifier',
+      ].sort(),
+    );
+  });
+
+  it('ships the kernel inside the package', async () => {
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(repl.kernelScript())).toBe(true);
+  });
+});
