@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { registerDoctor } from './doctor.js';
+import { registerHook } from './hook.js';
 import { registerInit } from './init.js';
+import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
@@ -17,5 +20,9 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRecall,
   registerInternalize,
   registerTaskspace,
+  registerInstall,
+  registerUninstall,
+  registerDoctor,
+  registerHook,
   registerRepl,
 ];
