@@ -1,4 +1,12 @@
-import { homePaths, type Logger, NotFoundError, silentLogger, UserError } from '../core/index.js';
+import { dirname, join, resolve } from 'node:path';
+import {
+  homePaths,
+  type Logger,
+  memoByFiles,
+  NotFoundError,
+  silentLogger,
+  UserError,
+} from '../core/index.js';
 import { assembleBootPrompt, BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
 import {
   embeddedGuidanceDir,
@@ -8,7 +16,7 @@ import {
   type GuidanceSet,
   loadGuidance,
 } from './docs.js';
-import { findProject, type ProjectLocation, projectAt } from './project.js';
+import { findProject, PROJECT_STATE_DIR, type ProjectLocation, projectAt } from './project.js';
 import {
   readTaskspace,
   type Taskspace,
@@ -70,12 +78,29 @@ export class Guidance {
     this.log = options.log ?? silentLogger;
   }
 
-  /** The project this guidance serves, or null when none was given. */
+  /**
+   * The project this guidance serves, or null when none was given. The walk up is memoised on
+   * the directories it visited: creating or removing a `.firstlight/` (or `.git`) changes its
+   * parent's mtime, so the answer is recomputed exactly when it can have changed.
+   */
   project(): ProjectLocation | null {
     if (this.options.projectRoot) return projectAt(this.options.projectRoot);
-    if (this.options.projectDir) return findProject(this.options.projectDir, { home: this.home });
+    if (this.options.projectDir) return this.projectMemo();
     return null;
   }
+
+  private readonly projectMemo = memoByFiles(() => {
+    const start = resolve(this.options.projectDir ?? '.');
+    const visited: string[] = [];
+    for (let dir = start; ; dir = dirname(dir)) {
+      visited.push(dir);
+      if (dirname(dir) === dir) break;
+    }
+    const value = findProject(start, { home: this.home });
+    // The marker's own entries decide whether it is a home (persona/, memory/, firstlight.yaml).
+    if (value.found === 'marker') visited.push(join(value.dir, PROJECT_STATE_DIR));
+    return { value, files: visited };
+  });
 
   /** Every doc after overrides, in boot-prompt order, plus the files that were skipped. */
   load(): GuidanceSet {
