@@ -31,8 +31,6 @@ export function registerRecall(program: Command): void {
       const mind = createMind({ home });
       const index = recallIndexOfMind(mind);
       const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });
-      index.flush();
-      mind.close();
       print(options.json, result, () => {
         const lines = result.results.map(
           (r, i) => `${i + 1}. ${r.name} (${r.type}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
@@ -45,5 +43,8 @@ export function registerRecall(program: Command): void {
         }
         return lines.join('\n');
       });
+      // After printing: a first build's save should not delay the answer.
+      index.flush();
+      mind.close();
     });
 }

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseFrontmatter } from '../../core/index.js';
+import { readFrontmatter } from './fast-frontmatter.js';
 
 /** What the catalog and the index need of one memory file, without its body. */
 export interface MemoryEntry {
@@ -64,7 +64,7 @@ export function readMemoryEntry(memoryDir: string, file: string): MemoryEntry | 
   if (head === undefined) return { file, problem: 'unreadable' };
   if (head.includes('\u0000')) return { file, problem: 'binary content' };
   if (file === INDEX_FILE) return entryFrom(file, mtime, size, { type: 'index', name: 'Memory index' });
-  const fm = parseFrontmatter(head);
+  const fm = readFrontmatter(head);
   if (fm.error) return { file, problem: fm.error };
   return entryFrom(file, mtime, size, fm.data);
 }

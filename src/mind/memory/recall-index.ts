@@ -1,11 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { parseFrontmatter, UserError, writeFileAtomicallySync } from '../../core/index.js';
+import { UserError } from '../../core/index.js';
 import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
+import { bodyOf } from './fast-frontmatter.js';
+import {
+  editDistanceWithin,
+  type ManifestRow,
+  PersistedIndex,
+  writePersistedIndex,
+} from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 import { contentTerms, normalizeTerm, tokenize } from './text.js';
@@ -42,16 +49,15 @@ export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1, when: 1 
 export const SUPERSEDED_FACTOR = 0.5;
 const STALE_STATUSES = new Set(['superseded', 'stale', 'obsolete', 'outdated', 'archived', 'deprecated']);
 /** Bump when analysis (tokenizer, stemmer, fields) changes: an old persisted index is then ignored. */
-const INDEX_FORMAT = 4;
+const INDEX_FORMAT = 5;
 /** Persisting a 10,000-memory index takes ~100 ms: coalesce bursts of changes. */
 const PERSIST_EVERY_MS = 2_000;
 export const MAX_K = 50;
-
-interface Persisted {
-  format: number;
-  manifest: [file: string, mtimeMs: number, size: number][];
-  index: unknown;
-}
+const PREFIX_MIN = 5;
+const FUZZY_MIN = 7;
+const FUZZY = 0.15;
+/** MiniSearch's own rule: distance = round(length × fuzzy), capped by maxFuzzy (6). */
+const fuzzyDistance = (term: string) => Math.min(6, Math.round(term.length * FUZZY));
 
 interface IndexedDoc {
   id: string;
@@ -81,6 +87,9 @@ export class RecallIndex {
   private readonly store: MemoryStore;
   private readonly cacheFile: string | undefined;
   private mini: MiniSearch<IndexedDoc> | undefined;
+  /** A saved index not yet loaded whole (see searchable()). */
+  private lazy: PersistedIndex<IndexedDoc> | undefined;
+  private recalls = 0;
   private manifest = new Map<string, { mtimeMs: number; size: number }>();
   private entries = new Map<string, MemoryEntry>();
   private bodyProblems = new Map<string, MemoryProblem>();
@@ -106,24 +115,25 @@ export class RecallIndex {
     }
     const facet = options.facet ? parseFacet(options.facet) : undefined;
     const snapshot = this.refresh();
-    const mini = this.mini!;
+    this.recalls++;
     const queryTerms = new Set(contentTerms(query));
     const skipped = [...snapshot.problems, ...this.bodyProblems.values()];
-    if (queryTerms.size === 0) return { query, results: [], skipped, indexed: mini.documentCount };
+    const indexed = this.documentCount();
+    if (queryTerms.size === 0) return { query, results: [], skipped, indexed };
     const search = {
       boost: { ...FIELD_BOOST },
-      prefix: (term: string) => term.length >= 5,
-      fuzzy: (term: string) => (term.length >= 7 ? 0.15 : false),
+      prefix: (term: string) => term.length >= PREFIX_MIN,
+      fuzzy: (term: string) => (term.length >= FUZZY_MIN ? FUZZY : false),
       combineWith: 'OR',
       filter: facet ? (r: SearchResult) => this.facetMatches(r.id as string, facet) : undefined,
       boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
     } as const;
-    const found = mini.search(query, search);
+    const found = this.searchable(query).search(query, search);
     // Synonyms widen the net at a discount: exact words keep ranking first.
     const expansion = expansionsOf(queryTerms);
     if (expansion) {
       const byId = new Map(found.map((r) => [r.id as string, r]));
-      for (const r of mini.search(expansion, search)) {
+      for (const r of this.searchable(expansion).search(expansion, search)) {
         const hit = byId.get(r.id as string);
         if (hit) hit.score += r.score * EXPANSION_WEIGHT;
         else byId.set(r.id as string, { ...r, score: r.score * EXPANSION_WEIGHT, queryTerms: [] });
@@ -131,17 +141,27 @@ export class RecallIndex {
       found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
     }
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms));
-    return { query, results, skipped, indexed: mini.documentCount };
+    return { query, results, skipped, indexed };
   }
 
   /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
   refresh(): MemorySnapshot {
     const snapshot = this.store.snapshot();
-    if (this.mini && snapshot === this.synced) return snapshot;
-    if (!this.mini) this.load();
-    const mini = this.mini!;
+    if ((this.mini || this.lazy) && snapshot === this.synced) return snapshot;
+    if (!this.mini && !this.lazy) this.load();
     const current = new Map<string, MemoryEntry>();
     for (const entry of snapshot.entries) if (entry.type !== 'index') current.set(entry.file, entry);
+    if (this.lazy && !differs(this.manifest, current)) {
+      this.entries = current;
+      this.synced = snapshot;
+      return snapshot;
+    }
+    if (this.lazy) {
+      // Something changed since the save: this process will rewrite the index, so it needs all of it.
+      this.mini = this.lazy.full();
+      this.lazy = undefined;
+    }
+    const mini = this.mini!;
     let changed = 0;
     for (const file of [...this.manifest.keys()]) {
       if (!current.has(file)) {
@@ -170,7 +190,11 @@ export class RecallIndex {
 
   /** How many documents are indexed and how many files this instance has read to index them. */
   stats(): { documents: number; filesRead: number } {
-    return { documents: this.mini?.documentCount ?? 0, filesRead: this.filesRead };
+    return { documents: this.documentCount(), filesRead: this.filesRead };
+  }
+
+  private documentCount(): number {
+    return this.mini?.documentCount ?? this.lazy?.documentCount ?? 0;
   }
 
   /** Writes a pending index to cache/ now (servers call this on shutdown). */
@@ -189,7 +213,7 @@ export class RecallIndex {
     const terms = new Set<string>([...queryTerms, ...r.terms]);
     let body = '';
     try {
-      body = parseFrontmatter(readFileSync(join(this.store.memoryDir, entry.file), 'utf8')).body;
+      body = bodyOf(readFileSync(join(this.store.memoryDir, entry.file), 'utf8'));
     } catch {
       // Deleted since the last refresh; the description still says what it was.
     }
@@ -226,45 +250,54 @@ export class RecallIndex {
     } catch (error) {
       return { file: entry.file, problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
     }
-    const fm = parseFrontmatter(text);
-    if (fm.error) return { file: entry.file, problem: fm.error };
+    // The snapshot already parsed (and vetted) this file's frontmatter; only the body is new here.
     return {
       id: entry.file,
       name: entry.name,
       description: entry.description,
       tags: entry.tags.join(' '),
-      body: fm.body,
+      body: bodyOf(text),
       when: whenWords(entry),
     };
   }
 
   private load(): void {
-    this.mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+    this.mini = undefined;
+    this.lazy = undefined;
     this.manifest.clear();
-    if (!this.cacheFile) return;
-    try {
-      const persisted = JSON.parse(readFileSync(this.cacheFile, 'utf8')) as Persisted;
-      if (persisted.format !== INDEX_FORMAT || !Array.isArray(persisted.manifest)) return;
-      const mini = MiniSearch.loadJS<IndexedDoc>(
-        persisted.index as Parameters<typeof MiniSearch.loadJS>[0],
-        MINI_OPTIONS,
-      );
-      this.mini = mini;
-      for (const [file, mtimeMs, size] of persisted.manifest) this.manifest.set(file, { mtimeMs, size });
-    } catch {
+    const saved = this.cacheFile
+      ? PersistedIndex.read(this.cacheFile, INDEX_FORMAT, MINI_OPTIONS)
+      : undefined;
+    if (!saved) {
       // Missing or damaged cache: it is derived, so start empty and index from the files.
       this.mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
-      this.manifest.clear();
+      return;
     }
+    this.lazy = saved;
+    for (const [file, mtimeMs, size] of saved.manifest) this.manifest.set(file, { mtimeMs, size });
+  }
+
+  /**
+   * The index to run `text` against. Straight after a cold load only the postings this query can
+   * reach are parsed (a one-shot CLI recall); a process that recalls again loads the rest once.
+   */
+  private searchable(text: string): MiniSearch<IndexedDoc> {
+    if (this.mini) return this.mini;
+    const lazy = this.lazy!;
+    if (this.recalls > 1) {
+      this.mini = lazy.full();
+      this.lazy = undefined;
+      return this.mini;
+    }
+    return lazy.searchable(reachOf(contentTerms(text)));
   }
 
   private schedulePersist(): void {
     this.unsaved = true;
-    const wait = this.lastPersist + PERSIST_EVERY_MS - Date.now();
-    if (wait <= 0) {
-      this.persist();
-      return;
-    }
+    // Never inside the recall that caused it: saving 10,000 memories takes ~0.7 s, and the
+    // caller is waiting for results. Servers save on a timer; one-shot commands flush() after
+    // printing.
+    const wait = Math.max(0, this.lastPersist + PERSIST_EVERY_MS - Date.now());
     if (this.persistTimer) return;
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
@@ -278,16 +311,39 @@ export class RecallIndex {
     this.lastPersist = Date.now();
     if (!this.cacheFile || !this.mini) return;
     // Problem files stay out of the manifest so they are retried (and reported) next time.
-    const manifest: Persisted['manifest'] = [];
+    const manifest: ManifestRow[] = [];
     for (const [file, m] of this.manifest)
       if (!this.bodyProblems.has(file)) manifest.push([file, m.mtimeMs, m.size]);
-    const data: Persisted = { format: INDEX_FORMAT, manifest, index: this.mini.toJSON() };
     try {
-      writeFileAtomicallySync(this.cacheFile, JSON.stringify(data));
+      writePersistedIndex(this.cacheFile, INDEX_FORMAT, manifest, this.mini);
     } catch {
       // Derived data: failing to persist costs the next cold start time, not correctness.
     }
   }
+}
+
+/** Whether the files on disk differ from those an index was saved from. */
+function differs(
+  manifest: Map<string, { mtimeMs: number; size: number }>,
+  current: Map<string, MemoryEntry>,
+) {
+  if (manifest.size !== current.size) return true;
+  for (const entry of current.values()) {
+    const known = manifest.get(entry.file);
+    if (!known || known.mtimeMs !== entry.mtimeMs || known.size !== entry.size) return true;
+  }
+  return false;
+}
+
+/** The index terms a search for `terms` can visit, given the prefix and fuzzy rules of recall(). */
+function reachOf(terms: string[]): (term: string) => boolean {
+  const exact = new Set(terms);
+  const prefixes = terms.filter((t) => t.length >= PREFIX_MIN);
+  const fuzzy = terms.filter((t) => t.length >= FUZZY_MIN).map((t) => ({ t, max: fuzzyDistance(t) }));
+  return (term) =>
+    exact.has(term) ||
+    prefixes.some((p) => term.startsWith(p)) ||
+    fuzzy.some(({ t, max }) => editDistanceWithin(t, term, max) <= max);
 }
 
 function hasAny(text: string, terms: ReadonlySet<string>): boolean {

@@ -106,6 +106,7 @@ export class MemoryStore {
     for (const entry of previous?.entries ?? []) known.set(entry.file, entry);
     const entries: MemoryEntry[] = [];
     const problems: MemoryProblem[] = [];
+    let reread = 0;
     for (const file of listMemoryFiles(this.memoryDir)) {
       const prior = known.get(file);
       if (prior) {
@@ -119,11 +120,14 @@ export class MemoryStore {
           // vanished between readdir and stat: treat as a fresh read below, which reports it.
         }
       }
+      reread++;
       const read = readMemoryEntry(this.memoryDir, file);
       if (isProblem(read)) problems.push(read);
       else entries.push(read);
     }
-    this.persist({ format: 2, dirMtimeMs, entries, problems });
+    // Rewriting a 4 MB cache that did not change cost every cold CLI call ~50 ms.
+    const same = previous?.dirMtimeMs === dirMtimeMs && entries.length === previous.entries.length;
+    if (reread > 0 || !same) this.persist({ format: 2, dirMtimeMs, entries, problems });
     return { version, entries, problems, present: true, dirMtimeMs };
   }
 

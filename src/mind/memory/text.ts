@@ -43,11 +43,19 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/** Stems already computed: a 10,000-memory build stems ~1M tokens drawn from a few 10,000 words. */
+const STEMS = new Map<string, string | null>();
+const MAX_STEMS = 200_000;
+
 /** One token to its index term: null for a stop word, else its stem. */
 export function normalizeTerm(token: string): string | null {
+  const known = STEMS.get(token);
+  if (known !== undefined) return known;
   const t = token.toLowerCase();
-  if (t.length === 0 || STOP_WORDS.has(t)) return null;
-  return stem(t);
+  const term = t.length === 0 || STOP_WORDS.has(t) ? null : stem(t);
+  if (STEMS.size >= MAX_STEMS) STEMS.clear();
+  STEMS.set(token, term);
+  return term;
 }
 
 /** The content terms of a text, in order (stop words out, stemmed). */
