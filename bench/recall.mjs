@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parse as parseYaml } from 'yaml';
 import { renderFrontmatter } from '../dist/core/index.js';
 import { MemoryStore, RecallIndex } from '../dist/mind/index.js';
 
@@ -22,7 +23,6 @@ const args = process.argv.slice(2);
 const SIZE = Number(process.env.RECALL_BENCH_SIZE ?? 10_000);
 const WRITERS = Number(process.env.RECALL_BENCH_WRITERS ?? 8);
 const PER_WRITER = Number(process.env.RECALL_BENCH_PER_WRITER ?? 500);
-const DISTRACTORS = Number(process.env.RECALL_BENCH_DISTRACTORS ?? 300);
 
 function writeMemory(dir, m) {
   const data = {
@@ -63,72 +63,110 @@ function grepRank(query, docs) {
   return scored;
 }
 
+// Scoring. Answerable queries: recall@5, recall@10 (share of the relevant memories in the top k)
+// and MRR. No-answer queries: 1 on every measure when the system abstains, else 0. firstlight
+// abstains when its best hit's `match` is below ABSTAIN_BELOW; grep abstains when no file holds
+// every query word (what `grep -l w1 | xargs grep -l w2 ...` would print). Abstaining on an
+// answerable query is scored as the results it returned anyway, and counted separately.
+const ABSTAIN_BELOW = 0.5;
 function scoreRuns(queries, rankOf) {
   const per = {};
   const add = (cat, key, v) => {
-    per[cat] ??= { n: 0, r5: 0, r10: 0, mrr: 0, noAnswer: 0, falseHits: 0 };
+    per[cat] ??= {
+      n: 0,
+      answerable: 0,
+      r5: 0,
+      r10: 0,
+      mrr: 0,
+      a5: 0,
+      a10: 0,
+      amrr: 0,
+      noAnswer: 0,
+      abstained: 0,
+      falseAbstain: 0,
+    };
     per[cat][key] += v;
   };
   for (const q of queries) {
-    const { files, confident } = rankOf(q.query);
+    const { files, abstain } = rankOf(q.query);
     for (const cat of [q.category, 'all']) {
+      add(cat, 'n', 1);
       if (q.ground_truth.length === 0) {
         add(cat, 'noAnswer', 1);
-        if (confident) add(cat, 'falseHits', 1);
+        if (abstain) {
+          add(cat, 'abstained', 1);
+          for (const key of ['r5', 'r10', 'mrr']) add(cat, key, 1);
+        }
         continue;
       }
       const hit = (k) =>
         q.ground_truth.filter((g) => files.slice(0, k).includes(g)).length / q.ground_truth.length;
       const first = files.findIndex((f) => q.ground_truth.includes(f));
-      add(cat, 'n', 1);
+      const rr = first >= 0 ? 1 / (first + 1) : 0;
+      add(cat, 'answerable', 1);
+      if (abstain) add(cat, 'falseAbstain', 1);
       add(cat, 'r5', hit(5));
       add(cat, 'r10', hit(10));
-      add(cat, 'mrr', first >= 0 ? 1 / (first + 1) : 0);
+      add(cat, 'mrr', rr);
+      add(cat, 'a5', hit(5));
+      add(cat, 'a10', hit(10));
+      add(cat, 'amrr', rr);
     }
   }
   const out = {};
   for (const [cat, s] of Object.entries(per)) {
     out[cat] = {
-      queries: s.n + s.noAnswer,
-      recall_at_5: s.n ? round(s.r5 / s.n) : null,
-      recall_at_10: s.n ? round(s.r10 / s.n) : null,
-      mrr: s.n ? round(s.mrr / s.n) : null,
-      no_answer_false_hit_rate: s.noAnswer ? round(s.falseHits / s.noAnswer) : null,
+      queries: s.n,
+      recall_at_5: round(s.r5 / s.n),
+      recall_at_10: round(s.r10 / s.n),
+      mrr: round(s.mrr / s.n),
+      answerable_recall_at_5: s.answerable ? round(s.a5 / s.answerable) : null,
+      answerable_recall_at_10: s.answerable ? round(s.a10 / s.answerable) : null,
+      answerable_mrr: s.answerable ? round(s.amrr / s.answerable) : null,
+      no_answer_abstained: s.noAnswer ? `${s.abstained}/${s.noAnswer}` : null,
+      answerable_abstained: s.answerable ? `${s.falseAbstain}/${s.answerable}` : null,
     };
   }
   return out;
 }
 
-// Distractors: memories made of random sequences of the fixture's own words (seeded), so the
-// authored memories must be found among look-alikes instead of in a corpus so small that any
-// top-5 is a tenth of it. They answer nothing; the ground truth only names authored files.
-function distractors(memories, n) {
-  const rand = rng(42);
-  const words = memories.flatMap((m) => `${m.description} ${m.body}`.toLowerCase().match(/[a-z0-9]+/g) ?? []);
-  const pick = (k) => Array.from({ length: k }, () => words[Math.floor(rand() * words.length)]).join(' ');
-  const types = ['note', 'session_digest', 'reference', 'project'];
-  return Array.from({ length: n }, (_, i) => ({
-    file: `distractor_${i}.md`,
-    name: pick(3),
-    type: types[i % types.length],
-    description: pick(10),
-    tags: [pick(1)],
-    body: `${pick(30)}. ${pick(25)}.`,
+// The fixture: authored memories in corpus/*.yaml (compact keys, see people.yaml's header).
+function loadCorpus() {
+  const memories = [];
+  for (const file of readdirSync(join(fixture, 'corpus')).sort()) {
+    for (const m of parseYaml(readFileSync(join(fixture, 'corpus', file), 'utf8'))) {
+      const session = m.f.startsWith('session_');
+      const date = m.w ?? (session ? m.f.slice(8).replace(/_/g, '-') : undefined);
+      memories.push({
+        file: `${m.f}.md`,
+        name: m.n ?? `Session ${date}`,
+        type: m.t ?? 'session_digest',
+        description: m.d,
+        tags: m.g,
+        extra: { ...(date ? { date } : {}), ...(m.s ? { status: m.s } : {}), ...(m.x ?? {}) },
+        body: m.b,
+      });
+    }
+  }
+  const queries = parseYaml(readFileSync(join(fixture, 'queries.yaml'), 'utf8')).map((q, i) => ({
+    id: `q${String(i + 1).padStart(2, '0')}`,
+    category: q.c,
+    query: q.q,
+    ground_truth: q.a.map((a) => `${a}.md`),
   }));
+  return { memories, queries };
 }
 
-function quality(distractorCount) {
-  const home = join(scratch, `quality-${distractorCount}`);
+function quality() {
+  const home = join(scratch, 'quality');
   const mem = join(home, 'memory');
   mkdirSync(mem, { recursive: true });
-  const memories = JSON.parse(readFileSync(join(fixture, 'memories.json'), 'utf8'));
-  for (const m of [...memories, ...distractors(memories, distractorCount)]) writeMemory(mem, m);
-  const { queries } = JSON.parse(readFileSync(join(fixture, 'queries.json'), 'utf8'));
+  const { memories, queries } = loadCorpus();
+  for (const m of memories) writeMemory(mem, m);
   const index = new RecallIndex(new MemoryStore(mem));
-  // "Confident" = the top hit contains at least 3/4 of the query's terms (both systems alike).
   const firstlight = scoreRuns(queries, (q) => {
     const r = index.recall(q, { k: 10 }).results;
-    return { files: r.map((h) => h.file), confident: (r[0]?.match ?? 0) >= 0.75 };
+    return { files: r.map((h) => h.file), abstain: (r[0]?.match ?? 0) < ABSTAIN_BELOW };
   });
   const docs = readdirSync(mem).map((file) => ({
     file,
@@ -136,12 +174,12 @@ function quality(distractorCount) {
   }));
   const grep = scoreRuns(queries, (q) => {
     const r = grepRank(q, docs);
-    return { files: r.map((h) => h.file), confident: (r[0]?.coverage ?? 0) >= 0.75 };
+    return { files: r.map((h) => h.file), abstain: (r[0]?.coverage ?? 0) < 1 };
   });
   return {
     memories: memories.length,
-    distractors: distractorCount,
     queries: queries.length,
+    abstain_below: ABSTAIN_BELOW,
     firstlight,
     grep,
   };
@@ -354,28 +392,28 @@ function round(n) {
 try {
   const result = { bench: 'recall', at: new Date().toISOString(), node: process.version };
   if (!args.includes('--no-quality')) {
-    result.quality_authored_only = quality(0);
-    result.quality = quality(DISTRACTORS);
+    result.quality = quality();
   }
   if (!args.includes('--no-latency')) result.latency = await latency();
   if (!args.includes('--no-concurrency')) result.concurrency = await concurrency();
 
   const lines = [];
-  for (const [label, qr] of [
-    ['authored memories only', result.quality_authored_only],
-    [`authored memories + ${DISTRACTORS} distractors (the goal is judged here)`, result.quality],
-  ]) {
-    if (!qr) continue;
+  if (result.quality) {
+    const qr = result.quality;
     const { firstlight: f, grep: g } = qr;
-    lines.push(`Recall quality: ${qr.queries} queries over ${label} (k=10)`);
-    lines.push('category            | system     | R@5   | R@10  | MRR   | no-answer confident false hits');
+    lines.push(
+      `Recall quality: ${qr.queries} queries over ${qr.memories} authored memories (no-answer = 1 when abstaining)`,
+    );
+    lines.push(
+      'category          | system     | R@5   | R@10  | MRR   | no-answer abstained | answerable abstained',
+    );
     for (const cat of Object.keys(f)) {
       for (const [name, s] of [
         ['firstlight', f[cat]],
         ['grep', g[cat]],
       ]) {
         lines.push(
-          `${cat.padEnd(19)} | ${name.padEnd(10)} | ${fmt(s.recall_at_5)} | ${fmt(s.recall_at_10)} | ${fmt(s.mrr)} | ${s.no_answer_false_hit_rate ?? '-'}`,
+          `${cat.padEnd(17)} | ${name.padEnd(10)} | ${fmt(s.recall_at_5)} | ${fmt(s.recall_at_10)} | ${fmt(s.mrr)} | ${String(s.no_answer_abstained ?? '-').padEnd(19)} | ${s.answerable_abstained ?? '-'}`,
         );
       }
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { UserError } from '../../core/index.js';
-import { whenWords } from './dates.js';
+import { type DateRange, dateOf, dateRangeOf, inRange, whenWords, withoutTime } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
@@ -53,6 +53,8 @@ const INDEX_FORMAT = 5;
 /** Persisting a 10,000-memory index takes ~100 ms: coalesce bursts of changes. */
 const PERSIST_EVERY_MS = 2_000;
 export const MAX_K = 50;
+/** A memory about the time a query names gains this share of the best word score. */
+const TIME_WEIGHT = 1;
 const PREFIX_MIN = 5;
 const FUZZY_MIN = 7;
 const FUZZY = 0.15;
@@ -116,10 +118,14 @@ export class RecallIndex {
     const facet = options.facet ? parseFacet(options.facet) : undefined;
     const snapshot = this.refresh();
     this.recalls++;
-    const queryTerms = new Set(contentTerms(query));
+    // A time phrase ("early October") selects by date, not by the word: memories that merely
+    // mention October elsewhere should not outrank the digests of that week.
+    const range = dateRangeOf(query);
+    const words = range ? withoutTime(query) : query;
+    const queryTerms = new Set(contentTerms(words));
     const skipped = [...snapshot.problems, ...this.bodyProblems.values()];
     const indexed = this.documentCount();
-    if (queryTerms.size === 0) return { query, results: [], skipped, indexed };
+    if (queryTerms.size === 0 && !range) return { query, results: [], skipped, indexed };
     const search = {
       boost: { ...FIELD_BOOST },
       prefix: (term: string) => term.length >= PREFIX_MIN,
@@ -128,7 +134,7 @@ export class RecallIndex {
       filter: facet ? (r: SearchResult) => this.facetMatches(r.id as string, facet) : undefined,
       boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
     } as const;
-    const found = this.searchable(query).search(query, search);
+    const found = queryTerms.size > 0 ? this.searchable(words).search(words, search) : [];
     // Synonyms widen the net at a discount: exact words keep ranking first.
     const expansion = expansionsOf(queryTerms);
     if (expansion) {
@@ -140,7 +146,8 @@ export class RecallIndex {
       }
       found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
     }
-    const results = found.slice(0, k).map((r) => this.hit(r, queryTerms));
+    const timed = range ? this.applyTime(range, found, facet) : new Set<string>();
+    const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
     return { query, results, skipped, indexed };
   }
 
@@ -208,7 +215,7 @@ export class RecallIndex {
     this.flush();
   }
 
-  private hit(r: SearchResult, queryTerms: Set<string>): RecallHit {
+  private hit(r: SearchResult, queryTerms: Set<string>, timed: boolean): RecallHit {
     const entry = this.entries.get(r.id as string)!;
     const terms = new Set<string>([...queryTerms, ...r.terms]);
     let body = '';
@@ -224,8 +231,44 @@ export class RecallIndex {
       score: Math.round(r.score * 1000) / 1000,
       excerpt: excerptAround(source, terms),
       file: entry.file,
-      match: Math.round((r.queryTerms.length / Math.max(1, queryTerms.size)) * 100) / 100,
+      // A named time counts as one query term, met by memories about that time.
+      match:
+        Math.round(
+          ((r.queryTerms.length + (timed ? 1 : 0)) / Math.max(1, queryTerms.size + (timed ? 1 : 0))) * 100,
+        ) / 100,
     };
+  }
+
+  /**
+   * A query that names a time ("early October", "October 22", "2026-12-08") ranks the memories
+   * about that time first: those that matched words get TIME_BOOST, and dated memories in the
+   * range that matched no word join the list below the best hit (a digest of that week may
+   * share no word with the question).
+   */
+  private applyTime(range: DateRange, found: SearchResult[], facet: Facet | undefined): Set<string> {
+    const top = found[0]?.score ?? 1;
+    const timed = new Set<string>();
+    for (const r of found) {
+      const day = this.dayOf(r.id as string);
+      if (day && inRange(day, range)) {
+        r.score += top * TIME_WEIGHT;
+        timed.add(r.id as string);
+      }
+    }
+    for (const [file, entry] of this.entries) {
+      if (timed.has(file) || (facet && !matchesFacet(entry, facet))) continue;
+      const day = this.dayOf(file);
+      if (!day || !inRange(day, range)) continue;
+      found.push({ id: file, score: top * TIME_WEIGHT, terms: [], queryTerms: [], match: {} });
+      timed.add(file);
+    }
+    found.sort((a, b) => b.score - a.score);
+    return timed;
+  }
+
+  private dayOf(file: string): string | undefined {
+    const entry = this.entries.get(file);
+    return entry ? dateOf(entry) : undefined;
   }
 
   private facetMatches(file: string, facet: Facet): boolean {
