@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 /**
  * The `firstlight` command. Thin: parse, call a folder's index, print. Each command module is
- * imported lazily so `firstlight hook …` (run on every tool call) loads only what it needs.
+ * imported lazily; `firstlight hook …` (run on every tool call) takes a fast path that loads
+ * neither commander nor the MCP SDK, only the hook runner.
  */
-import { runCli } from './run.js';
-
-process.exitCode = await runCli(process.argv.slice(2));
+const argv = process.argv.slice(2);
+let code: number | null = null;
+if (argv[0] === 'hook') {
+  const { runHookFast } = await import('./hook-entry.js');
+  code = await runHookFast(argv.slice(1));
+}
+if (code === null) {
+  const { runCli } = await import('./run.js');
+  code = await runCli(argv);
+}
+process.exitCode = code;

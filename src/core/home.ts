@@ -31,7 +31,18 @@ export function resolveHome(input: ResolveHomeInput = {}): ResolvedHome {
 }
 
 /** Paths inside a home; the one place that knows the layout. */
-export function homePaths(home: string) {
+export function homePaths(home: string): HomePaths {
+  let paths = pathsByHome.get(home);
+  if (!paths) {
+    paths = computeHomePaths(home);
+    pathsByHome.set(home, paths);
+  }
+  return paths;
+}
+
+const pathsByHome = new Map<string, ReturnType<typeof computeHomePaths>>();
+
+function computeHomePaths(home: string) {
   return {
     home,
     settings: join(home, 'firstlight.yaml'),
@@ -53,7 +64,7 @@ export function homePaths(home: string) {
   };
 }
 
-export type HomePaths = ReturnType<typeof homePaths>;
+export type HomePaths = Readonly<ReturnType<typeof computeHomePaths>>;
 
 /** The example home bundled with the package (the embedded default persona). */
 export function exampleHomeDir(): string {

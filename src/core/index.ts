@@ -4,6 +4,8 @@
  * part uses to declare MCP tools as data.
  */
 
+export type { PromptSpec, ResourceListing, ResourceTemplateSpec, ResourceText } from './content-spec.js';
+export { definePrompt } from './content-spec.js';
 export type { FirstlightErrorOptions } from './errors.js';
 export {
   asFirstlightError,

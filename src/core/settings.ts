@@ -47,6 +47,15 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    gate: z
+      .object({
+        /** Tool-name globs the PreToolUse gate guards (default: a list of high-blast-radius tools). */
+        tools: z.array(z.string().min(1)).optional(),
+        /** How much of a transcript (newest part) the gate scans for the bootstrap proof. */
+        max_transcript_mb: z.number().int().min(1).max(1024).default(32),
+      })
+      .strict()
+      .prefault({}),
   })
   .passthrough();
 

@@ -44,13 +44,25 @@ export interface ContextInput {
   now: Date;
 }
 
+const peopleBySnapshot = new WeakMap<MemorySnapshot, ActiveContext['people']>();
+
+/** People from `type: user` memories; memoised per snapshot (a scan of 10,000 entries otherwise). */
+function peopleOf(snapshot: MemorySnapshot): ActiveContext['people'] {
+  let people = peopleBySnapshot.get(snapshot);
+  if (!people) {
+    people = snapshot.entries
+      .filter((e) => e.type === 'user')
+      .slice(0, MAX_PEOPLE)
+      .map((e) => ({ name: e.name, description: e.description }));
+    peopleBySnapshot.set(snapshot, people);
+  }
+  return people;
+}
+
 /** The active context: commitments, carry-forward, people, and how long it has been. */
 export function buildActiveContext(input: ContextInput): ActiveContext {
   const paths = homePaths(input.home);
-  const people = input.snapshot.entries
-    .filter((e) => e.type === 'user')
-    .slice(0, MAX_PEOPLE)
-    .map((e) => ({ name: e.name, description: e.description }));
+  const people = peopleOf(input.snapshot);
   let lastSession: ActiveContext['last_session'] = null;
   if (input.lastSession) {
     const seconds = Math.max(0, Math.round((input.now.getTime() - Date.parse(input.lastSession.at)) / 1000));

@@ -30,6 +30,12 @@ export {
 export { BOOTSTRAP_RULE, cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 export type { RenderOptions } from './render-markdown.js';
 export { DEFAULT_MARKDOWN_MAX_CHARS, renderPacketMarkdown } from './render-markdown.js';
-export { createMind, mindServerTools } from './surface.js';
+export {
+  createMind,
+  guidanceOf,
+  mindServerPrompts,
+  mindServerResources,
+  mindServerTools,
+} from './surface.js';
 export type { ConnectionInfo } from './tools.js';
 export { mindTools } from './tools.js';

@@ -10,6 +10,7 @@ export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
 export type { ToolRegistry } from './register.js';
 export { registerTools } from './register.js';
+export { RESOURCE_NOT_FOUND, registerPrompts, registerResources } from './register-content.js';
 export type { ReplServerDeps } from './repl-server.js';
 export { createReplServer, REPL_INSTRUCTIONS } from './repl-server.js';
 export type { StdioOptions } from './stdio.js';

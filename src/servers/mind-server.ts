@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../core/index.js';
-import { BOOTSTRAP_RULE, type Mind, mindServerTools } from '../mind/index.js';
+import {
+  BOOTSTRAP_RULE,
+  type Mind,
+  mindServerPrompts,
+  mindServerResources,
+  mindServerTools,
+} from '../mind/index.js';
 import { registerTools } from './register.js';
+import { registerPrompts, registerResources } from './register-content.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -33,5 +40,7 @@ export function createMindServer(deps: MindServerDeps): McpServer {
   const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}` };
   const registry = registerTools(server, mindServerTools(deps.mind, connection), deps.log);
   deps.mind.setToolNames(registry.names);
+  registerResources(server, mindServerResources(deps.mind), deps.log);
+  registerPrompts(server, mindServerPrompts(deps.mind), deps.log);
   return server;
 }

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
+import { registerDoctor } from './doctor.js';
+import { registerHook } from './hook.js';
 import { registerInit } from './init.js';
+import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
 import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
 import { registerRemember } from './remember.js';
 import { registerRepl } from './repl.js';
 import { registerServe } from './serve.js';
+import { registerTaskspace } from './taskspace.js';
 
 /** Every command, in help order. Each registers itself on the program; actions import lazily. */
 export const COMMANDS: readonly ((program: Command) => void)[] = [
@@ -15,5 +19,10 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRemember,
   registerRecall,
   registerInternalize,
+  registerTaskspace,
+  registerInstall,
+  registerUninstall,
+  registerDoctor,
+  registerHook,
   registerRepl,
 ];

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { HomeOption } from '../io.js';
+
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description(
+      'check every installed host: config, bootstrap block, hooks, and that the server answers bootstrap_session',
+    )
+    .option('--project <dir>', 'project directory (default: the current directory)')
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nExit code 0 when every check passes, 1 otherwise.')
+    .action(async (flags: HomeOption & { project?: string; json?: boolean }) => {
+      const { homedir } = await import('node:os');
+      const { resolve } = await import('node:path');
+      const { resolveHome } = await import('../../core/index.js');
+      const host = await import('../../host/index.js');
+      const project = resolve(flags.project ?? process.cwd());
+      const report = await host.doctor({
+        project,
+        home: resolveHome({ flag: flags.home }).dir,
+        userHome: homedir(),
+        env: process.env,
+        platform: process.platform,
+        probe: (server) => host.probeServer(server, { env: process.env, cwd: project }),
+      });
+      const { print } = await import('../io.js');
+      print(flags.json, report, () => host.renderDoctorReport(report));
+      process.exitCode = report.ok ? 0 : 1;
+    });
+}

@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { HOST_IDS, SCOPES } from '../../host/index.js';
+import type { HomeOption } from '../io.js';
+
+export interface InstallFlags extends HomeOption {
+  scope: string;
+  project?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+const HOST_HELP = `${HOST_IDS.join(' | ')} | all`;
+
+function addInstallOptions(command: Command): Command {
+  return command
+    .argument('<host>', HOST_HELP)
+    .option(
+      '--scope <scope>',
+      `${SCOPES.join(' | ')}: user also writes user-global files (~/.claude, ~/.codex, …)`,
+      'project',
+    )
+    .option('--project <dir>', 'project directory (default: the current directory)')
+    .option(
+      '--home <dir>',
+      'home directory the server and hooks use (default: $FIRSTLIGHT_HOME or ~/.firstlight)',
+    )
+    .option('--dry-run', 'print the diff of every file, write nothing')
+    .option('--json', 'print the report as JSON');
+}
+
+/** Shared by install and uninstall: parse the host and scope, build the install context. */
+export async function installSetup(hostArg: string, flags: InstallFlags) {
+  const { homedir } = await import('node:os');
+  const { resolve } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const { UserError, resolveHome } = await import('../../core/index.js');
+  const host = await import('../../host/index.js');
+  const hosts = hostArg === 'all' ? [...host.HOST_IDS] : host.isHostId(hostArg) ? [hostArg] : null;
+  if (!hosts) {
+    throw new UserError(`unknown host "${hostArg}"`, {
+      code: 'INVALID_ARGUMENT',
+      hint: `HOST is one of ${HOST_HELP}`,
+    });
+  }
+  if (flags.scope !== 'project' && flags.scope !== 'user') {
+    throw new UserError(`--scope must be project or user, not "${flags.scope}"`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'pass --scope project (default) or --scope user',
+    });
+  }
+  const command = {
+    cliPath: fileURLToPath(new URL('../main.js', import.meta.url)),
+    execPath: process.execPath,
+    ...(flags.home ? { home: resolve(flags.home) } : {}),
+  };
+  const ctx = {
+    project: resolve(flags.project ?? process.cwd()),
+    userHome: homedir(),
+    env: process.env,
+    platform: process.platform,
+    ...host.resolveCommands({ ...command, env: process.env }),
+  };
+  return {
+    host,
+    options: {
+      hosts,
+      scope: flags.scope as 'project' | 'user',
+      ctx,
+      home: resolveHome({ flag: flags.home }).dir,
+      dryRun: flags.dryRun ?? false,
+      command,
+    },
+  };
+}
+
+export function registerInstall(program: Command): void {
+  addInstallOptions(
+    program
+      .command('install')
+      .description('write the bootstrap rule, MCP config and hooks for a host (re-running changes nothing)'),
+  )
+    .addHelpText(
+      'after',
+      '\nProject scope writes only files inside --project; --scope user writes only user-global files.\nEvery change is recorded in a manifest so `firstlight uninstall HOST` restores each file byte for byte.',
+    )
+    .action(async (hostArg: string, flags: InstallFlags) => {
+      const { host, options } = await installSetup(hostArg, flags);
+      const report = await host.install(options);
+      const { print } = await import('../io.js');
+      print(flags.json, report, () => host.renderInstallReport(report));
+    });
+}
+
+export function registerUninstall(program: Command): void {
+  addInstallOptions(
+    program
+      .command('uninstall')
+      .description(
+        'reverse exactly what install added (restores files byte for byte, removes files it created)',
+      ),
+  ).action(async (hostArg: string, flags: InstallFlags) => {
+    const { host, options } = await installSetup(hostArg, flags);
+    const report = await host.uninstall(options);
+    const { print } = await import('../io.js');
+    print(flags.json, report, () => host.renderUninstallReport(report));
+  });
+}

@@ -1,0 +1,188 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { packagePath, parseFrontmatter } from '../core/index.js';
+
+/** Where a guidance doc came from; a later layer replaces an earlier doc of the same name. */
+export type GuidanceSource = 'embedded' | 'home' | 'project';
+
+/** Guidance resources live under this URI prefix. */
+export const GUIDANCE_URI_PREFIX = 'firstlight://guidance/';
+
+/** A doc name is its URI segment and its `expand_reference` key: lowercase, digits, dashes. */
+export const GUIDANCE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** Past this a file is not guidance but an accident; it is skipped and reported. */
+export const MAX_GUIDANCE_BYTES = 128 * 1024;
+
+/** One guidance document, as loaded from its layer. */
+export interface GuidanceDoc {
+  name: string;
+  uri: string;
+  title: string;
+  description: string;
+  /** How to hold this doc while working: the behavioural instruction that travels with it. */
+  directive: string;
+  /** Position in the boot prompt (ascending, then by name). */
+  order: number;
+  /** The markdown after the frontmatter. */
+  body: string;
+  /** The whole file as written: what `resources/read` and `expand_reference(name)` return. */
+  text: string;
+  source: GuidanceSource;
+  file: string;
+}
+
+/** A file skipped while loading, and why. */
+export interface GuidanceProblem {
+  file: string;
+  problem: string;
+}
+
+/** The merged docs of every layer, plus what was skipped. */
+export interface GuidanceSet {
+  docs: GuidanceDoc[];
+  problems: GuidanceProblem[];
+}
+
+/** The docs shipped with the package. */
+export function embeddedGuidanceDir(): string {
+  return packagePath('assets', 'guidance');
+}
+
+/** One layer to load: a directory and the source it stands for. A missing directory is empty. */
+export interface GuidanceLayer {
+  dir: string;
+  source: GuidanceSource;
+}
+
+/**
+ * Loads and merges layers in order: a doc replaces an earlier doc of the same `name`, a new name
+ * adds, and `enabled: false` removes the name. A malformed file is skipped and reported; the doc
+ * it would have replaced stays.
+ */
+export function loadGuidance(layers: readonly GuidanceLayer[]): GuidanceSet {
+  const byName = new Map<string, GuidanceDoc>();
+  const problems: GuidanceProblem[] = [];
+  for (const layer of layers) {
+    const loaded = layer.source === 'embedded' ? loadEmbedded(layer.dir) : loadLayer(layer);
+    problems.push(...loaded.problems);
+    for (const entry of loaded.entries) {
+      if (entry.enabled) byName.set(entry.doc.name, entry.doc);
+      else byName.delete(entry.doc.name);
+    }
+  }
+  const docs = [...byName.values()].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  return { docs, problems };
+}
+
+interface LayerEntries {
+  entries: { doc: GuidanceDoc; enabled: boolean }[];
+  problems: GuidanceProblem[];
+}
+
+// The embedded docs cannot change while the process runs; overrides are re-read every time.
+const embeddedCache = new Map<string, LayerEntries>();
+
+function loadEmbedded(dir: string): LayerEntries {
+  let cached = embeddedCache.get(dir);
+  if (!cached) {
+    cached = loadLayer({ dir, source: 'embedded' });
+    embeddedCache.set(dir, cached);
+  }
+  return cached;
+}
+
+function loadLayer(layer: GuidanceLayer): LayerEntries {
+  const result: LayerEntries = { entries: [], problems: [] };
+  // Most homes and projects have no overrides: answer that without throwing ENOENT.
+  if (!existsSync(layer.dir)) return result;
+  let names: string[];
+  try {
+    names = readdirSync(layer.dir).filter((n) => n.endsWith('.md') && !n.startsWith('.'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      result.problems.push({
+        file: layer.dir,
+        problem: `cannot list directory: ${(error as Error).message}`,
+      });
+    }
+    return result;
+  }
+  for (const fileName of names.sort()) {
+    const file = join(layer.dir, fileName);
+    try {
+      const parsed = parseDocCached(file, layer.source);
+      if (typeof parsed === 'string') result.problems.push({ file, problem: parsed });
+      else result.entries.push(parsed);
+    } catch (error) {
+      result.problems.push({ file, problem: `unreadable: ${(error as Error).message}` });
+    }
+  }
+  return result;
+}
+
+// Parsed override files by path, reused while size and mtime are unchanged: bootstrap_session
+// and the prompt read every layer on each call, and YAML parsing is the expensive part.
+const parsedCache = new Map<string, { key: string; parsed: ReturnType<typeof parseDoc> }>();
+
+function parseDocCached(file: string, source: GuidanceSource): ReturnType<typeof parseDoc> {
+  const stat = statSync(file);
+  const key = `${source}:${stat.size}:${stat.mtimeMs}`;
+  const hit = parsedCache.get(file);
+  if (hit?.key === key) return hit.parsed;
+  const parsed = parseDoc(file, source, stat.size);
+  parsedCache.set(file, { key, parsed });
+  return parsed;
+}
+
+/** Parses one doc file, or returns why it was skipped (naming the field and the fix). */
+function parseDoc(
+  file: string,
+  source: GuidanceSource,
+  size: number,
+): { doc: GuidanceDoc; enabled: boolean } | string {
+  if (size > MAX_GUIDANCE_BYTES) {
+    return `${size} bytes is over the ${MAX_GUIDANCE_BYTES}-byte limit for a guidance doc; split it or trim it`;
+  }
+  const text = readFileSync(file, 'utf8');
+  const { data, body, error } = parseFrontmatter(text);
+  if (error) return `${error}; fix the --- block at the top of the file`;
+  const name = data.name ?? basename(file, '.md');
+  if (typeof name !== 'string' || !GUIDANCE_NAME.test(name)) {
+    return `frontmatter "name" must be lowercase letters, digits and dashes (got ${JSON.stringify(name)}); rename it, e.g. "coding-guidelines"`;
+  }
+  for (const field of ['title', 'description', 'directive'] as const) {
+    if (data[field] !== undefined && typeof data[field] !== 'string') {
+      return `frontmatter "${field}" must be a string; quote it`;
+    }
+  }
+  if (data.order !== undefined && typeof data.order !== 'number') {
+    return 'frontmatter "order" must be a number (lower comes first in the boot prompt)';
+  }
+  if (data.enabled !== undefined && typeof data.enabled !== 'boolean') {
+    return 'frontmatter "enabled" must be true or false (false removes a doc of that name)';
+  }
+  const title = (data.title as string | undefined) ?? firstHeading(body) ?? name;
+  const doc: GuidanceDoc = {
+    name,
+    uri: `${GUIDANCE_URI_PREFIX}${name}`,
+    title,
+    description: ((data.description as string | undefined) ?? '').trim(),
+    directive: ((data.directive as string | undefined) ?? defaultDirective(title)).trim(),
+    order: (data.order as number | undefined) ?? 100,
+    body: body.trim(),
+    text,
+    source,
+    file,
+  };
+  return { doc, enabled: data.enabled !== false };
+}
+
+function firstHeading(body: string): string | undefined {
+  return /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+}
+
+function defaultDirective(title: string): string {
+  return `Read "${title}" and apply it to the work we do together.`;
+}

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import type { HostAdapter, InstallContext } from '../types.js';
+import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
+
+const caps = {
+  events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', stop: 'Stop' },
+  matchers: {},
+  hookStyle: 'nested',
+  scopes: ['project', 'user'],
+  mcpKey: 'mcp_servers',
+  table: {
+    mcp: '`.codex/config.toml` (trusted projects) or `~/.codex/config.toml` `[mcp_servers.firstlight]`; `[features] codex_hooks = true`',
+    instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
+    hooks:
+      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style; SessionStart `hookSpecificOutput.additionalContext`',
+  },
+} as const satisfies HostAdapter['caps'];
+
+function codexHome(ctx: InstallContext): string {
+  return ctx.env.CODEX_HOME ?? join(ctx.userHome, '.codex');
+}
+
+/** Codex CLI: TOML `[mcp_servers.firstlight]`, AGENTS.md, Claude-style `hooks.json`. */
+export const codexAdapter: HostAdapter = {
+  id: 'codex',
+  name: 'Codex CLI',
+  caps,
+  surfaces(scope, ctx) {
+    const base = scope === 'user' ? codexHome(ctx) : join(ctx.project, '.codex');
+    const agents = scope === 'user' ? join(base, 'AGENTS.md') : join(ctx.project, 'AGENTS.md');
+    return [
+      { kind: 'instructions', path: agents, format: 'markdown', label: 'bootstrap block' },
+      {
+        kind: 'mcp-toml',
+        path: join(base, 'config.toml'),
+        entry: { command: ctx.server.command, args: ctx.server.args },
+        features: ['codex_hooks'],
+        label: 'MCP server + codex_hooks feature',
+      },
+      {
+        kind: 'hooks',
+        path: join(base, 'hooks.json'),
+        style: 'nested',
+        entries: hookEntries('codex', caps, ctx),
+        label: 'hooks',
+      },
+    ];
+  },
+  manualSteps(scope) {
+    return scope === 'project'
+      ? [
+          'Codex reads .codex/config.toml only in trusted projects: trust this project in Codex, or run `firstlight install codex --scope user`.',
+        ]
+      : [];
+  },
+  normalizeHookInput: (event, raw) => normalizeSnakeCase('codex', event, raw),
+  formatHookOutput: (event, result) =>
+    formatHookSpecific(event, result, caps.events[event as 'stop'] ?? event),
+};

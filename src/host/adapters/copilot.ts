@@ -1,0 +1,122 @@
+import { join } from 'node:path';
+import type { HookEvent } from '../ids.js';
+import type { HookInput, HostAdapter, InstallContext } from '../types.js';
+import { hookEntries, json, quiet, str } from './shared.js';
+
+const caps = {
+  events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
+  matchers: {},
+  hookStyle: 'copilot',
+  scopes: ['project', 'user'],
+  mcpKey: 'mcpServers',
+  table: {
+    mcp: '`~/.copilot/mcp-config.json` `mcpServers.firstlight` (user; honours `$COPILOT_HOME`); `deferTools: "never"`',
+    instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
+    hooks:
+      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart","preToolUse"}}` (no matcher); input camelCase `toolName`, `toolArgs` (a JSON string); output top-level `additionalContext` / `permissionDecision`',
+  },
+} as const satisfies HostAdapter['caps'];
+
+function copilotHome(ctx: InstallContext): string {
+  return ctx.env.COPILOT_HOME ?? join(ctx.userHome, '.copilot');
+}
+
+/** Copilot's `toolArgs` arrives as a JSON string; an unparsable one is kept as the raw string. */
+function parseToolArgs(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Copilot CLI says `new` where Claude says `startup`. */
+function normalizeSource(value: unknown): string | null {
+  const source = str(value);
+  return source === 'new' ? 'startup' : source;
+}
+
+/** Copilot CLI: global MCP config, Copilot instruction files, `.github/hooks/*.json`. */
+export const copilotAdapter: HostAdapter = {
+  id: 'copilot',
+  name: 'Copilot CLI',
+  caps,
+  surfaces(scope, ctx) {
+    if (scope === 'user') {
+      const home = copilotHome(ctx);
+      const entry = {
+        type: 'local',
+        command: ctx.server.command,
+        args: ctx.server.args,
+        tools: ['*'],
+        deferTools: 'never',
+      };
+      return [
+        {
+          kind: 'instructions',
+          path: join(home, 'copilot-instructions.md'),
+          format: 'markdown',
+          label: 'bootstrap block',
+        },
+        {
+          kind: 'mcp-json',
+          path: join(home, 'mcp-config.json'),
+          keyPath: ['mcpServers'],
+          entry,
+          label: 'MCP server (deferTools: never)',
+        },
+      ];
+    }
+    return [
+      {
+        kind: 'instructions',
+        path: join(ctx.project, '.github', 'copilot-instructions.md'),
+        format: 'markdown',
+        label: 'bootstrap block',
+      },
+      {
+        kind: 'instructions',
+        path: join(ctx.project, 'AGENTS.md'),
+        format: 'markdown',
+        label: 'bootstrap block',
+      },
+      {
+        kind: 'hooks',
+        path: join(ctx.project, '.github', 'hooks', 'firstlight.json'),
+        style: 'copilot',
+        entries: hookEntries('copilot', caps, ctx),
+        label: 'hooks',
+      },
+    ];
+  },
+  manualSteps(scope) {
+    return scope === 'project'
+      ? [
+          'Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run `firstlight install copilot --scope user` to add "firstlight" there.',
+          'Copilot CLI treats a hook deny like an ask, and --allow-all-tools approves it: the gate is advisory there.',
+        ]
+      : [
+          'Copilot CLI may not load ~/.copilot/copilot-instructions.md (github/copilot-cli#2179); the project files cover it.',
+        ];
+  },
+  normalizeHookInput(event: HookEvent, raw): HookInput {
+    return {
+      host: 'copilot',
+      event,
+      sessionId: str(raw.sessionId) ?? str(raw.session_id),
+      transcriptPath: str(raw.transcriptPath) ?? str(raw.transcript_path),
+      cwd: str(raw.cwd),
+      source: normalizeSource(raw.source),
+      toolName: str(raw.toolName) ?? str(raw.tool_name),
+      toolInput: parseToolArgs(raw.toolArgs ?? raw.tool_input),
+      lastAssistantMessage: null,
+    };
+  },
+  formatHookOutput(event, result) {
+    if (result.kind === 'context') return json({ additionalContext: result.text });
+    if (result.kind === 'deny')
+      return json({ permissionDecision: 'deny', permissionDecisionReason: result.reason });
+    return quiet(event, result);
+  },
+};

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import type { HostAdapter } from '../types.js';
+import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
+
+const caps = {
+  events: {
+    'session-start': 'sessionStart',
+    'pre-tool-use': 'preToolUse',
+    stop: 'stop',
+    'pre-compact': 'preCompact',
+  },
+  matchers: {},
+  hookStyle: 'cursor',
+  scopes: ['project', 'user'],
+  mcpKey: 'mcpServers',
+  table: {
+    mcp: '`.cursor/mcp.json` `mcpServers.firstlight`; `~/.cursor/mcp.json` (user)',
+    instructions:
+      '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
+    hooks:
+      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`',
+  },
+} as const satisfies HostAdapter['caps'];
+
+/** Cursor: `.cursor/mcp.json`, an always-applied rule file + AGENTS.md, `.cursor/hooks.json`. */
+export const cursorAdapter: HostAdapter = {
+  id: 'cursor',
+  name: 'Cursor',
+  caps,
+  surfaces(scope, ctx) {
+    const entry = { command: ctx.server.command, args: ctx.server.args };
+    const base = scope === 'user' ? join(ctx.userHome, '.cursor') : join(ctx.project, '.cursor');
+    const files: ReturnType<HostAdapter['surfaces']> = [];
+    if (scope === 'project') {
+      files.push(
+        {
+          kind: 'instructions',
+          path: join(base, 'rules', 'firstlight.mdc'),
+          format: 'cursor-rule',
+          label: 'always-applied rule',
+        },
+        {
+          kind: 'instructions',
+          path: join(ctx.project, 'AGENTS.md'),
+          format: 'markdown',
+          label: 'bootstrap block',
+        },
+      );
+    }
+    files.push(
+      { kind: 'mcp-json', path: join(base, 'mcp.json'), keyPath: ['mcpServers'], entry, label: 'MCP server' },
+      {
+        kind: 'hooks',
+        path: join(base, 'hooks.json'),
+        style: 'cursor',
+        entries: hookEntries('cursor', caps, ctx),
+        label: 'hooks',
+      },
+    );
+    return files;
+  },
+  manualSteps() {
+    return [
+      'Cursor User Rules live in the app settings and have no file: paste the bootstrap snippet (docs/hosts.md, "The bootstrap block") into Cursor Settings → Rules → User Rules.',
+    ];
+  },
+  normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
+  formatHookOutput(event, result) {
+    if (result.kind === 'context') return json({ additional_context: result.text });
+    if (result.kind === 'deny') {
+      return json({ permission: 'deny', user_message: result.reason, agent_message: result.reason });
+    }
+    return quiet(event, result);
+  },
+};

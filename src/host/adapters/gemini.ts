@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import type { HostAdapter } from '../types.js';
+import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
+
+const caps = {
+  events: {
+    'session-start': 'SessionStart',
+    'pre-tool-use': 'BeforeTool',
+    stop: 'AfterAgent',
+    'pre-compact': 'PreCompress',
+  },
+  matchers: {},
+  hookStyle: 'nested',
+  scopes: ['project', 'user'],
+  mcpKey: 'mcpServers',
+  table: {
+    mcp: '`.gemini/settings.json` `mcpServers.firstlight`; `~/.gemini/settings.json` (user)',
+    instructions: '`GEMINI.md`, `~/.gemini/GEMINI.md`',
+    hooks:
+      'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}`; SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',
+  },
+} as const satisfies HostAdapter['caps'];
+
+/** Gemini CLI: `settings.json` holds both `mcpServers` and `hooks`; GEMINI.md. */
+export const geminiAdapter: HostAdapter = {
+  id: 'gemini',
+  name: 'Gemini CLI',
+  caps,
+  surfaces(scope, ctx) {
+    const base = scope === 'user' ? join(ctx.userHome, '.gemini') : join(ctx.project, '.gemini');
+    const instructions = scope === 'user' ? join(base, 'GEMINI.md') : join(ctx.project, 'GEMINI.md');
+    const settings = join(base, 'settings.json');
+    return [
+      { kind: 'instructions', path: instructions, format: 'markdown', label: 'bootstrap block' },
+      {
+        kind: 'mcp-json',
+        path: settings,
+        keyPath: ['mcpServers'],
+        entry: { command: ctx.server.command, args: ctx.server.args },
+        label: 'MCP server',
+      },
+      {
+        kind: 'hooks',
+        path: settings,
+        style: 'nested',
+        entries: hookEntries('gemini', caps, ctx),
+        label: 'hooks',
+      },
+    ];
+  },
+  manualSteps() {
+    return [];
+  },
+  normalizeHookInput: (event, raw) => normalizeSnakeCase('gemini', event, raw),
+  formatHookOutput(event, result) {
+    if (result.kind === 'context') {
+      return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: result.text } });
+    }
+    if (result.kind === 'deny') return json({ decision: 'deny', reason: result.reason });
+    return quiet(event, result);
+  },
+};

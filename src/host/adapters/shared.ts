@@ -1,0 +1,81 @@
+import type { HookEvent, HostId } from '../ids.js';
+import type { HookEntry, HookInput, HookOutput, HookResult, HostCaps, InstallContext } from '../types.js';
+
+/** Hook timeouts (seconds): the gate runs on every tool call, capture may read a long transcript. */
+export const HOOK_TIMEOUT_SEC: Record<HookEvent, number> = {
+  'session-start': 15,
+  'pre-tool-use': 10,
+  stop: 30,
+  'pre-compact': 60,
+};
+
+/** The hook registrations a host gets, from its caps table. */
+export function hookEntries(host: HostId, caps: HostCaps, ctx: InstallContext): HookEntry[] {
+  const entries: HookEntry[] = [];
+  for (const [event, hostEvent] of Object.entries(caps.events) as [HookEvent, string][]) {
+    const matcher = caps.matchers[event];
+    entries.push({
+      event,
+      hostEvent,
+      command: ctx.hookCommand(event, host),
+      ...(matcher === undefined ? {} : { matcher }),
+      timeoutSec: HOOK_TIMEOUT_SEC[event],
+    });
+  }
+  return entries;
+}
+
+export function str(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** snake_case payloads (Claude Code, Codex, Gemini CLI, Cursor, VS Code). */
+export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<string, unknown>): HookInput {
+  return {
+    host,
+    event,
+    sessionId: str(raw.session_id) ?? str(raw.conversation_id),
+    transcriptPath: str(raw.transcript_path),
+    cwd: str(raw.cwd) ?? firstString(raw.workspace_roots),
+    source: str(raw.source),
+    toolName: str(raw.tool_name),
+    toolInput: raw.tool_input ?? null,
+    lastAssistantMessage: str(raw.last_assistant_message),
+  };
+}
+
+function firstString(value: unknown): string | null {
+  return Array.isArray(value) ? str(value[0]) : null;
+}
+
+/** `{"hookSpecificOutput":{…}}`: Claude Code and Codex. Allow prints nothing, so the host's own
+ * permission flow still runs (an explicit "allow" would skip the user's prompts). */
+export function formatHookSpecific(event: HookEvent, result: HookResult, hostEvent: string): HookOutput {
+  switch (result.kind) {
+    case 'context':
+      return json({ hookSpecificOutput: { hookEventName: hostEvent, additionalContext: result.text } });
+    case 'deny':
+      return json({
+        hookSpecificOutput: {
+          hookEventName: hostEvent,
+          permissionDecision: 'deny',
+          permissionDecisionReason: result.reason,
+        },
+      });
+    default:
+      return quiet(event, result);
+  }
+}
+
+export function json(value: unknown): HookOutput {
+  return { stdout: JSON.stringify(value), exitCode: 0 };
+}
+
+/** Nothing for the host; a `none` note goes to stderr as a diagnostic. */
+export function quiet(_event: HookEvent, result: HookResult): HookOutput {
+  return {
+    stdout: '',
+    ...(result.kind === 'none' && result.note ? { stderr: result.note } : {}),
+    exitCode: 0,
+  };
+}

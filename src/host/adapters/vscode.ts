@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import type { HostAdapter, InstallContext } from '../types.js';
+import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
+
+const caps = {
+  events: {
+    'session-start': 'SessionStart',
+    'pre-tool-use': 'PreToolUse',
+    stop: 'Stop',
+    'pre-compact': 'PreCompact',
+  },
+  matchers: { 'session-start': 'startup|resume|clear|compact', 'pre-tool-use': '*' },
+  hookStyle: 'nested',
+  scopes: ['project', 'user'],
+  mcpKey: 'servers',
+  table: {
+    mcp: '`.vscode/mcp.json` `servers.firstlight` (the root key is `servers`); user profile `mcp.json`',
+    instructions: '`.github/copilot-instructions.md`, `AGENTS.md`',
+    hooks:
+      'reads `.claude/settings.json` hooks (Claude shapes; its transcript format differs, so the gate fails closed)',
+  },
+} as const satisfies HostAdapter['caps'];
+
+/** The VS Code user profile directory holding `mcp.json`. */
+function userProfileDir(ctx: InstallContext): string {
+  if (ctx.platform === 'darwin') return join(ctx.userHome, 'Library', 'Application Support', 'Code', 'User');
+  if (ctx.platform === 'win32')
+    return join(ctx.env.APPDATA ?? join(ctx.userHome, 'AppData', 'Roaming'), 'Code', 'User');
+  return join(ctx.env.XDG_CONFIG_HOME ?? join(ctx.userHome, '.config'), 'Code', 'User');
+}
+
+/** VS Code (Copilot agent mode): `.vscode/mcp.json` `servers`, Copilot instruction files, Claude-style hooks. */
+export const vscodeAdapter: HostAdapter = {
+  id: 'vscode',
+  name: 'VS Code',
+  caps,
+  surfaces(scope, ctx) {
+    const entry = { type: 'stdio', command: ctx.server.command, args: ctx.server.args };
+    if (scope === 'user') {
+      return [
+        {
+          kind: 'mcp-json',
+          path: join(userProfileDir(ctx), 'mcp.json'),
+          keyPath: ['servers'],
+          entry,
+          label: 'MCP server',
+        },
+      ];
+    }
+    return [
+      {
+        kind: 'instructions',
+        path: join(ctx.project, '.github', 'copilot-instructions.md'),
+        format: 'markdown',
+        label: 'bootstrap block',
+      },
+      {
+        kind: 'instructions',
+        path: join(ctx.project, 'AGENTS.md'),
+        format: 'markdown',
+        label: 'bootstrap block',
+      },
+      {
+        kind: 'mcp-json',
+        path: join(ctx.project, '.vscode', 'mcp.json'),
+        keyPath: ['servers'],
+        entry,
+        label: 'MCP server',
+      },
+      {
+        kind: 'hooks',
+        path: join(ctx.project, '.claude', 'settings.json'),
+        style: 'nested',
+        entries: hookEntries('vscode', caps, ctx),
+        label: 'hooks (VS Code reads Claude settings)',
+      },
+    ];
+  },
+  manualSteps(scope) {
+    return scope === 'user'
+      ? [
+          'VS Code has no user-level instruction file firstlight can write: keep the project files, or paste the snippet from docs/hosts.md into your user instructions.',
+        ]
+      : [
+          'VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "firstlight" when asked.',
+        ];
+  },
+  normalizeHookInput: (event, raw) => normalizeSnakeCase('vscode', event, raw),
+  formatHookOutput: (event, result) => formatHookSpecific(event, result, caps.events[event]),
+};

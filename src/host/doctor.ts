@@ -1,0 +1,111 @@
+/**
+ * `firstlight doctor`: per installed host and scope, is each file there with our part current,
+ * and does the configured server command actually answer `bootstrap_session`?
+ */
+import { readTextIfExists } from '../core/index.js';
+import { adapterFor } from './adapters/index.js';
+import type { HostId, Scope } from './ids.js';
+import { resolveCommands } from './install/command.js';
+import { manifestPath, readManifest } from './install/manifest.js';
+import { inspectSurface } from './install/surface-edit.js';
+import type { InstallContext, Surface } from './types.js';
+
+export type CheckName = 'config' | 'instructions' | 'hooks' | 'server';
+
+export interface DoctorCheck {
+  check: CheckName;
+  /** `config`, `instructions:CLAUDE.md`, `server`: unique within a host. */
+  id: string;
+  ok: boolean;
+  detail: string;
+  path?: string;
+}
+
+export interface HostDiagnosis {
+  host: HostId;
+  name: string;
+  scope: Scope;
+  ok: boolean;
+  checks: DoctorCheck[];
+}
+
+export interface DoctorReport {
+  project: string;
+  ok: boolean;
+  hosts: HostDiagnosis[];
+  /** Set when nothing is installed at all. */
+  note?: string;
+}
+
+export interface ProbeResult {
+  ok: boolean;
+  detail: string;
+}
+
+export interface DoctorOptions {
+  project: string;
+  home: string;
+  userHome: string;
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  /** Starts the server command and calls bootstrap_session (the real one spawns it over stdio). */
+  probe: (server: { command: string; args: string[] }) => Promise<ProbeResult>;
+}
+
+const CHECK_OF: Record<Surface['kind'], CheckName> = {
+  instructions: 'instructions',
+  'mcp-json': 'config',
+  'mcp-toml': 'config',
+  hooks: 'hooks',
+};
+
+export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
+  const hosts: HostDiagnosis[] = [];
+  const probes = new Map<string, Promise<ProbeResult>>();
+  for (const scope of ['project', 'user'] as const) {
+    const manifest = readManifest(manifestPath(scope, options.project, options.home));
+    const installed = manifest.hosts ?? [];
+    if (installed.length === 0 || !manifest.command) continue;
+    const commands = resolveCommands({ ...manifest.command, env: options.env });
+    const ctx: InstallContext = {
+      project: options.project,
+      userHome: options.userHome,
+      env: options.env,
+      platform: options.platform,
+      ...commands,
+    };
+    for (const host of installed) {
+      const adapter = adapterFor(host);
+      const checks: DoctorCheck[] = [];
+      let server: { command: string; args: string[] } | undefined;
+      for (const surface of adapter.surfaces(scope, ctx)) {
+        const seen = inspectSurface(readTextIfExists(surface.path), surface, ctx.server.name);
+        const check = CHECK_OF[surface.kind];
+        const id = check === 'instructions' ? `instructions:${display(surface.path, options)}` : check;
+        checks.push({ check, id, ok: seen.ok, detail: seen.detail, path: surface.path });
+        if (seen.server) server = seen.server;
+      }
+      if (server) {
+        const key = JSON.stringify(server);
+        if (!probes.has(key)) probes.set(key, options.probe(server));
+        const probe = await probes.get(key)!;
+        checks.push({ check: 'server', id: 'server', ok: probe.ok, detail: probe.detail });
+      }
+      hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });
+    }
+  }
+  return {
+    project: options.project,
+    ok: hosts.length > 0 && hosts.every((h) => h.ok),
+    hosts,
+    ...(hosts.length === 0
+      ? { note: 'firstlight is not installed here: run `firstlight install HOST`' }
+      : {}),
+  };
+}
+
+function display(path: string, options: DoctorOptions): string {
+  if (path.startsWith(`${options.project}/`)) return path.slice(options.project.length + 1);
+  if (path.startsWith(`${options.userHome}/`)) return `~/${path.slice(options.userHome.length + 1)}`;
+  return path;
+}

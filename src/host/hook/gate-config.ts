@@ -1,0 +1,70 @@
+/**
+ * Which tools the gate guards. `FIRSTLIGHT_GATED_TOOLS` (comma-separated globs) overrides
+ * `gate.tools` in firstlight.yaml, which overrides the default list below. The YAML parser and
+ * schema load only when the file mentions `gate:` at all: the gate runs on every tool call.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** High-blast-radius tools across hosts: shells, file writes, and MCP tools that send, publish or destroy. */
+export const DEFAULT_GATED_TOOLS: readonly string[] = [
+  'Bash',
+  'shell',
+  'run_shell_command',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'write_file',
+  'replace',
+  'apply_patch',
+  'mcp__*__{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
+];
+
+/** Default scan window: the newest 32 MB of a transcript. */
+export const DEFAULT_MAX_TRANSCRIPT_MB = 32;
+
+/** The bypass: an environment variable, never a tool argument (a model can set those). */
+export const GATE_BYPASS_ENV = 'FIRSTLIGHT_GATE_BYPASS';
+export const GATED_TOOLS_ENV = 'FIRSTLIGHT_GATED_TOOLS';
+
+export interface GateConfig {
+  tools: readonly string[];
+  maxTranscriptBytes: number;
+  source: 'env' | 'settings' | 'default';
+  problems: string[];
+}
+
+export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Promise<GateConfig> {
+  const file = join(home, 'firstlight.yaml');
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // no settings file: defaults
+  }
+  let tools: readonly string[] = DEFAULT_GATED_TOOLS;
+  let source: GateConfig['source'] = 'default';
+  let maxMb = DEFAULT_MAX_TRANSCRIPT_MB;
+  const problems: string[] = [];
+  if (/^gate\s*:/m.test(text)) {
+    const { loadSettings } = await import('../../core/index.js');
+    const loaded = loadSettings(file);
+    problems.push(...loaded.problems.filter((p) => p.includes('gate')));
+    const gate = loaded.settings.gate;
+    if (gate.tools) {
+      tools = gate.tools;
+      source = 'settings';
+    }
+    maxMb = gate.max_transcript_mb;
+  }
+  const fromEnv = env[GATED_TOOLS_ENV];
+  if (fromEnv !== undefined) {
+    tools = fromEnv
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t.length > 0);
+    source = 'env';
+  }
+  return { tools, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
+}

@@ -1,0 +1,46 @@
+/**
+ * "Injected once per (session, source)": one marker file per pair under the home's cache,
+ * claimed with an exclusive create so two racing SessionStart fires cannot both win.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const KEEP_MS = 7 * 24 * 3600 * 1000;
+
+export function ledgerDir(home: string): string {
+  return join(home, 'cache', 'hook-sessions');
+}
+
+function markerName(sessionId: string, source: string): string {
+  return `${sessionId}.${source}`.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+}
+
+/** True when this call claimed the pair; false when it was injected before. */
+export function claimInjection(home: string, sessionId: string, source: string, now: Date): boolean {
+  const dir = ledgerDir(home);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, markerName(sessionId, source)), now.toISOString(), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  prune(dir, now);
+  return true;
+}
+
+/** Gives a claim back (rendering failed: the next fire may try again). */
+export function releaseInjection(home: string, sessionId: string, source: string): void {
+  rmSync(join(ledgerDir(home), markerName(sessionId, source)), { force: true });
+}
+
+function prune(dir: string, now: Date): void {
+  for (const name of readdirSync(dir)) {
+    try {
+      if (now.getTime() - statSync(join(dir, name)).mtimeMs > KEEP_MS)
+        rmSync(join(dir, name), { force: true });
+    } catch {
+      // raced with another pruner
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { HookInput, HookResult } from '../types.js';
+import { GATE_BYPASS_ENV, type GateConfig } from './gate-config.js';
+import { matchesAny } from './glob.js';
+import { proveBootstrap } from './transcript-scan.js';
+
+export interface GateDeps {
+  config: GateConfig;
+  env: NodeJS.ProcessEnv;
+}
+
+/** firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). */
+const OWN_TOOL = /(^|__)firstlight__|(^|[-./:_])bootstrap_session$/;
+
+const CALL_FIRST =
+  'Call bootstrap_session() on the firstlight MCP server first (mcp__firstlight__bootstrap_session); retry this tool once it returns mind_contract_available: true.';
+
+/**
+ * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session
+ * result. Fails closed: no transcript, an unreadable one, or no proof all deny, with a reason
+ * that tells the agent what to call.
+ */
+export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
+  const tool = input.toolName;
+  if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
+  if (OWN_TOOL.test(tool)) return { kind: 'allow' };
+  const glob = matchesAny(tool, deps.config.tools);
+  if (!glob) return { kind: 'allow' };
+  const bypass = deps.env[GATE_BYPASS_ENV];
+  if (bypass === '1' || bypass === 'true') return { kind: 'allow' };
+  if (!input.transcriptPath) {
+    return {
+      kind: 'deny',
+      reason: `firstlight gate: ${tool} is gated (${glob}) and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
+    };
+  }
+  const proof = proveBootstrap(input.transcriptPath, deps.config.maxTranscriptBytes);
+  if (proof.ok) return { kind: 'allow' };
+  return {
+    kind: 'deny',
+    reason: `firstlight gate: ${tool} is gated (${glob}): ${proof.reason}. ${CALL_FIRST}`,
+  };
+}

@@ -1,0 +1,34 @@
+import { ensureHome } from '../../core/index.js';
+import { createMind, renderPacketMarkdown } from '../../mind/index.js';
+import { renderResumption } from '../../resume/index.js';
+
+export interface RenderSessionPacketInput {
+  home: string;
+  projectDir: string;
+  sessionId: string | null;
+  /** False for `clear`: no resumption, and a clear-after-inject tail is not consumed. */
+  resume: boolean;
+  clock: () => Date;
+}
+
+/** The packet as the SessionStart hook injects it (loaded lazily: it pulls in the whole mind). */
+export async function renderSessionPacket(input: RenderSessionPacketInput): Promise<string> {
+  ensureHome(input.home);
+  const mind = createMind({ home: input.home, projectDir: input.projectDir, clock: input.clock });
+  try {
+    const packet = await mind.bootstrap({
+      sessionId: input.sessionId,
+      sessionKey: input.sessionId ? `hook:${input.sessionId}` : 'hook',
+      preview: !input.resume,
+    });
+    if (!input.resume) packet.resumption = null;
+    const maxChars = mind.settings().settings.packet.markdown_max_chars;
+    // Resumption first, in the resume part's shape, aged against the packet's own clock.
+    return renderPacketMarkdown(packet, {
+      maxChars,
+      renderResumption: (r) => renderResumption(r, { now: new Date(packet.context.now) }),
+    });
+  } finally {
+    mind.close();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The hook pipeline: parse stdin, pick the adapter (the payload's shape wins over `--host`:
+ * Copilot CLI and VS Code also run the hooks in .claude/settings.json), normalise, run the
+ * handler, format. Returns the output; emit.ts writes it.
+ */
+import { adapterFor } from '../adapters/index.js';
+import { type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
+import type { HookInput, HookOutput, HookResult, HostAdapter } from '../types.js';
+import { loadGateConfig } from './gate-config.js';
+import { preToolUse } from './pre-tool-use.js';
+
+export interface HookRunOptions {
+  event: string;
+  /** `--host`; the payload's shape overrides it when they disagree. */
+  host?: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Fallback project directory when the payload carries no `cwd`. */
+  cwd: string;
+  stdin: string;
+  clock?: () => Date;
+}
+
+/** Copilot CLI's payloads are camelCase (`toolName`, `sessionId`); everyone else's snake_case. */
+export function detectHost(raw: Record<string, unknown>, hinted: HostId): HostId {
+  const camel = 'toolName' in raw || 'toolArgs' in raw || ('sessionId' in raw && !('session_id' in raw));
+  if (camel) return 'copilot';
+  return hinted === 'copilot' && ('session_id' in raw || 'tool_name' in raw) ? 'claude' : hinted;
+}
+
+export async function runHook(options: HookRunOptions): Promise<HookOutput> {
+  const hinted: HostId = options.host && isHostId(options.host) ? options.host : 'claude';
+  if (!isHookEvent(options.event)) {
+    return { stdout: '', stderr: `firstlight hook: unknown event "${options.event}" ignored`, exitCode: 0 };
+  }
+  const event = options.event;
+  let raw: Record<string, unknown>;
+  try {
+    const parsed = JSON.parse(options.stdin || '{}') as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not a JSON object');
+    raw = parsed as Record<string, unknown>;
+  } catch (error) {
+    return failed(adapterFor(hinted), event, `hook input is not valid JSON (${(error as Error).message})`);
+  }
+  const adapter = adapterFor(detectHost(raw, hinted));
+  const input = adapter.normalizeHookInput(event, raw);
+  try {
+    return adapter.formatHookOutput(event, await handle(input, options));
+  } catch (error) {
+    return failed(adapter, event, (error as Error).message);
+  }
+}
+
+async function handle(input: HookInput, options: HookRunOptions): Promise<HookResult> {
+  const clock = options.clock ?? (() => new Date());
+  switch (input.event) {
+    case 'pre-tool-use':
+      return preToolUse(input, { config: await loadGateConfig(options.home, options.env), env: options.env });
+    case 'session-start': {
+      const { sessionStart } = await import('./session-start.js');
+      return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
+    }
+    case 'stop':
+    case 'pre-compact': {
+      const { captureResumption } = await import('./capture.js');
+      return captureResumption(input, { home: options.home, clock });
+    }
+  }
+}
+
+/** Fail closed for the gate; never block a session over our own failure. */
+function failed(adapter: HostAdapter, event: HookEvent, why: string): HookOutput {
+  const result: HookResult =
+    event === 'pre-tool-use'
+      ? { kind: 'deny', reason: `firstlight gate: ${why}. Call bootstrap_session() first, then retry.` }
+      : { kind: 'none', note: `firstlight hook ${event}: ${why}` };
+  return adapter.formatHookOutput(event, result);
+}

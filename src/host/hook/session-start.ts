@@ -1,0 +1,34 @@
+import type { HookInput, HookResult } from '../types.js';
+import { claimInjection, releaseInjection } from './ledger.js';
+
+export interface SessionStartDeps {
+  home: string;
+  projectDir: string;
+  clock: () => Date;
+}
+
+/**
+ * SessionStart: the rendered packet (≤ markdown_max_chars, resumption first), once per
+ * (session, source). `clear` means the user wants a clean slate: the packet without resumption.
+ */
+export async function sessionStart(input: HookInput, deps: SessionStartDeps): Promise<HookResult> {
+  const source = input.source ?? 'startup';
+  const sessionId = input.sessionId;
+  if (sessionId && !claimInjection(deps.home, sessionId, source, deps.clock())) {
+    return { kind: 'none', note: `firstlight: packet already injected for session ${sessionId} (${source})` };
+  }
+  try {
+    const { renderSessionPacket } = await import('./render-packet.js');
+    const text = await renderSessionPacket({
+      home: deps.home,
+      projectDir: deps.projectDir,
+      sessionId,
+      resume: source !== 'clear',
+      clock: deps.clock,
+    });
+    return { kind: 'context', text };
+  } catch (error) {
+    if (sessionId) releaseInjection(deps.home, sessionId, source);
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * @module host — host bootstrap: one adapter per host (instruction surfaces, MCP config, hook
+ * formats) in one registry, the marked-block editor, install/uninstall with a manifest, doctor,
+ * the hook runner and its emitter, and the report renderings.
+ *
+ * `firstlight hook` imports this on every tool call, so everything imported here statically is
+ * light; install, uninstall, doctor and the probe load on first call (see lazy.ts).
+ */
+export { adapterFor, HOST_ADAPTERS } from './adapters/index.js';
+export {
+  BLOCK_BODY,
+  BLOCK_VERSION,
+  blockVersions,
+  removeBlock,
+  renderBlock,
+  upsertBlock,
+} from './bootstrap-block.js';
+export type {
+  CheckName,
+  DoctorCheck,
+  DoctorOptions,
+  DoctorReport,
+  HostDiagnosis,
+  ProbeResult,
+} from './doctor.js';
+export { emitHookCrash, emitHookOutput } from './hook/emit.js';
+export { DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
+export type { HookRunOptions } from './hook/run-hook.js';
+export { detectHost, runHook } from './hook/run-hook.js';
+export { proveBootstrap } from './hook/transcript-scan.js';
+export type { HookEvent, HostId, Scope } from './ids.js';
+export { HOOK_EVENTS, HOST_IDS, isHookEvent, isHostId, SCOPES } from './ids.js';
+export type { CommandInput, ResolvedCommands } from './install/command.js';
+export { resolveCommands, shellQuote } from './install/command.js';
+export type { FileAction, FileReport, InstallOptions, InstallReport } from './install/installer.js';
+export type { InstalledCommand } from './install/manifest.js';
+export { doctor, install, probeServer, uninstall } from './lazy.js';
+export type { ProbeOptions } from './probe.js';
+export {
+  renderDoctorReport,
+  renderHostFormatTable,
+  renderInstallReport,
+  renderUninstallReport,
+} from './report.js';
+export type {
+  HookInput,
+  HookOutput,
+  HookResult,
+  HostAdapter,
+  HostCaps,
+  InstallContext,
+  ServerSpec,
+  Surface,
+} from './types.js';

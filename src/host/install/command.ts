@@ -1,0 +1,63 @@
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { HookEvent, HostId } from '../ids.js';
+import type { ServerSpec } from '../types.js';
+
+export interface CommandInput {
+  /** Absolute path of the running CLI entry (dist/cli/main.js). */
+  cliPath: string;
+  /** The node binary running it. */
+  execPath: string;
+  env: NodeJS.ProcessEnv;
+  /** `--home DIR` given to install: passed on to the server and hooks so they use the same home. */
+  home?: string;
+  /** The server name in host configs. */
+  serverName?: string;
+}
+
+export interface ResolvedCommands {
+  server: ServerSpec;
+  hookCommand: (event: HookEvent, host: HostId) => string;
+}
+
+/**
+ * How hosts should start firstlight: `firstlight …` when that name on PATH is this very CLI (a
+ * global install), else the absolute node binary + CLI path, which works from any cwd.
+ */
+export function resolveCommands(input: CommandInput): ResolvedCommands {
+  const prefix = onPath('firstlight', input.env, input.cliPath)
+    ? ['firstlight']
+    : [input.execPath, input.cliPath];
+  const homeArgs = input.home ? ['--home', input.home] : [];
+  const [command, ...lead] = prefix as [string, ...string[]];
+  return {
+    server: { name: input.serverName ?? 'firstlight', command, args: [...lead, 'serve', ...homeArgs] },
+    hookCommand: (event, host) =>
+      [...prefix, 'hook', event, '--host', host, ...homeArgs].map(shellQuote).join(' '),
+  };
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv, cliPath: string): boolean {
+  let target: string;
+  try {
+    target = realpathSync(cliPath);
+  } catch {
+    return false;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (realpathSync(candidate) === target) return true;
+    } catch {
+      // not here
+    }
+  }
+  return false;
+}
+
+/** POSIX shell quoting (hooks run through a shell). */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

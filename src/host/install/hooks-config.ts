@@ -1,0 +1,92 @@
+/** Our hook registrations inside a host's hooks file, for each file style. Other entries are never touched. */
+import type { HookEntry, HookFileStyle } from '../types.js';
+import { type JsonObject, jsonEqual, objectAt } from './json-config.js';
+
+/** True for a command install wrote (`… firstlight … hook EVENT` or `… cli/main.js … hook EVENT`). */
+export function isOurHookCommand(command: unknown): boolean {
+  return (
+    typeof command === 'string' &&
+    /\bhook (session-start|pre-tool-use|stop|pre-compact)\b/.test(command) &&
+    /firstlight|main\.js/.test(command)
+  );
+}
+
+/** The JSON one entry takes in a file of this style. */
+function entryJson(style: HookFileStyle, entry: HookEntry): JsonObject {
+  switch (style) {
+    case 'nested':
+      return {
+        ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+        hooks: [{ type: 'command', command: entry.command, timeout: entry.timeoutSec }],
+      };
+    case 'copilot':
+      return {
+        type: 'command',
+        bash: entry.command,
+        powershell: entry.command,
+        timeoutSec: entry.timeoutSec,
+      };
+    case 'cursor':
+      return { command: entry.command };
+  }
+}
+
+/** Does this item of an event's array carry one of our commands? */
+function isOurs(style: HookFileStyle, item: unknown): boolean {
+  if (typeof item !== 'object' || item === null) return false;
+  const o = item as JsonObject;
+  if (style === 'nested') {
+    return Array.isArray(o.hooks) && o.hooks.some((h) => isOurHookCommand((h as JsonObject)?.command));
+  }
+  return isOurHookCommand(o.command) || isOurHookCommand(o.bash);
+}
+
+/**
+ * Makes `root` carry exactly `entries` as our registrations: an existing item of ours is
+ * replaced where it stands (so a re-install changes nothing), a missing one appended, ours for
+ * events no longer wanted removed. Returns whether anything changed.
+ */
+export function upsertHooks(root: JsonObject, style: HookFileStyle, entries: HookEntry[]): boolean {
+  const before = structuredClone(root);
+  if (style !== 'nested' && root.version === undefined) root.version = 1;
+  const hooks = objectAt(root, ['hooks'], true)!;
+  const wanted = new Map(entries.map((e) => [e.hostEvent, entryJson(style, e)]));
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list) || wanted.has(event)) continue;
+    const kept = list.filter((item) => !isOurs(style, item));
+    if (kept.length !== list.length) hooks[event] = kept;
+  }
+  for (const [event, item] of wanted) {
+    const list = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    const at = list.findIndex((x) => isOurs(style, x));
+    const next = list.filter((x, i) => i === at || !isOurs(style, x));
+    if (at < 0) next.push(item);
+    else next[next.indexOf(list[at])] = item;
+    hooks[event] = next;
+  }
+  return !jsonEqual(before, root);
+}
+
+/** Removes our registrations; drops event arrays and the `hooks` object that become empty. */
+export function removeHooks(root: JsonObject, style: HookFileStyle): void {
+  const hooks = objectAt(root, ['hooks'], false);
+  if (!hooks) return;
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    const kept = list.filter((item) => !isOurs(style, item));
+    if (kept.length === 0) delete hooks[event];
+    else hooks[event] = kept;
+  }
+  if (Object.keys(hooks).length === 0) delete root.hooks;
+}
+
+/** Events whose registration of ours is missing or differs from `entries` (for doctor). */
+export function missingHooks(root: JsonObject, style: HookFileStyle, entries: HookEntry[]): string[] {
+  const hooks = objectAt(root, ['hooks'], false) ?? {};
+  return entries
+    .filter((e) => {
+      const list = hooks[e.hostEvent];
+      return !Array.isArray(list) || !list.some((item) => jsonEqual(item, entryJson(style, e)));
+    })
+    .map((e) => e.hostEvent);
+}

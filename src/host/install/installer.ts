@@ -1,0 +1,277 @@
+/**
+ * Install and uninstall: plan every surface of the chosen hosts, group them by file, apply the
+ * pure edits, and record what was done in the manifest. Uninstall restores a file byte for byte
+ * when it still holds exactly what install wrote; otherwise it removes only firstlight's parts.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { readTextIfExists, withFileLock, writeFileAtomicallySync } from '../../core/index.js';
+import { adapterFor } from '../adapters/index.js';
+import type { HostId, Scope } from '../ids.js';
+import type { InstallContext, Surface } from '../types.js';
+import { unifiedDiff } from './diff.js';
+import { type InstalledCommand, type Manifest, manifestPath, readManifest, sha256 } from './manifest.js';
+import { applySurface, unapplySurface } from './surface-edit.js';
+
+export interface InstallOptions {
+  hosts: HostId[];
+  scope: Scope;
+  ctx: InstallContext;
+  /** The firstlight home (user-scope manifest lives there). */
+  home: string;
+  dryRun?: boolean;
+  /** Recorded in the manifest so doctor can rebuild the same commands. */
+  command?: InstalledCommand;
+}
+
+export type FileAction = 'created' | 'updated' | 'unchanged' | 'restored' | 'removed' | 'cleaned' | 'kept';
+
+export interface FileReport {
+  path: string;
+  /** Path relative to the project when inside it. */
+  display: string;
+  action: FileAction;
+  hosts: HostId[];
+  labels: string[];
+  notes: string[];
+  diff?: string;
+}
+
+export interface InstallReport {
+  hosts: HostId[];
+  scope: Scope;
+  project: string;
+  dryRun: boolean;
+  manifest: string;
+  files: FileReport[];
+  manualSteps: { host: HostId; steps: string[] }[];
+}
+
+interface PlannedFile {
+  path: string;
+  surfaces: { host: HostId; surface: Surface }[];
+}
+
+/** Surfaces of the chosen hosts grouped by file, in first-seen order. */
+export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): PlannedFile[] {
+  const byPath = new Map<string, PlannedFile>();
+  for (const host of hosts) {
+    for (const surface of adapterFor(host).surfaces(scope, ctx)) {
+      const file = byPath.get(surface.path) ?? { path: surface.path, surfaces: [] };
+      file.surfaces.push({ host, surface });
+      byPath.set(surface.path, file);
+    }
+  }
+  return [...byPath.values()];
+}
+
+function display(path: string, project: string): string {
+  const rel = relative(project, path);
+  return rel.startsWith('..') || rel === '' ? path : rel;
+}
+
+/** Directories `mkdir -p` would create for `file`, outermost first. */
+function missingDirs(file: string): string[] {
+  const dirs: string[] = [];
+  let dir = dirname(file);
+  while (!existsSync(dir)) {
+    dirs.unshift(dir);
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return dirs;
+}
+
+async function lockedManifest<T>(path: string, dryRun: boolean, work: (m: Manifest) => T): Promise<T> {
+  if (dryRun) return work(readManifest(path));
+  const hadDir = existsSync(dirname(path));
+  const result = await withFileLock(path, async () => {
+    const manifest = readManifest(path);
+    const value = work(manifest);
+    if (Object.keys(manifest.files).length === 0) rmSync(path, { force: true });
+    else writeFileAtomicallySync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+    return value;
+  });
+  // The manifest's directory goes when nothing is left in it (install made it; the lock too).
+  if (!existsSync(path) && (!hadDir || readManifestDirEmpty(path))) removeEmptyDirs([dirname(path)]);
+  return result;
+}
+
+function readManifestDirEmpty(path: string): boolean {
+  try {
+    return readdirSync(dirname(path)).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+export async function install(options: InstallOptions): Promise<InstallReport> {
+  const { ctx, scope } = options;
+  const dryRun = options.dryRun ?? false;
+  const mPath = manifestPath(scope, ctx.project, options.home);
+  const files = await lockedManifest(mPath, dryRun, (manifest) => {
+    const reports = planFiles(options.hosts, scope, ctx).map((file): FileReport => {
+      const current = readTextIfExists(file.path);
+      let next = current;
+      const notes: string[] = [];
+      let corrupt: string | undefined;
+      for (const { surface } of file.surfaces) {
+        const edit = applySurface(next, surface, ctx.server.name);
+        next = edit.text;
+        notes.push(...edit.notes);
+        corrupt ??= edit.corrupt;
+      }
+      const hosts = [...new Set(file.surfaces.map((s) => s.host))];
+      const base = {
+        path: file.path,
+        display: display(file.path, ctx.project),
+        hosts,
+        labels: [...new Set(file.surfaces.map((s) => s.surface.label))],
+        notes,
+      };
+      const entry = manifest.files[file.path];
+      if (next === current) {
+        if (entry) entry.hosts = [...new Set([...entry.hosts, ...hosts])];
+        return { ...base, action: 'unchanged' };
+      }
+      const diff = unifiedDiff(base.display, current, next);
+      if (!dryRun) {
+        const createdDirs = current === undefined ? missingDirs(file.path) : [];
+        let backup: string | undefined;
+        if (corrupt && current !== undefined) {
+          backup = `${file.path}.firstlight-backup`;
+          // Backed up once: a second install over the same corrupt file keeps the first copy.
+          if (!existsSync(backup)) copyFileSync(file.path, backup);
+          notes.push(`was not valid (${corrupt}): backed up to ${backup} and replaced with a fresh config`);
+        }
+        mkdirSync(dirname(file.path), { recursive: true });
+        writeFileAtomicallySync(file.path, next!);
+        manifest.files[file.path] = entry
+          ? { ...entry, writtenSha256: sha256(next!), hosts: [...new Set([...entry.hosts, ...hosts])] }
+          : {
+              original: current ?? null,
+              writtenSha256: sha256(next!),
+              hosts,
+              createdDirs,
+              ...(backup ? { backup } : {}),
+            };
+      } else if (corrupt) {
+        notes.push(`is not valid (${corrupt}): install would back it up once and replace it`);
+      }
+      return { ...base, action: current === undefined ? 'created' : 'updated', diff };
+    });
+    if (Object.keys(manifest.files).length > 0) {
+      manifest.hosts = [...new Set([...(manifest.hosts ?? []), ...options.hosts])];
+      if (options.command) manifest.command = options.command;
+    }
+    return reports;
+  });
+  return {
+    hosts: options.hosts,
+    scope,
+    project: ctx.project,
+    dryRun,
+    manifest: mPath,
+    files,
+    manualSteps: options.hosts.map((host) => ({ host, steps: adapterFor(host).manualSteps(scope, ctx) })),
+  };
+}
+
+export async function uninstall(options: InstallOptions): Promise<InstallReport> {
+  const { ctx, scope } = options;
+  const dryRun = options.dryRun ?? false;
+  const mPath = manifestPath(scope, ctx.project, options.home);
+  // Directories install created; pruned (when empty) after every file is handled, deepest first,
+  // because several files may share one new directory.
+  const createdDirs = new Set<string>();
+  const files = await lockedManifest(mPath, dryRun, (manifest) => {
+    const reports = planFiles(options.hosts, scope, ctx).map((file): FileReport => {
+      const hosts = [...new Set(file.surfaces.map((s) => s.host))];
+      const base = {
+        path: file.path,
+        display: display(file.path, ctx.project),
+        hosts,
+        labels: [...new Set(file.surfaces.map((s) => s.surface.label))],
+        notes: [] as string[],
+      };
+      const current = readTextIfExists(file.path);
+      const entry = manifest.files[file.path];
+      if (entry) {
+        const remaining = entry.hosts.filter((h) => !hosts.includes(h));
+        if (remaining.length > 0) {
+          if (!dryRun) entry.hosts = remaining;
+          base.notes.push(`still used by ${remaining.join(', ')}: left in place`);
+          return { ...base, action: 'kept' };
+        }
+        if (!dryRun) {
+          delete manifest.files[file.path];
+          for (const dir of entry.createdDirs) createdDirs.add(dir);
+        }
+        if (current !== undefined && sha256(current) === entry.writtenSha256) {
+          const diff = unifiedDiff(base.display, current, entry.original ?? undefined);
+          if (!dryRun) {
+            if (entry.original === null) {
+              rmSync(file.path, { force: true });
+            } else {
+              writeFileAtomicallySync(file.path, entry.original);
+            }
+          }
+          return { ...base, action: entry.original === null ? 'removed' : 'restored', diff };
+        }
+        if (current === undefined) return { ...base, action: 'unchanged' };
+        base.notes.push('changed since install: removed firstlight’s parts only');
+        return clean(file, current, entry.original === null, base, dryRun, ctx.server.name);
+      }
+      if (current === undefined) return { ...base, action: 'unchanged' };
+      return clean(file, current, false, base, dryRun, ctx.server.name);
+    });
+    if (!dryRun) manifest.hosts = (manifest.hosts ?? []).filter((h) => !options.hosts.includes(h));
+    return reports;
+  });
+  removeEmptyDirs([...createdDirs].sort((a, b) => b.length - a.length));
+  return {
+    hosts: options.hosts,
+    scope,
+    project: ctx.project,
+    dryRun,
+    manifest: mPath,
+    files,
+    manualSteps: [],
+  };
+}
+
+/** Semantic removal: every surface's parts out, the rest of the file as it is. */
+function clean(
+  file: PlannedFile,
+  current: string,
+  created: boolean,
+  base: Omit<FileReport, 'action'>,
+  dryRun: boolean,
+  serverName: string,
+): FileReport {
+  let next = current;
+  for (const { surface } of file.surfaces) next = unapplySurface(next, surface, serverName);
+  if (next === current) return { ...base, action: 'unchanged' };
+  const remove = created && next.trim() === '';
+  const diff = unifiedDiff(base.display, current, remove ? undefined : next);
+  if (!dryRun) {
+    if (remove) {
+      rmSync(file.path, { force: true });
+    } else {
+      writeFileAtomicallySync(file.path, next);
+    }
+  }
+  return { ...base, action: remove ? 'removed' : 'cleaned', diff };
+}
+
+/** Removes each directory if it is empty, innermost first as given. */
+function removeEmptyDirs(dirs: string[]): void {
+  for (const dir of dirs) {
+    try {
+      if (readdirSync(dir).length === 0) rmdirSync(dir);
+    } catch {
+      // gone already, or not empty
+    }
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Pure text transforms for one surface: apply (install), unapply (uninstall when the file
+ * changed since install), inspect (doctor). Shared by every host; the surface is the data.
+ */
+import {
+  BLOCK_VERSION,
+  blockVersions,
+  CURSOR_RULE_FRONTMATTER,
+  removeBlock,
+  upsertBlock,
+} from '../bootstrap-block.js';
+import type { Surface } from '../types.js';
+import { missingHooks, removeHooks, upsertHooks } from './hooks-config.js';
+import { type JsonObject, jsonEqual, objectAt, parseJsonConfig, stringifyJsonConfig } from './json-config.js';
+import { removeTomlServer, tomlParses, tomlServerCommand, upsertTomlServer } from './toml-config.js';
+
+export interface AppliedEdit {
+  text: string;
+  notes: string[];
+  /** Set when the file did not parse: the caller backs it up once before replacing it. */
+  corrupt?: string;
+}
+
+/** The file's text with this surface installed. Returns `current` itself when nothing changes. */
+export function applySurface(current: string | undefined, surface: Surface, serverName: string): AppliedEdit {
+  const text = current ?? '';
+  switch (surface.kind) {
+    case 'instructions': {
+      if (current === undefined && surface.format === 'cursor-rule') {
+        return { text: `${CURSOR_RULE_FRONTMATTER}\n${upsertBlock('')}`, notes: [] };
+      }
+      return { text: upsertBlock(text), notes: [] };
+    }
+    case 'mcp-json':
+    case 'hooks': {
+      const parsed = parseJsonConfig(text);
+      const notes: string[] = [];
+      let root: JsonObject;
+      let indent: string | number = 2;
+      let corrupt: string | undefined;
+      if (parsed.ok) {
+        root = parsed.value;
+        indent = parsed.indent;
+      } else {
+        corrupt = parsed.error;
+        root = {};
+      }
+      const before = structuredClone(root);
+      if (surface.kind === 'mcp-json') {
+        const servers = objectAt(root, surface.keyPath, true)!;
+        servers[serverName] = surface.entry;
+      } else {
+        upsertHooks(root, surface.style, surface.entries);
+      }
+      if (!corrupt && jsonEqual(before, root)) return { text, notes };
+      if (parsed.ok && parsed.hadComments) {
+        notes.push(
+          'comments in this JSONC file are not kept by the rewrite (uninstall restores the original)',
+        );
+      }
+      return { text: stringifyJsonConfig(root, indent), notes, ...(corrupt ? { corrupt } : {}) };
+    }
+    case 'mcp-toml': {
+      const edit = upsertTomlServer(text, serverName, surface.entry, surface.features);
+      if (!edit.ok) {
+        if (!tomlParses(text).ok)
+          return { text: freshToml(serverName, surface), notes: [], corrupt: edit.error };
+        throw new Error(edit.error);
+      }
+      return { text: edit.text === text ? text : edit.text, notes: edit.notes };
+    }
+  }
+}
+
+function freshToml(serverName: string, surface: Extract<Surface, { kind: 'mcp-toml' }>): string {
+  const edit = upsertTomlServer('', serverName, surface.entry, surface.features);
+  return edit.ok ? edit.text : '';
+}
+
+/** The file's text with this surface's parts removed (everything else left as it is). */
+export function unapplySurface(current: string, surface: Surface, serverName: string): string {
+  switch (surface.kind) {
+    case 'instructions': {
+      const removed = removeBlock(current);
+      if (surface.format === 'cursor-rule' && removed.trim() === CURSOR_RULE_FRONTMATTER.trim()) return '';
+      return removed;
+    }
+    case 'mcp-json':
+    case 'hooks': {
+      const parsed = parseJsonConfig(current);
+      if (!parsed.ok) return current;
+      const root = parsed.value;
+      const before = structuredClone(root);
+      if (surface.kind === 'mcp-json') {
+        const servers = objectAt(root, surface.keyPath, false);
+        if (servers && serverName in servers) delete servers[serverName];
+      } else {
+        removeHooks(root, surface.style);
+        if (surface.style !== 'nested' && Object.keys(root).length === 1 && root.version === 1)
+          delete root.version;
+      }
+      if (jsonEqual(before, root)) return current;
+      return Object.keys(root).length === 0 ? '' : stringifyJsonConfig(root, parsed.indent);
+    }
+    case 'mcp-toml':
+      return removeTomlServer(current);
+  }
+}
+
+export interface SurfaceInspection {
+  ok: boolean;
+  detail: string;
+  /** The configured server command, for mcp surfaces. */
+  server?: { command: string; args: string[] };
+}
+
+/** What doctor sees in one surface. */
+export function inspectSurface(
+  current: string | undefined,
+  surface: Surface,
+  serverName: string,
+): SurfaceInspection {
+  if (current === undefined) return { ok: false, detail: `${surface.path} does not exist` };
+  switch (surface.kind) {
+    case 'instructions': {
+      const versions = blockVersions(current);
+      if (versions.length === 0) return { ok: false, detail: 'no firstlight bootstrap block' };
+      if (!versions.every((v) => v === BLOCK_VERSION)) {
+        return {
+          ok: false,
+          detail: `block is v=${versions.join(',')}, current is v=${BLOCK_VERSION}: re-run install`,
+        };
+      }
+      if (versions.length > 1)
+        return { ok: false, detail: `${versions.length} blocks: re-run install to keep one` };
+      return { ok: true, detail: `block v=${BLOCK_VERSION} present` };
+    }
+    case 'mcp-json': {
+      const parsed = parseJsonConfig(current);
+      if (!parsed.ok) return { ok: false, detail: `not valid JSON: ${parsed.error}` };
+      const entry = objectAt(parsed.value, surface.keyPath, false)?.[serverName] as JsonObject | undefined;
+      if (!entry) return { ok: false, detail: `no ${[...surface.keyPath, serverName].join('.')} entry` };
+      const server = {
+        command: String(entry.command ?? ''),
+        args: Array.isArray(entry.args) ? entry.args.map(String) : [],
+      };
+      if (!jsonEqual(entry, surface.entry))
+        return { ok: false, detail: 'server entry differs from what install writes: re-run install', server };
+      return { ok: true, detail: `server "${serverName}" configured`, server };
+    }
+    case 'mcp-toml': {
+      const server = tomlServerCommand(current, serverName);
+      if (!server) return { ok: false, detail: `no [mcp_servers.${serverName}] table` };
+      return { ok: true, detail: `[mcp_servers.${serverName}] configured`, server };
+    }
+    case 'hooks': {
+      const parsed = parseJsonConfig(current);
+      if (!parsed.ok) return { ok: false, detail: `not valid JSON: ${parsed.error}` };
+      const missing = missingHooks(parsed.value, surface.style, surface.entries);
+      if (missing.length > 0)
+        return { ok: false, detail: `missing or outdated hooks: ${missing.join(', ')}` };
+      return { ok: true, detail: `hooks ${surface.entries.map((e) => e.hostEvent).join(', ')} present` };
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/** Human renderings of install, uninstall and doctor results (the CLI prints them; --json prints the data). */
+import { HOST_ADAPTERS } from './adapters/index.js';
+import type { DoctorReport } from './doctor.js';
+import { HOST_IDS } from './ids.js';
+import type { InstallReport } from './install/installer.js';
+
+function fileLines(report: InstallReport): string[] {
+  const width = Math.max(...report.files.map((f) => f.display.length), 10);
+  const lines: string[] = [];
+  for (const f of report.files) {
+    lines.push(
+      `  ${f.action.padEnd(9)} ${f.display.padEnd(width)}  ${f.labels.join(', ')} (${f.hosts.join(', ')})`,
+    );
+    for (const note of f.notes) lines.push(`            note: ${note}`);
+  }
+  return lines;
+}
+
+function diffs(report: InstallReport): string[] {
+  return report.files.filter((f) => f.diff).map((f) => f.diff!);
+}
+
+/** The seed's setup action block: what was written where, the required first call, what is left to do. */
+export function renderInstallReport(report: InstallReport): string {
+  const names = report.hosts.map((h) => HOST_ADAPTERS[h].name).join(', ');
+  const head = report.dryRun
+    ? `firstlight install --dry-run: ${names} (${report.scope} scope, ${report.project}); nothing was written.`
+    : `firstlight host bootstrap: ${names} (${report.scope} scope, ${report.project})`;
+  const lines = [head, '', ...fileLines(report)];
+  if (report.dryRun) lines.push('', ...diffs(report));
+  lines.push(
+    '',
+    'Required first call in new sessions: bootstrap_session()',
+    'If mind_contract_available=false: the mind is degraded; say so and do not impersonate the persona.',
+    'If the firstlight server is unreachable: say you are running body-only.',
+  );
+  const manual = report.manualSteps.filter((m) => m.steps.length > 0);
+  if (manual.length > 0) {
+    lines.push('', 'Do by hand (install cannot write these):');
+    for (const m of manual)
+      for (const step of m.steps) lines.push(`  - ${HOST_ADAPTERS[m.host].name}: ${step}`);
+  }
+  if (!report.dryRun) {
+    lines.push('', `Recorded in ${report.manifest}; \`firstlight uninstall\` reverses exactly this.`);
+    lines.push(`Check it: firstlight doctor --project ${report.project}`);
+  }
+  return lines.join('\n');
+}
+
+export function renderUninstallReport(report: InstallReport): string {
+  const names = report.hosts.map((h) => HOST_ADAPTERS[h].name).join(', ');
+  const lines = [
+    `firstlight uninstall${report.dryRun ? ' --dry-run' : ''}: ${names} (${report.scope} scope, ${report.project})`,
+    '',
+    ...fileLines(report),
+  ];
+  if (report.dryRun) lines.push('', ...diffs(report));
+  return lines.join('\n');
+}
+
+export function renderDoctorReport(report: DoctorReport): string {
+  if (report.hosts.length === 0) return `firstlight doctor: ${report.note ?? 'nothing installed'}`;
+  const lines = [
+    `firstlight doctor: ${report.project} — ${report.ok ? 'all checks pass' : 'PROBLEMS FOUND'}`,
+  ];
+  for (const h of report.hosts) {
+    lines.push('', `${h.name} (${h.scope}): ${h.ok ? 'ok' : 'FAILING'}`);
+    for (const c of h.checks) lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);
+  }
+  return lines.join('\n');
+}
+
+/** The host-format table in docs/hosts.md, generated from the adapter registry. */
+export function renderHostFormatTable(): string {
+  const rows = HOST_IDS.map((id) => {
+    const a = HOST_ADAPTERS[id];
+    const events = Object.entries(a.caps.events)
+      .map(([canonical, own]) => `${canonical}→\`${own}\``)
+      .join(', ');
+    const cells = [
+      `${a.name} (\`${id}\`)`,
+      a.caps.table.mcp,
+      a.caps.table.instructions,
+      a.caps.table.hooks,
+      events,
+    ];
+    return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  });
+  return [
+    '| host | MCP config | instruction files | hooks | events installed |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}

@@ -1,0 +1,134 @@
+import type { HookEvent, HostId, Scope } from './ids.js';
+
+/** The MCP server install writes into every host's config. */
+export interface ServerSpec {
+  /** Key under the host's server map (`firstlight`). */
+  name: string;
+  command: string;
+  args: string[];
+}
+
+/** What an adapter needs to describe its files: all paths absolute, nothing read from the process. */
+export interface InstallContext {
+  /** The project directory (absolute). */
+  project: string;
+  /** The user's home directory (absolute); user-scope files live under it. */
+  userHome: string;
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  server: ServerSpec;
+  /** The shell command that runs `firstlight hook EVENT --host HOST`. */
+  hookCommand: (event: HookEvent, host: HostId) => string;
+}
+
+/** A hook registration in a host's config, in canonical terms (the file style translates it). */
+export interface HookEntry {
+  event: HookEvent;
+  /** The host's own event name (`PreToolUse`, `preToolUse`, `BeforeTool`). */
+  hostEvent: string;
+  command: string;
+  /** Claude-style matcher (`startup|resume|clear|compact`, `*`); omitted where the host has none. */
+  matcher?: string;
+  timeoutSec: number;
+}
+
+/** How a hooks file is shaped. */
+export type HookFileStyle =
+  /** `{hooks:{Event:[{matcher, hooks:[{type:"command", command, timeout}]}]}}` (Claude, Codex, Gemini). */
+  | 'nested'
+  /** `{version:1, hooks:{event:[{type:"command", bash, powershell, timeoutSec}]}}` (Copilot CLI). */
+  | 'copilot'
+  /** `{version:1, hooks:{event:[{command}]}}` (Cursor). */
+  | 'cursor';
+
+/** One file install writes, described as data; shared code does the I/O. */
+export type Surface =
+  | {
+      kind: 'instructions';
+      path: string;
+      /** `cursor-rule` files get `alwaysApply: true` frontmatter when created. */
+      format: 'markdown' | 'cursor-rule';
+      label: string;
+    }
+  | {
+      kind: 'mcp-json';
+      path: string;
+      /** Object path to the server map, e.g. `["mcpServers"]` or `["servers"]`. */
+      keyPath: string[];
+      entry: Record<string, unknown>;
+      label: string;
+    }
+  | {
+      kind: 'mcp-toml';
+      path: string;
+      /** The TOML table body for `[mcp_servers.<name>]`. */
+      entry: Record<string, unknown>;
+      /** Feature flags to switch on under `[features]` (Codex hooks). */
+      features: string[];
+      label: string;
+    }
+  | {
+      kind: 'hooks';
+      path: string;
+      style: HookFileStyle;
+      entries: HookEntry[];
+      label: string;
+    };
+
+/** Static facts about a host: data, read by shared code, the docs table and doctor. */
+export interface HostCaps {
+  /** Canonical event → the host's event name; an absent event is not installed for this host. */
+  events: Partial<Record<HookEvent, string>>;
+  /** Claude-style matcher per event, where the host supports matchers. */
+  matchers: Partial<Record<HookEvent, string>>;
+  hookStyle: HookFileStyle;
+  /** Scopes the host supports. */
+  scopes: readonly Scope[];
+  /** The key holding the server map in the MCP config (for the docs table). */
+  mcpKey: 'mcpServers' | 'servers' | 'mcp_servers';
+  /** One-line descriptions for the generated host-format table. */
+  table: { mcp: string; instructions: string; hooks: string };
+}
+
+/** A hook payload after per-host normalisation. */
+export interface HookInput {
+  host: HostId;
+  event: HookEvent;
+  sessionId: string | null;
+  transcriptPath: string | null;
+  cwd: string | null;
+  /** SessionStart: startup | resume | clear | compact (host words mapped onto these). */
+  source: string | null;
+  toolName: string | null;
+  toolInput: unknown;
+  /** Stop: the host's own copy of the last assistant text, when it sends one. */
+  lastAssistantMessage: string | null;
+}
+
+/** What a handler decided; adapters turn it into the host's output shape. */
+export type HookResult =
+  | { kind: 'context'; text: string }
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string }
+  | { kind: 'none'; note?: string };
+
+/** What the emit module writes: stdout text (may be empty), an optional stderr note, the exit code. */
+export interface HookOutput {
+  stdout: string;
+  stderr?: string;
+  exitCode: number;
+}
+
+/** One host: its paths and formats as data plus the few translations that need code. */
+export interface HostAdapter {
+  readonly id: HostId;
+  /** Human name ("Copilot CLI"). */
+  readonly name: string;
+  readonly caps: HostCaps;
+  /** Files install writes for this scope. */
+  surfaces(scope: Scope, ctx: InstallContext): Surface[];
+  /** Steps install cannot do itself (printed in the action block). */
+  manualSteps(scope: Scope, ctx: InstallContext): string[];
+  normalizeHookInput(event: HookEvent, raw: Record<string, unknown>): HookInput;
+  formatHookOutput(event: HookEvent, result: HookResult): HookOutput;
+}

@@ -1,0 +1,79 @@
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { asFirstlightError, type Logger, type PromptSpec, type ResourceTemplateSpec } from '../core/index.js';
+
+/** JSON-RPC code the MCP spec gives "resource not found" (the SDK 1.x has no constant for it). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * Registers resource template specs. Unknown resources are a protocol fault, not a tool-style
+ * error: a NotFoundError from `read` becomes JSON-RPC error -32002 with the URI in `data`.
+ */
+export function registerResources(
+  server: McpServer,
+  specs: readonly ResourceTemplateSpec[],
+  log: Logger,
+): void {
+  for (const spec of specs) {
+    const complete = spec.complete
+      ? Object.fromEntries(
+          Object.entries(spec.complete).map(([variable, candidates]) => [
+            variable,
+            (value: string) => candidates(value),
+          ]),
+        )
+      : undefined;
+    const template = new ResourceTemplate(spec.uriTemplate, {
+      list: async () => ({ resources: spec.list() }),
+      ...(complete ? { complete } : {}),
+    });
+    server.registerResource(
+      spec.name,
+      template,
+      { title: spec.title, description: spec.description, mimeType: spec.mimeType },
+      async (uri, variables) => {
+        const flat = Object.fromEntries(
+          Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : String(v)]),
+        );
+        try {
+          return { contents: [spec.read(uri.toString(), flat)] };
+        } catch (error) {
+          const failure = asFirstlightError(error);
+          if (failure.code === 'NOT_FOUND') {
+            throw new McpError(RESOURCE_NOT_FOUND, failure.render(), { uri: uri.toString() });
+          }
+          log.error(`resource ${uri} failed: ${(error as Error).stack ?? error}`);
+          throw error;
+        }
+      },
+    );
+  }
+}
+
+/** Registers prompt specs, each under its name and its aliases; each returns one user message. */
+export function registerPrompts(server: McpServer, specs: readonly PromptSpec[], log: Logger): void {
+  for (const spec of specs) {
+    for (const name of [spec.name, ...(spec.aliases ?? [])]) {
+      server.registerPrompt(
+        name,
+        {
+          title: spec.title,
+          description: name === spec.name ? spec.description : `Alias of ${spec.name}. ${spec.description}`,
+          argsSchema: spec.args,
+        },
+        async (args: Record<string, unknown>) => {
+          try {
+            const out = spec.get(args as never);
+            return {
+              ...(out.description ? { description: out.description } : {}),
+              messages: [{ role: 'user' as const, content: { type: 'text' as const, text: out.text } }],
+            };
+          } catch (error) {
+            log.error(`prompt ${name} failed: ${(error as Error).stack ?? error}`);
+            throw error;
+          }
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleHomeCopy, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        out[`${relative(dir, p)}/`] = '';
+        walk(p);
+      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function put(root: string, rel: string, text: string) {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+let project: { dir: string; dispose: () => void };
+let home: { dir: string; dispose: () => void };
+let user: { dir: string; dispose: () => void };
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  project = tempDir('firstlight-e2e-project-');
+  home = exampleHomeCopy();
+  user = tempDir('firstlight-e2e-user-');
+  // HOME points at a temp dir: nothing here may touch the real user's files.
+  env = { HOME: user.dir, FIRSTLIGHT_HOME: home.dir };
+  put(project.dir, 'CLAUDE.md', '# Team rules\n\nRun the tests before pushing.\n');
+  put(project.dir, 'AGENTS.md', '# Agents\n\nKeep diffs small.');
+  put(project.dir, '.mcp.json', '{"mcpServers":{"db":{"command":"db-mcp"}},"x-team":{"keep":true}}\n');
+  put(
+    project.dir,
+    '.claude/settings.json',
+    '{\n  "model": "opus",\n  "permissions": { "deny": ["Read(.env)"] }\n}\n',
+  );
+});
+afterAll(() => {
+  project.dispose();
+  home.dispose();
+  user.dispose();
+});
+
+const cli = (args: string[], input?: string) =>
+  runCli(args, { env, cwd: project.dir, ...(input === undefined ? {} : { input }) });
+
+describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
+  let before: Record<string, string>;
+
+  it('install claude writes the four files and prints the action block', () => {
+    before = snapshot(project.dir);
+    const r = cli(['install', 'claude', '--project', project.dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Required first call in new sessions: bootstrap_session()');
+    expect(r.stdout).toMatch(/updated\s+CLAUDE\.md/);
+    expect(r.stdout).toContain('firstlight doctor --project');
+    expect(snapshot(user.dir)).toEqual({});
+  });
+
+  it('a second install changes nothing', () => {
+    const installed = snapshot(project.dir);
+    const r = cli(['install', 'claude', '--project', project.dir, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).files.map((f: { action: string }) => f.action)).toEqual(
+      Array(4).fill('unchanged'),
+    );
+    expect(snapshot(project.dir)).toEqual(installed);
+  });
+
+  it('doctor --json passes every check, including a real bootstrap_session call', () => {
+    const r = cli(['doctor', '--project', project.dir, '--json']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.ok).toBe(true);
+    const checks = report.hosts[0].checks;
+    expect(checks.map((c: { id: string }) => c.id)).toEqual([
+      'instructions:CLAUDE.md',
+      'instructions:AGENTS.md',
+      'config',
+      'hooks',
+      'server',
+    ]);
+    expect(checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
+  });
+
+  it('session-start prints the Claude JSON shape, <= 8,000 chars, once per session and source', () => {
+    const payload = JSON.stringify({
+      session_id: 'e2e-1',
+      source: 'startup',
+      cwd: project.dir,
+      hook_event_name: 'SessionStart',
+    });
+    const first = cli(['hook', 'session-start', '--host', 'claude'], payload);
+    expect(first.status, first.stderr).toBe(0);
+    const out = JSON.parse(first.stdout);
+    expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    const text: string = out.hookSpecificOutput.additionalContext;
+    expect(text.length).toBeLessThanOrEqual(8000);
+    expect(text).toContain('bootstrap_session');
+    const again = cli(['hook', 'session-start', '--host', 'claude'], payload);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe('');
+    const compact = cli(
+      ['hook', 'session-start', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-1', source: 'compact', cwd: project.dir }),
+    );
+    expect(JSON.parse(compact.stdout).hookSpecificOutput.additionalContext.length).toBeGreaterThan(0);
+  });
+
+  it('session-start answers Cursor and Copilot in their own shapes', () => {
+    const cursor = cli(
+      ['hook', 'session-start', '--host', 'cursor'],
+      JSON.stringify({ conversation_id: 'cur-e2e', workspace_roots: [project.dir] }),
+    );
+    expect(typeof JSON.parse(cursor.stdout).additional_context).toBe('string');
+    const copilot = cli(
+      ['hook', 'session-start', '--host', 'copilot'],
+      JSON.stringify({ sessionId: 'cop-e2e', cwd: project.dir, source: 'new' }),
+    );
+    expect(typeof JSON.parse(copilot.stdout).additionalContext).toBe('string');
+  });
+
+  it('stop captures the last words; the next session-start begins with them, and clear leaves them out', () => {
+    const transcript = join(project.dir, 'stop-transcript.jsonl');
+    const words = 'I was halfway through renaming the gate module; the tests for torn lines still fail.';
+    writeFileSync(
+      transcript,
+      [
+        JSON.stringify({ type: 'user', message: { role: 'user', content: 'rename the gate module' } }),
+        JSON.stringify({
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'text', text: words }] },
+        }),
+      ].join('\n'),
+    );
+    const stop = cli(
+      ['hook', 'stop', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-1', transcript_path: transcript }),
+    );
+    expect(stop.status, stop.stderr).toBe(0);
+    const next = cli(
+      ['hook', 'session-start', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-2', source: 'startup', cwd: project.dir }),
+    );
+    const text: string = JSON.parse(next.stdout).hookSpecificOutput.additionalContext;
+    expect(text.startsWith('# Resumption Context')).toBe(true);
+    expect(text).toContain(words);
+    expect(text.length).toBeLessThanOrEqual(8000);
+    const cleared = cli(
+      ['hook', 'session-start', '--host', 'claude'],
+      JSON.stringify({ session_id: 'e2e-3', source: 'clear', cwd: project.dir }),
+    );
+    const clearedText: string = JSON.parse(cleared.stdout).hookSpecificOutput.additionalContext;
+    expect(clearedText).not.toContain('Resumption Context');
+    expect(clearedText).not.toContain(words);
+    rmSync(transcript);
+  });
+
+  it('pre-tool-use denies before bootstrap and allows after a successful result', () => {
+    const transcript = join(project.dir, 'transcript.jsonl');
+    copyFixture('no-result', transcript);
+    const payload = JSON.stringify({
+      session_id: 'e2e-1',
+      transcript_path: transcript,
+      tool_name: 'Bash',
+      tool_input: {},
+    });
+    const denied = cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    copyFixture('success-blocks', transcript);
+    const allowed = cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
+    expect(allowed.status).toBe(0);
+    expect(allowed.stdout).toBe('');
+    rmSync(transcript);
+  });
+
+  it('doctor names the failing check after one file is deleted', () => {
+    const saved = readFileSync(join(project.dir, '.claude', 'settings.json'), 'utf8');
+    rmSync(join(project.dir, '.claude', 'settings.json'));
+    const r = cli(['doctor', '--project', project.dir, '--json']);
+    expect(r.status).toBe(1);
+    const failing = JSON.parse(r.stdout).hosts[0].checks.filter((c: { ok: boolean }) => !c.ok);
+    expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks']);
+    expect(failing[0].detail).toContain('does not exist');
+    writeFileSync(join(project.dir, '.claude', 'settings.json'), saved);
+  });
+
+  it('uninstall restores every file byte for byte', () => {
+    const r = cli(['uninstall', 'claude', '--project', project.dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(snapshot(project.dir)).toEqual(before);
+  });
+
+  it('install --dry-run prints the diff and writes nothing; a bad host exits 2', () => {
+    const r = cli(['install', 'all', '--project', project.dir, '--dry-run']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=1 -->');
+    expect(snapshot(project.dir)).toEqual(before);
+    expect(cli(['install', 'emacs', '--project', project.dir]).status).toBe(2);
+  });
+});
+
+function copyFixture(name: string, to: string) {
+  writeFileSync(to, readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'transcripts', `${name}.jsonl`)));
+}

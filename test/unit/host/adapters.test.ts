@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOOK_EVENTS, HOST_ADAPTERS, HOST_IDS, type InstallContext } from '../../../src/host/index.js';
+import { applySurface, inspectSurface } from '../../../src/host/install/surface-edit.js';
+import { REPO_ROOT } from '../../helpers/index.js';
+
+const fixture = (host: string, name: string) =>
+  JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'hosts', host, `${name}.json`), 'utf8'));
+
+const at = (value: unknown, path: string[]) =>
+  path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
+
+const ctx: InstallContext = {
+  project: '/work/p',
+  userHome: '/home/u',
+  env: {},
+  platform: 'linux',
+  server: { name: 'firstlight', command: 'firstlight', args: ['serve'] },
+  hookCommand: (event, host) => `firstlight hook ${event} --host ${host}`,
+};
+
+describe('host adapter registry', () => {
+  it('has exactly one adapter per HOST_IDS entry, keyed by its own id', () => {
+    expect(Object.keys(HOST_ADAPTERS)).toEqual([...HOST_IDS]);
+    for (const id of HOST_IDS) expect(HOST_ADAPTERS[id].id).toBe(id);
+  });
+
+  for (const id of HOST_IDS) {
+    const adapter = HOST_ADAPTERS[id];
+    const expected = fixture(id, 'expected');
+
+    describe(`${id} adapter`, () => {
+      it('normalises a recorded pre-tool-use payload', () => {
+        const input = adapter.normalizeHookInput('pre-tool-use', fixture(id, 'pre-tool-use'));
+        expect(input).toMatchObject({
+          host: id,
+          event: 'pre-tool-use',
+          sessionId: expected.sessionId,
+          toolName: expected.toolName,
+          transcriptPath: expected.transcriptPath,
+          toolInput: expected.toolInput,
+        });
+      });
+
+      it('normalises a recorded session-start payload, mapping the source', () => {
+        const input = adapter.normalizeHookInput('session-start', fixture(id, 'session-start'));
+        expect(input.sessionId).toBe(expected.sessionId);
+        expect(input.source).toBe(expected.source);
+      });
+
+      it('formats a deny in exactly the host shape, exit 0', () => {
+        const out = adapter.formatHookOutput('pre-tool-use', {
+          kind: 'deny',
+          reason: 'call bootstrap_session',
+        });
+        const parsed = JSON.parse(out.stdout);
+        expect(at(parsed, expected.denyPath)).toBe('call bootstrap_session');
+        expect(at(parsed, expected.denyFlag[0])).toBe(expected.denyFlag[1]);
+        expect(out.exitCode).toBe(0);
+      });
+
+      it('formats session context in one shape only (two shapes double-inject)', () => {
+        const out = adapter.formatHookOutput('session-start', { kind: 'context', text: 'PACKET' });
+        const parsed = JSON.parse(out.stdout);
+        expect(at(parsed, expected.contextPath)).toBe('PACKET');
+        expect(out.stdout.split('PACKET').length - 1).toBe(1);
+      });
+
+      it('prints nothing on allow, so the host keeps its own permission prompts', () => {
+        expect(adapter.formatHookOutput('pre-tool-use', { kind: 'allow' })).toEqual({
+          stdout: '',
+          exitCode: 0,
+        });
+      });
+
+      it('maps only known events to host event names', () => {
+        for (const event of Object.keys(adapter.caps.events)) expect(HOOK_EVENTS).toContain(event);
+      });
+
+      for (const scope of adapter.caps.scopes) {
+        it(`${scope} scope: MCP edits keep every unrelated key and are idempotent`, () => {
+          const surfaces = adapter.surfaces(scope, ctx);
+          for (const surface of surfaces) {
+            if (scope === 'project') expect(surface.path.startsWith('/work/p/')).toBe(true);
+            else expect(surface.path.startsWith('/home/u/')).toBe(true);
+            if (surface.kind !== 'mcp-json' && surface.kind !== 'hooks') continue;
+            const existing = JSON.stringify({
+              keep: { deep: [1, 2] },
+              mcpServers: { other: { command: 'x' } },
+              servers: { y: {} },
+            });
+            const once = applySurface(existing, surface, 'firstlight');
+            const twice = applySurface(once.text, surface, 'firstlight');
+            expect(twice.text).toBe(once.text);
+            const parsed = JSON.parse(once.text);
+            expect(parsed.keep).toEqual({ deep: [1, 2] });
+            expect(parsed.mcpServers.other).toEqual({ command: 'x' });
+            expect(parsed.servers.y).toEqual({});
+            expect(inspectSurface(once.text, surface, 'firstlight').ok).toBe(true);
+          }
+        });
+      }
+    });
+  }
+
+  it('sets alwaysLoad for Claude and deferTools "never" for Copilot', () => {
+    const claude = HOST_ADAPTERS.claude.surfaces('project', ctx).find((s) => s.kind === 'mcp-json');
+    expect(claude && 'entry' in claude && claude.entry.alwaysLoad).toBe(true);
+    const copilot = HOST_ADAPTERS.copilot.surfaces('user', ctx).find((s) => s.kind === 'mcp-json');
+    expect(copilot && 'entry' in copilot && copilot.entry.deferTools).toBe('never');
+  });
+
+  it('uses the "servers" root key for VS Code and TOML for Codex', () => {
+    const vscode = HOST_ADAPTERS.vscode.surfaces('project', ctx).find((s) => s.kind === 'mcp-json');
+    expect(vscode && 'keyPath' in vscode && vscode.keyPath).toEqual(['servers']);
+    expect(HOST_ADAPTERS.codex.surfaces('project', ctx).some((s) => s.kind === 'mcp-toml')).toBe(true);
+  });
+});

@@ -1,0 +1,150 @@
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_GATED_TOOLS, proveBootstrap, runHook } from '../../../src/host/index.js';
+import { REPO_ROOT, tempDir } from '../../helpers/index.js';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
+const fx = (name: string) => join(FIXTURES, `${name}.jsonl`);
+const MB = 1024 * 1024;
+
+let work: { dir: string; dispose: () => void };
+beforeAll(() => {
+  work = tempDir('firstlight-gate-');
+});
+afterAll(() => work.dispose());
+
+async function gate(transcript: string | null, tool = 'Bash', env: NodeJS.ProcessEnv = {}) {
+  const stdin = JSON.stringify({
+    session_id: 's',
+    ...(transcript ? { transcript_path: transcript } : {}),
+    tool_name: tool,
+    tool_input: { command: 'rm -rf build' },
+  });
+  const out = await runHook({
+    event: 'pre-tool-use',
+    host: 'claude',
+    home: work.dir,
+    env,
+    cwd: work.dir,
+    stdin,
+  });
+  const reason = out.stdout ? JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason : null;
+  return { allowed: out.stdout === '' && out.exitCode === 0, reason: reason as string | null };
+}
+
+describe('pre-tool-use gate', () => {
+  it('allows a gated tool after a successful result with string content', async () => {
+    expect((await gate(fx('success-string'))).allowed).toBe(true);
+  });
+
+  it('allows after a successful result with text-block content', async () => {
+    expect((await gate(fx('success-blocks'))).allowed).toBe(true);
+  });
+
+  it('accepts bootstrap_session under any server prefix, or bare', async () => {
+    expect((await gate(fx('success-bare-name'))).allowed).toBe(true);
+  });
+
+  const denied: [string, string | null, RegExp][] = [
+    ['a tool_use with no result', 'no-result', /no result yet/],
+    ['is_error: true', 'is-error', /returned an error/],
+    ['malformed JSON in the result', 'malformed', /not a JSON packet/],
+    ['mind_contract_available: false', 'contract-false', /mind_contract_available: false/],
+    ['a torn transcript (result line cut)', 'torn', /no result yet/],
+    ['only other tools mentioning the name', 'other-tool-only', /no bootstrap_session call/],
+    ['a newer failing call after an older success', 'newest-decides', /mind_contract_available: false/],
+  ];
+  for (const [what, name, why] of denied) {
+    it(`denies for ${what}, telling the agent what to call`, async () => {
+      const result = await gate(fx(name!));
+      expect(result.allowed).toBe(false);
+      expect(result.reason).toMatch(why);
+      expect(result.reason).toMatch(/Call bootstrap_session\(\)/);
+    });
+  }
+
+  it('denies when the transcript is missing', async () => {
+    const result = await gate(join(work.dir, 'nope.jsonl'));
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toMatch(/no transcript at/);
+  });
+
+  it('denies when the host sent no transcript path', async () => {
+    expect((await gate(null)).allowed).toBe(false);
+  });
+
+  it('denies on unparsable hook input (fails closed)', async () => {
+    const out = await runHook({
+      event: 'pre-tool-use',
+      host: 'claude',
+      home: work.dir,
+      env: {},
+      cwd: work.dir,
+      stdin: '{"tool_na',
+    });
+    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('denies on a 60 MB transcript whose only proof is older than the scan window, fast', async () => {
+    const big = join(work.dir, 'big.jsonl');
+    copyFileSync(fx('success-string'), big);
+    const filler = `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'x'.repeat(4000) }] } })}\n`;
+    const block = filler.repeat(Math.ceil(MB / filler.length));
+    for (let i = 0; i < 60; i++) appendFileSync(big, block);
+    const started = performance.now();
+    const result = await gate(big);
+    const ms = performance.now() - started;
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toMatch(/newest 32 MB/);
+    expect(ms).toBeLessThan(2000);
+    // A fresh bootstrap call lands inside the window and unlocks the gate again.
+    appendFileSync(big, readLines('success-string'));
+    expect((await gate(big)).allowed).toBe(true);
+  });
+
+  it('lets a tool that is not gated through without reading the transcript', async () => {
+    expect((await gate(join(work.dir, 'nope.jsonl'), 'Read')).allowed).toBe(true);
+    expect((await gate(null, 'mcp__firstlight__remember')).allowed).toBe(true);
+  });
+
+  it('gates MCP tools that send or delete by default', async () => {
+    expect((await gate(fx('no-result'), 'mcp__mail__send_email')).allowed).toBe(false);
+    expect(DEFAULT_GATED_TOOLS).toContain('Bash');
+  });
+
+  it('takes FIRSTLIGHT_GATED_TOOLS over firstlight.yaml over the default', async () => {
+    writeFileSync(join(work.dir, 'firstlight.yaml'), 'gate:\n  tools: ["Read", "mcp__*__query*"]\n');
+    expect((await gate(fx('no-result'), 'Read')).allowed).toBe(false);
+    expect((await gate(fx('no-result'), 'mcp__db__query_rows')).allowed).toBe(false);
+    expect((await gate(fx('no-result'), 'Bash')).allowed).toBe(true);
+    expect((await gate(fx('no-result'), 'Read', { FIRSTLIGHT_GATED_TOOLS: 'Bash' })).allowed).toBe(true);
+    expect((await gate(fx('no-result'), 'Bash', { FIRSTLIGHT_GATED_TOOLS: 'Bash' })).allowed).toBe(false);
+    writeFileSync(join(work.dir, 'firstlight.yaml'), '');
+  });
+
+  it('is bypassed only through the environment', async () => {
+    expect((await gate(fx('no-result'), 'Bash', { FIRSTLIGHT_GATE_BYPASS: '1' })).allowed).toBe(true);
+  });
+
+  it('answers Copilot-shaped input in Copilot shape even when run from .claude/settings.json', async () => {
+    const out = await runHook({
+      event: 'pre-tool-use',
+      host: 'claude',
+      home: work.dir,
+      env: {},
+      cwd: work.dir,
+      stdin: JSON.stringify({ sessionId: 'c', toolName: 'bash', toolArgs: '{"command":"ls"}' }),
+    });
+    expect(JSON.parse(out.stdout)).toMatchObject({ permissionDecision: 'deny' });
+  });
+
+  it('proveBootstrap reads only the newest window', () => {
+    expect(proveBootstrap(fx('success-string'), 64)).toMatchObject({ ok: false });
+    expect(proveBootstrap(fx('success-string'), 32 * MB)).toMatchObject({ ok: true });
+  });
+});
+
+function readLines(name: string): string {
+  return readFileSync(fx(name), 'utf8');
+}

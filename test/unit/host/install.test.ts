@@ -1,0 +1,191 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  HOST_IDS,
+  type InstallContext,
+  type InstallOptions,
+  install,
+  uninstall,
+} from '../../../src/host/index.js';
+import { tempDir } from '../../helpers/index.js';
+
+/** Every file under `dir` with its bytes (directories included, so leftovers show). */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        out[`${relative(dir, p)}/`] = '';
+        walk(p);
+      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function put(root: string, rel: string, text: string) {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+let project: { dir: string; dispose: () => void };
+let user: { dir: string; dispose: () => void };
+let home: { dir: string; dispose: () => void };
+
+beforeEach(() => {
+  project = tempDir('firstlight-project-');
+  user = tempDir('firstlight-user-');
+  home = tempDir('firstlight-home-');
+  put(project.dir, 'CLAUDE.md', '# Our project\n\nAlways run the tests.\n');
+  put(project.dir, 'AGENTS.md', '# Agents\n\n- be brief');
+  put(
+    project.dir,
+    '.mcp.json',
+    '{\n    "mcpServers": {\n        "db": {"command": "db-mcp", "args": ["--ro"]}\n    },\n    "note": "ours"\n}\n',
+  );
+  put(
+    project.dir,
+    '.claude/settings.json',
+    JSON.stringify({
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] },
+    }),
+  );
+  put(project.dir, '.codex/config.toml', '# my codex settings\nmodel = "o4"\n\n[features]\nweb = true\n');
+});
+afterEach(() => {
+  project.dispose();
+  user.dispose();
+  home.dispose();
+});
+
+function options(hosts: InstallOptions['hosts'], extra: Partial<InstallOptions> = {}): InstallOptions {
+  const ctx: InstallContext = {
+    project: project.dir,
+    userHome: user.dir,
+    env: {},
+    platform: 'linux',
+    server: {
+      name: 'firstlight',
+      command: '/usr/bin/node',
+      args: ['/opt/firstlight/dist/cli/main.js', 'serve'],
+    },
+    hookCommand: (event, host) =>
+      `/usr/bin/node /opt/firstlight/dist/cli/main.js hook ${event} --host ${host}`,
+  };
+  return {
+    hosts,
+    scope: 'project',
+    ctx,
+    home: home.dir,
+    command: { cliPath: '/opt/firstlight/dist/cli/main.js', execPath: '/usr/bin/node' },
+    ...extra,
+  };
+}
+
+describe('install and uninstall', () => {
+  it('install → re-install changes nothing → uninstall restores every file byte for byte', async () => {
+    const before = snapshot(project.dir);
+    const first = await install(options(['claude']));
+    expect(first.files.map((f) => [f.display, f.action])).toEqual([
+      ['CLAUDE.md', 'updated'],
+      ['AGENTS.md', 'updated'],
+      ['.mcp.json', 'updated'],
+      ['.claude/settings.json', 'updated'],
+    ]);
+    const installed = snapshot(project.dir);
+    expect(installed['CLAUDE.md']!.startsWith('# Our project\n\nAlways run the tests.\n')).toBe(true);
+    expect(JSON.parse(installed['.mcp.json']!).mcpServers.db).toEqual({ command: 'db-mcp', args: ['--ro'] });
+    expect(JSON.parse(installed['.mcp.json']!).mcpServers.firstlight.alwaysLoad).toBe(true);
+    expect(JSON.parse(installed['.claude/settings.json']!).permissions).toEqual({
+      allow: ['Bash(npm test)'],
+    });
+
+    const second = await install(options(['claude']));
+    expect(second.files.every((f) => f.action === 'unchanged')).toBe(true);
+    expect(snapshot(project.dir)).toEqual(installed);
+
+    await uninstall(options(['claude']));
+    expect(snapshot(project.dir)).toEqual(before);
+  });
+
+  it('installs every host at once and uninstalls back to the exact original tree', async () => {
+    const before = snapshot(project.dir);
+    await install(options([...HOST_IDS]));
+    const after = snapshot(project.dir);
+    for (const file of [
+      'GEMINI.md',
+      '.cursor/rules/firstlight.mdc',
+      '.vscode/mcp.json',
+      '.github/hooks/firstlight.json',
+    ]) {
+      expect(after[file], file).toBeDefined();
+    }
+    expect(after['.cursor/rules/firstlight.mdc']).toMatch(/^---\n[\s\S]*alwaysApply: true\n---/);
+    const toml = after['.codex/config.toml']!;
+    expect(toml.startsWith('# my codex settings\nmodel = "o4"\n\n[features]\n')).toBe(true);
+    expect(toml).toContain('[mcp_servers.firstlight]');
+    expect(toml).toContain('codex_hooks = true');
+    expect((await install(options([...HOST_IDS]))).files.every((f) => f.action === 'unchanged')).toBe(true);
+    await uninstall(options([...HOST_IDS]));
+    expect(snapshot(project.dir)).toEqual(before);
+  });
+
+  it('keeps a shared file while another installed host still uses it', async () => {
+    await install(options(['claude', 'codex']));
+    const report = await uninstall(options(['codex']));
+    expect(report.files.find((f) => f.display === 'AGENTS.md')?.action).toBe('kept');
+    expect(readFileSync(join(project.dir, 'AGENTS.md'), 'utf8')).toContain('firstlight:bootstrap');
+    expect(existsSync(join(project.dir, '.codex', 'hooks.json'))).toBe(false);
+  });
+
+  it('removes only firstlight parts from a file edited after install', async () => {
+    await install(options(['claude']));
+    const path = join(project.dir, 'CLAUDE.md');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}\nA line the user added later.\n`);
+    const report = await uninstall(options(['claude']));
+    expect(report.files.find((f) => f.display === 'CLAUDE.md')?.action).toBe('cleaned');
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('firstlight:bootstrap');
+    expect(text).toContain('Always run the tests.');
+    expect(text).toContain('A line the user added later.');
+  });
+
+  it('--dry-run writes nothing and shows the diff', async () => {
+    const before = snapshot(project.dir);
+    const report = await install(options(['claude'], { dryRun: true }));
+    expect(snapshot(project.dir)).toEqual(before);
+    const diff = report.files.find((f) => f.display === 'CLAUDE.md')?.diff ?? '';
+    expect(diff).toContain('+<!-- firstlight:bootstrap v=1 -->');
+    expect(diff).toContain('--- a/CLAUDE.md');
+  });
+
+  it('backs a corrupt config up once, reports it, and uninstall brings the original back', async () => {
+    put(project.dir, '.mcp.json', '{ "mcpServers": { broken');
+    const report = await install(options(['claude']));
+    const file = report.files.find((f) => f.display === '.mcp.json')!;
+    expect(file.notes.join(' ')).toMatch(/backed up to .*\.firstlight-backup/);
+    expect(readFileSync(join(project.dir, '.mcp.json.firstlight-backup'), 'utf8')).toBe(
+      '{ "mcpServers": { broken',
+    );
+    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken again');
+    await install(options(['claude']));
+    expect(readFileSync(join(project.dir, '.mcp.json.firstlight-backup'), 'utf8')).toBe(
+      '{ "mcpServers": { broken',
+    );
+  });
+
+  it('touches user-global files only with --scope user', async () => {
+    await install(options([...HOST_IDS]));
+    expect(readdirSync(user.dir)).toEqual([]);
+    await install(options(['claude', 'codex'], { scope: 'user' }));
+    expect(existsSync(join(user.dir, '.claude', 'CLAUDE.md'))).toBe(true);
+    expect(existsSync(join(user.dir, '.claude.json'))).toBe(true);
+    expect(existsSync(join(user.dir, '.codex', 'config.toml'))).toBe(true);
+    await uninstall(options(['claude', 'codex'], { scope: 'user' }));
+    expect(readdirSync(user.dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { BLOCK_BODY, blockVersions, removeBlock, renderBlock, upsertBlock } from '../../../src/host/index.js';
+
+describe('marked-block editor', () => {
+  it('appends the block after one blank line to a file without markers, changing nothing else', () => {
+    const original = '# Project\n\nOur rules.\n';
+    const out = upsertBlock(original);
+    expect(out.startsWith(original)).toBe(true);
+    expect(out).toBe(`${original}\n${renderBlock()}\n`);
+  });
+
+  it('is idempotent', () => {
+    const once = upsertBlock('# P\n');
+    expect(upsertBlock(once)).toBe(once);
+  });
+
+  it('replaces every pair, whatever its version, keeping the text around them', () => {
+    const old = (v: number) =>
+      `<!-- firstlight:bootstrap v=${v} -->\nold text\n<!-- /firstlight:bootstrap -->`;
+    const text = `top\n\n${old(0)}\n\nmiddle\n\n${old(0)}\n\nbottom\n`;
+    const out = upsertBlock(text);
+    expect(blockVersions(out)).toEqual([1]);
+    expect(out).toContain('top\n');
+    expect(out).toContain('middle');
+    expect(out).toContain('bottom\n');
+    expect(out).not.toContain('old text');
+  });
+
+  it('removes only the block on uninstall', () => {
+    const original = '# Project\n\nOur rules.\n';
+    expect(removeBlock(upsertBlock(original))).toBe(original);
+    expect(removeBlock(upsertBlock(''))).toBe('');
+  });
+
+  it('carries the seed doctrine markers', () => {
+    for (const marker of [
+      'bootstrap_session',
+      'reflect',
+      'recall',
+      'observe',
+      'FastMCP instructions',
+      'mind_contract_available',
+    ]) {
+      expect(BLOCK_BODY).toContain(marker);
+    }
+    for (const fallback of [
+      'get_system_prompt()',
+      'context()',
+      'list_memory_files()',
+      'body-only',
+      'do not impersonate',
+    ]) {
+      expect(BLOCK_BODY).toContain(fallback);
+    }
+  });
+});
