@@ -6,8 +6,9 @@
 // Also beside them, the physical floor of the kernel hop: a bare Node <-> Python round trip over
 // a socket pair (the kind of channel the kernel uses), with no protocol at all. execute() is a
 // ping plus at least one such round trip, so its ratio to ping cannot go below 1 + floor/ping.
-import { mkdtempSync, rmSync } from 'node:fs';
+
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -45,7 +46,15 @@ const rawRoundTrip = () =>
   });
 
 // Alternate the calls one by one so load from other processes (and GC) hits both sides alike.
-const samples = { ping: [], execute: [], floor: [], direct: [], relay: [], relayInPython: [], directBatch: [] };
+const samples = {
+  ping: [],
+  execute: [],
+  floor: [],
+  direct: [],
+  relay: [],
+  relayInPython: [],
+  directBatch: [],
+};
 const timed = async (fn) => {
   const t0 = process.hrtime.bigint();
   await fn();
