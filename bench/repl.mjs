@@ -3,6 +3,11 @@
 //   everything.echo() from Python vs a direct callTool to the same backend  (goal ≤ 1.5×)
 // The direct callTool goes to a second instance of server-everything started the same way, so
 // both paths pay the same backend cost; the difference is the relay (kernel pipe + harness).
+// Also beside them, the physical floor of the kernel hop: a bare Node <-> Python round trip over
+// a socket pair (the kind of channel the kernel uses), with no protocol at all. execute() is a
+// ping plus at least one such round trip, so its ratio to ping cannot go below 1 + floor/ping.
+
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +30,31 @@ const check = await execute('everything.echo(message="hi")');
 if (check.structuredContent?.return_value !== 'Echo: hi')
   throw new Error(`relay check failed: ${JSON.stringify(check)}`);
 
+// A Python process that echoes what it reads on fd 3: the floor of any Node <-> Python exchange.
+const echoer = spawn(
+  'python3',
+  ['-c', 'import os\nwhile True:\n    d = os.read(3, 65536)\n    if not d: break\n    os.write(3, d)'],
+  { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] },
+);
+const echoSocket = echoer.stdio[3];
+let echoed = () => {};
+echoSocket.on('data', () => echoed());
+const rawRoundTrip = () =>
+  new Promise((resolve) => {
+    echoed = resolve;
+    echoSocket.write('{"id":1,"op":"ping"}\n');
+  });
+
 // Alternate the calls one by one so load from other processes (and GC) hits both sides alike.
-const samples = { ping: [], execute: [], direct: [], relay: [], relayInPython: [] };
+const samples = {
+  ping: [],
+  execute: [],
+  floor: [],
+  direct: [],
+  relay: [],
+  relayInPython: [],
+  directBatch: [],
+};
 const timed = async (fn) => {
   const t0 = process.hrtime.bigint();
   await fn();
@@ -37,31 +65,29 @@ const relayOnce = () => execute('everything.echo(message="hi")');
 for (let i = 0; i < N + 30; i++) {
   const ping = await timed(() => repl.ping());
   const one = await timed(() => execute('1+1'));
+  const floor = await timed(rawRoundTrip);
   const d = await timed(echoDirect);
   const r = await timed(relayOnce);
   if (i < 30) continue;
   samples.ping.push(ping);
   samples.execute.push(one);
+  samples.floor.push(floor);
   samples.direct.push(d);
   samples.relay.push(r);
 }
-// A relay call as Python code sees it: many calls inside one cell, timed in Python, each batch
-// beside the same number of direct calls.
-for (let b = 0; b < 10; b++) {
-  const batch = Math.max(10, Math.round(N / 10));
+// A relay call as Python code sees it: many calls inside one cell, timed in Python. Each batch
+// alternates with a batch of as many direct calls, so both see the same load.
+const batch = Math.max(10, Math.round(N / 10));
+for (let b = 0; b < 20; b++) {
   const inPython = await execute(
     `import time\n_t = time.perf_counter()\nfor _i in range(${batch}): everything.echo(message="hi")\n(time.perf_counter() - _t) / ${batch} * 1000`,
   );
   samples.relayInPython.push(inPython.structuredContent.return_value);
-}
-const directBatch = [];
-for (let b = 0; b < 10; b++) {
-  const batch = Math.max(10, Math.round(N / 10));
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < batch; i++) await echoDirect();
-  directBatch.push(Number(process.hrtime.bigint() - t0) / 1e6 / batch);
+  samples.directBatch.push(Number(process.hrtime.bigint() - t0) / 1e6 / batch);
 }
-samples.directBatch = directBatch;
+echoSocket.end();
 
 const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)]));
 const executeRatio = s.execute.median / s.ping.median;
@@ -81,6 +107,13 @@ const rows = [
     p95_ms: fmt(s.execute.p95),
     ratio: executeRatio.toFixed(2),
     goal: '≤ 2×',
+  },
+  {
+    measure: 'floor: bare Node<->Python round trip',
+    median_ms: fmt(s.floor.median),
+    p95_ms: fmt(s.floor.p95),
+    ratio: (s.floor.median / s.ping.median).toFixed(2),
+    goal: `(execute ≥ ping + this: ${(1 + s.floor.median / s.ping.median).toFixed(2)}×)`,
   },
   {
     measure: 'direct callTool echo (peer)',
@@ -123,6 +156,7 @@ writeResult('repl', {
     execute_vs_ping: executeRatio,
     relay_vs_direct: relayRatio,
     relay_end_to_end_vs_direct: relayEndToEndRatio,
+    floor_vs_ping: s.floor.median / s.ping.median,
   },
   goals: { execute_vs_ping: 2, relay_vs_direct: 1.5 },
   met: { execute_vs_ping: executeRatio <= 2, relay_vs_direct: relayRatio <= 1.5 },

@@ -10,7 +10,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 mkdirSync(join(here, 'results'), { recursive: true });
 const only = process.argv.slice(2);
 const benches = readdirSync(here)
-  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs')
+  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && f !== 'lib.mjs')
   .filter((f) => only.length === 0 || only.includes(f.replace(/\.mjs$/, '')))
   .sort();
 let failed = 0;

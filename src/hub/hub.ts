@@ -30,12 +30,20 @@ export class BackendConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    const onProgress = options.onProgress;
     const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
       signal: options.signal,
       timeout: options.timeoutMs ?? 300_000,
-      resetTimeoutOnProgress: true,
-      // Only with onprogress does the SDK send a progressToken (and reset the timeout).
-      onprogress: (p) => options.onProgress?.(p.progress, p.total, p.message),
+      // Only with onprogress does the SDK send a progressToken (and reset the timeout on
+      // progress), so it is passed only when someone listens: a token makes the backend and
+      // the SDK track progress for every call, which a loop of small relay calls pays for.
+      ...(onProgress
+        ? {
+            resetTimeoutOnProgress: true,
+            onprogress: (p: { progress: number; total?: number; message?: string }) =>
+              onProgress(p.progress, p.total, p.message),
+          }
+        : {}),
     });
     return result as CallToolResult;
   }

@@ -13,6 +13,8 @@ export const resumptionSchema = z
     anchors: z.array(z.looseObject({ text: z.string(), trigger: z.string() })),
     captured_at: z.string(),
     session_key: z.string(),
+    source: z.string().optional().describe('What captured it: internalize, cli, stop, pre-compact.'),
+    trimmed: z.boolean().optional().describe('The tail was cut from the front to fit the token budget.'),
   })
   .describe('What the agent was in the middle of, captured at the end of its last session.');
 

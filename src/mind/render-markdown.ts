@@ -100,7 +100,9 @@ function protocolSection(packet: BootstrapPacket): string {
 
 function guidanceSection(packet: BootstrapPacket): string {
   if (!packet.guidance || packet.guidance.length === 0) return '';
-  return `## Guidance\n\n${packet.guidance.map((g) => `- ${g.name} (${g.uri}): ${g.directive}`).join('\n')}`;
+  const docs = packet.guidance.map((g) => `- ${g.name} (${g.uri}): ${g.directive}`).join('\n');
+  // Copilot CLI and Codex have no resources: the tool is the one way every host can read a doc.
+  return `## Guidance\n\n${docs}\n\nRead any of them in full with expand_reference(name).`;
 }
 
 function taskspaceSection(packet: BootstrapPacket): string {

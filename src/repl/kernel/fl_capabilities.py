@@ -88,15 +88,22 @@ class RelayCapability:
         self.name = name
         # tools: [{name (original), pyname, description, input_schema}]
         self._tools = {t["pyname"]: t for t in tools}
+        # Built on first use and kept: a loop of relay calls would otherwise rebuild the
+        # closure and its inspect.Signature on every attribute access.
+        self._methods = {}
         self._installed = True
 
     def __getattr__(self, method):
         if method.startswith("_"):
             raise AttributeError(method)
+        call = self._methods.get(method)
+        if call is not None:
+            return call
         tool = self._tools.get(method)
         if tool is None:
             raise AttributeError(f"'{self.name}' has no method '{method}'. Available: {', '.join(self._tools)}")
-        return self._method(tool)
+        call = self._methods[method] = self._method(tool)
+        return call
 
     def _method(self, tool):
         schema = tool.get("input_schema") or {}

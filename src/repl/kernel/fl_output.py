@@ -58,6 +58,8 @@ class CappedWriter(io.TextIOBase):
         self.tail_len = len(joined)
 
     def getvalue(self):
+        if self.total == 0:  # the usual case: most cells print nothing
+            return ""
         head = "".join(self.head)
         self._trim_tail()
         dropped = self.total - len(head) - self.tail_len
