@@ -181,3 +181,29 @@ describe('parseFacet', () => {
     expect(parseFacet('Type:Feedback')).toEqual({ key: 'type', value: 'feedback' });
   });
 });
+
+describe('recall: time phrases and the saved index', () => {
+  it('ranks the memories about the time a query names above others that mention the month', async () => {
+    const dir = home();
+    await remember(dir, { content: 'Moved the lease talks to October.', type: 'note', name: 'Lease note' });
+    await remember(dir, {
+      content: 'Wrapped the retry refactor.',
+      type: 'session_digest',
+      name: 'Session 2026-10-03',
+    });
+    await remember(dir, { content: 'Queue lag fixed.', type: 'session_digest', name: 'Session 2026-10-22' });
+    const out = indexFor(dir, false).recall('what did we do in early October');
+    expect(out.results[0]?.name).toBe('Session 2026-10-03');
+    expect(out.results.map((r) => r.name)).not.toContain('Session 2026-10-22');
+  });
+
+  it('a fresh process answers from the saved index like the process that built it', () => {
+    const dir = home();
+    const built = indexFor(dir);
+    const warm = built.recall('deploy freeze fridays', { k: 3 });
+    built.flush();
+    const cold = indexFor(dir).recall('deploy freeze fridays', { k: 3 });
+    expect(cold.results.map((r) => [r.file, r.score])).toEqual(warm.results.map((r) => [r.file, r.score]));
+    expect(cold.indexed).toBe(warm.indexed);
+  });
+});
