@@ -48,10 +48,13 @@ export async function installSetup(hostArg: string, flags: InstallFlags) {
       hint: 'pass --scope project (default) or --scope user',
     });
   }
+  // A home other than the default is pinned into the server and hook commands: hosts started
+  // from a desktop launcher do not inherit the FIRSTLIGHT_HOME of the shell that ran install.
+  const resolvedHome = resolveHome({ flag: flags.home });
   const command = {
     cliPath: fileURLToPath(new URL('../main.js', import.meta.url)),
     execPath: process.execPath,
-    ...(flags.home ? { home: resolve(flags.home) } : {}),
+    ...(resolvedHome.source !== 'default' ? { home: resolvedHome.dir } : {}),
   };
   const ctx = {
     project: resolve(flags.project ?? process.cwd()),
@@ -66,7 +69,7 @@ export async function installSetup(hostArg: string, flags: InstallFlags) {
       hosts,
       scope: flags.scope as 'project' | 'user',
       ctx,
-      home: resolveHome({ flag: flags.home }).dir,
+      home: resolvedHome.dir,
       dryRun: flags.dryRun ?? false,
       command,
     },
