@@ -18,6 +18,7 @@ export {
   captureFromTranscript,
   DEFAULT_TRIGGER,
   internalize,
+  keepsDeliberateTail,
   MAX_ANCHOR_CHARS,
   MAX_TAIL_INPUT_CHARS,
 } from './capture.js';
@@ -30,14 +31,23 @@ export type {
   ResumptionView,
 } from './section.js';
 export { loadResumption } from './section.js';
-export type { Anchor, CaptureInput, CaptureRecord, ReadResult, SelfState } from './self-state.js';
+export type {
+  Anchor,
+  CaptureInput,
+  CaptureRecord,
+  ReadResult,
+  SelfState,
+  TranscriptSource,
+} from './self-state.js';
 export {
   captureSelfState,
   cutFront,
+  isDeliberate,
   MAX_STORED_ANCHORS,
   MAX_STORED_SESSIONS,
   MAX_STORED_TAIL_CHARS,
   readSelfState,
+  TRANSCRIPT_SOURCES,
 } from './self-state.js';
 export type { InternalizeToolDeps } from './tool.js';
 export { internalizeTool } from './tool.js';

@@ -47,7 +47,9 @@ export function internalizeTool(deps: InternalizeToolDeps): ToolSpec {
         .min(1)
         .max(200)
         .optional()
-        .describe('The host session id, if known (keys per-session resumption).'),
+        .describe(
+          'The host session id, if known (the bootstrap text shows it as bootstrap_session(session_id: "…")). Keys per-session resumption, and marks the tail as this session\'s so the end-of-turn hook keeps it.',
+        ),
     },
     output: {
       stored: z.literal(true),

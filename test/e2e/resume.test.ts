@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
@@ -119,6 +119,45 @@ describe('resumption across processes', () => {
     const markdown = runCli(['packet', '--home', home.dir, '--format', 'markdown']).stdout;
     expect(markdown.startsWith('# Resumption Context')).toBe(true);
     expect(markdown).not.toContain('interrupted mid-thought');
+  });
+});
+
+describe('the Stop hook and a deliberate tail (built CLI)', () => {
+  it('internalize then stop keeps the deliberate tail; a later user turn + stop replaces it', () => {
+    const transcript = join(home.dir, 'transcript.jsonl');
+    const session = 'e2e-deliberate';
+    const line = (type: string, content: unknown, msAgo: number) =>
+      `${JSON.stringify({ sessionId: session, type, message: { role: type, content }, timestamp: new Date(Date.now() - msAgo).toISOString() })}\n`;
+    // The turn began a minute ago; the agent internalized (now), then wrapped up.
+    writeFileSync(transcript, line('user', 'Let us stop here for today.', 60_000));
+    const deliberate = 'DELIBERATE: next is the budget rework, starting from the tail share';
+    expect(runCli(['internalize', '--home', home.dir, '--tail', deliberate]).status).toBe(0);
+    appendFileSync(
+      transcript,
+      line('assistant', [{ type: 'text', text: 'Saved my thoughts. Anything else?' }], 0),
+    );
+    const stop = (lastMessage: string) =>
+      runCli(['hook', 'stop', '--host', 'claude', '--home', home.dir], {
+        input: JSON.stringify({
+          session_id: session,
+          transcript_path: transcript,
+          hook_event_name: 'Stop',
+          last_assistant_message: lastMessage,
+        }),
+      });
+    expect(stop('Saved my thoughts. Anything else?').status).toBe(0);
+    const tailNow = () =>
+      (JSON.parse(runCli(['packet', '--home', home.dir]).stdout) as Packet).resumption?.stream_tail;
+    expect(tailNow()).toBe(deliberate);
+
+    // The user speaks again: that turn's Stop takes the newest words as usual.
+    appendFileSync(transcript, line('user', 'One more thing: rename the flag.', -1000));
+    appendFileSync(
+      transcript,
+      line('assistant', [{ type: 'text', text: 'Renamed it; the flag is now' }], -2000),
+    );
+    expect(stop('Renamed it; the flag is now').status).toBe(0);
+    expect(tailNow()).toBe('Renamed it; the flag is now');
   });
 });
 

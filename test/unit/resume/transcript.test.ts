@@ -50,6 +50,9 @@ describe('extractTranscriptTail', () => {
       // The 37 KB file read is a compact tool_result line: passed over by its head, never parsed.
       expect(tail?.bytes_reread).toBe(0);
       expect(tail?.unparsed_lines).toBe(0);
+      // When the user last spoke, and how far back the scan saw no prompt (the Stop hook's rule).
+      expect(tail?.last_prompt_at).toBe('2026-11-21T10:10:00.000Z');
+      expect(tail?.no_prompt_since).toBe('2026-11-21T10:10:00.000Z');
     }
   });
 
