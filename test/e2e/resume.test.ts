@@ -122,6 +122,68 @@ describe('resumption across processes', () => {
   });
 });
 
+describe('the SessionStart text names the session, so the agent’s own bootstrap matches it', () => {
+  const sessionStart = (sessionId: string, cwd: string) => {
+    const run = runCli(['hook', 'session-start', '--host', 'claude', '--home', home.dir], {
+      input: JSON.stringify({
+        session_id: sessionId,
+        source: 'startup',
+        cwd,
+        hook_event_name: 'SessionStart',
+      }),
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout).hookSpecificOutput.additionalContext as string;
+  };
+  /** The arguments the injected text tells the agent to call bootstrap_session with. */
+  const requiredCall = (text: string): Record<string, string> => {
+    const match = /`bootstrap_session\((?:session_id: ("(?:[^"\\]|\\.)*"))?\)`/.exec(text);
+    expect(match, text.slice(0, 600)).not.toBeNull();
+    return match?.[1] ? { session_id: JSON.parse(match[1]) as string } : {};
+  };
+
+  it('after_inject: clear — the hook takes the tail, and the bootstrap the text asks for still gets it', async () => {
+    appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  after_inject: clear\n');
+    expect(runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--anchor', 'stay']).status).toBe(0);
+    const text = sessionStart('claude-s1', home.dir);
+    expect(text.startsWith('# Resumption Context')).toBe(true);
+    expect(text).toContain(TAIL);
+    const args = requiredCall(text);
+    expect(args).toEqual({ session_id: 'claude-s1' });
+    await using server = await serve();
+    const own = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: args }),
+    );
+    expect(own.resumption?.stream_tail).toBe(TAIL);
+    // Without the id (what the old text asked for) the start counts as another session's.
+    const bare = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    );
+    expect(bare.resumption?.stream_tail).toBe('');
+  });
+
+  it('scope: session — the session resumes from its own capture through the tool call too', async () => {
+    appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  scope: session\n');
+    const stored = runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--session-id', 'claude-s2']);
+    expect(stored.status).toBe(0);
+    expect(
+      runCli(['internalize', '--home', home.dir, '--tail', 'another session', '--session-id', 'x']).status,
+    ).toBe(0);
+    const text = sessionStart('claude-s2', home.dir);
+    expect(text).toContain(TAIL);
+    const args = requiredCall(text);
+    await using server = await serve();
+    const own = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: args }),
+    );
+    expect(own.resumption?.stream_tail).toBe(TAIL);
+    const bare = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    );
+    expect(bare.resumption).toBeNull();
+  });
+});
+
 describe('the Stop hook and a deliberate tail (built CLI)', () => {
   it('internalize then stop keeps the deliberate tail; a later user turn + stop replaces it', () => {
     const transcript = join(home.dir, 'transcript.jsonl');
