@@ -22,6 +22,8 @@ export {
   MAX_ANCHOR_CHARS,
   MAX_TAIL_INPUT_CHARS,
 } from './capture.js';
+export type { BadFeelSign, FeelAssessment, FeelSign, GoodFeelSign, WokeWith } from './feel.js';
+export { assessResumptionFeel } from './feel.js';
 export type { RenderResumptionOptions, ResumptionLike } from './render.js';
 export { CONTINUE_LINE, NO_REPEAT_LINE, RESUMPTION_HEADING, renderResumption } from './render.js';
 export type {
