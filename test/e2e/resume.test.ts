@@ -75,6 +75,18 @@ describe('resumption across processes', () => {
     expect(section.trimEnd().split('\n').at(-1)).toMatch(/^\[Do not repeat your last message/);
   });
 
+  it('a running server sees a capture another process made after its last start', async () => {
+    await using server = await serve();
+    const bootTail = async () =>
+      structured<Packet>(await server.client.callTool({ name: 'bootstrap_session', arguments: {} }))
+        .resumption?.stream_tail;
+    expect(runCli(['internalize', '--home', home.dir, '--tail', 'first words']).status).toBe(0);
+    expect(await bootTail()).toBe('first words');
+    // The same length: size alone would miss it; mtime and the rename's new inode give it away.
+    expect(runCli(['internalize', '--home', home.dir, '--tail', 'other words']).status).toBe(0);
+    expect(await bootTail()).toBe('other words');
+  });
+
   it('firstlight internalize (tail on stdin) feeds the packet; bad input exits 2 with a hint', () => {
     const stored = runCli(
       ['internalize', '--home', home.dir, '--tail', '-', '--anchor', 'one', '--anchor', 'two', '--json'],
