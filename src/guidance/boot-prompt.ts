@@ -51,9 +51,9 @@ function docSection(doc: GuidanceDoc): string {
     `## ${doc.title}`,
     '',
     `<guidance name="${doc.name}" uri="${doc.uri}">`,
-    `<directive>${doc.directive}</directive>`,
+    `<directive>${escapeText(doc.directive)}</directive>`,
     '<context>',
-    doc.body,
+    neutraliseClosingTags(doc.body, ['context', 'guidance']),
     '</context>',
     '</guidance>',
   ].join('\n');
@@ -64,9 +64,15 @@ function taskSection(read: TaskspaceRead | null): string {
     const t = read.taskspace;
     const block = [
       '<taskspace_context>',
-      `<name>${t.name}</name>`,
-      `<description>${t.description}</description>`,
-      ...(t.initial_prompt ? ['<initial_task>', t.initial_prompt, '</initial_task>'] : []),
+      `<name>${escapeText(t.name)}</name>`,
+      `<description>${escapeText(t.description)}</description>`,
+      ...(t.initial_prompt
+        ? [
+            '<initial_task>',
+            neutraliseClosingTags(t.initial_prompt, ['initial_task', 'taskspace_context']),
+            '</initial_task>',
+          ]
+        : []),
       '</taskspace_context>',
     ].join('\n');
     const next = t.initial_prompt
@@ -86,4 +92,21 @@ function taskSection(read: TaskspaceRead | null): string {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * Short values (a name, a description, a directive) as XML text: `&`, `<` and `>` become
+ * entities, so a value like `</name>` cannot close the tag around it or open a new one.
+ */
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Free text (a doc body, the initial task) is markdown that may rightly hold `<tags>` and `&&`,
+ * so it stays as written except for a closing tag of the block around it, whose `<` is escaped.
+ */
+function neutraliseClosingTags(text: string, tags: readonly string[]): string {
+  const closing = new RegExp(`<(\\s*/\\s*(?:${tags.join('|')})\\s*>)`, 'gi');
+  return text.replace(closing, '&lt;$1');
 }

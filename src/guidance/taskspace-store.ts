@@ -134,6 +134,13 @@ function toTaskspace(raw: Record<string, unknown>): Taskspace {
 function validatePatch(patch: TaskspacePatch): void {
   for (const field of ['name', 'description', 'initial_prompt'] as const) {
     const value = patch[field];
+    // Stored values are trimmed on read: a blank one would silently empty the field.
+    if (typeof value === 'string' && value.trim() === '') {
+      throw new UserError(`taskspace ${field} is blank`, {
+        code: 'INVALID_ARGUMENT',
+        hint: `give "${field}" some text${field === 'initial_prompt' ? ', or clear it with null' : ', or leave it out to keep the current one'}`,
+      });
+    }
     if (typeof value === 'string' && value.length > TASKSPACE_LIMITS[field]) {
       throw new UserError(
         `taskspace ${field} is ${value.length} characters; the limit is ${TASKSPACE_LIMITS[field]}`,

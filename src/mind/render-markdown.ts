@@ -52,10 +52,15 @@ export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOpt
 }
 
 function orientation(packet: BootstrapPacket): string {
+  // The tool call must carry the session id: per-session resumption and a clear-after-inject
+  // tail this session already took are matched on it, and the agent has no other way to know it.
+  const id = packet.session_id ? JSON.stringify(packet.session_id) : null;
+  const call = id ? `bootstrap_session(session_id: ${id})` : 'bootstrap_session()';
+  const alsoInternalize = id ? ' Pass the same session_id to `internalize`.' : '';
   const lines = [
     '# firstlight: session bootstrap',
     '',
-    'Required first call: `bootstrap_session()` on the firstlight MCP server (this text is a preview; high-blast-radius tools stay gated until the call succeeds).',
+    `Required first call: \`${call}\` on the firstlight MCP server (this text is a preview; high-blast-radius tools stay gated until the call succeeds).${alsoInternalize}`,
   ];
   if (!packet.mind_contract_available) {
     lines.push(

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { homePaths, UserError } from '../core/index.js';
-import { captureSelfState, type SelfState } from './self-state.js';
+import {
+  type CaptureRecord,
+  captureSelfState,
+  isDeliberate,
+  type SelfState,
+  type TranscriptSource,
+} from './self-state.js';
 import { type ExtractOptions, extractTranscriptTail, type TranscriptTail } from './transcript.js';
 
 /** Longest accepted anchor: an anchor is a phrase, not a paragraph. */
@@ -94,20 +100,29 @@ export interface TranscriptCaptureInput {
   sessionId?: string | null;
   /** Stop's `last_assistant_message`: covers a transcript that lags behind the hook. */
   lastAssistantMessage?: string | null;
-  /** `stop` or `pre-compact`. */
-  source: string;
+  source: TranscriptSource;
   now: Date;
   extract?: ExtractOptions;
 }
 
 export type TranscriptCaptureResult =
-  | { captured: true; state: SelfState; extracted: TranscriptTail | null }
+  | {
+      captured: true;
+      state: SelfState;
+      extracted: TranscriptTail | null;
+      /** A deliberate tail was kept in one record (the other took the capture). */
+      kept_deliberate: boolean;
+    }
   | { captured: false; reason: string };
 
 /**
  * For the Stop and PreCompact hooks: extracts the last assistant words from the transcript
  * (or Stop's `last_assistant_message` when the transcript is missing or behind) and stores
  * them as the stream tail. Anchors are left as they are: only the agent chooses anchors.
+ *
+ * A tail the agent internalized itself is not replaced by the words that followed it in the
+ * same turn (Stop runs after every turn, so the turn that called `internalize` would otherwise
+ * end by overwriting it with "Saved my thoughts. Anything else?"). See {@link keepsDeliberateTail}.
  * Never throws for an unreadable transcript (a hook must not break the session).
  */
 export async function captureFromTranscript(input: TranscriptCaptureInput): Promise<TranscriptCaptureResult> {
@@ -128,12 +143,47 @@ export async function captureFromTranscript(input: TranscriptCaptureInput): Prom
   if (tail.trim() === '')
     return { captured: false, reason: problem ?? 'no assistant words in the transcript' };
   const sessionId = input.sessionId ?? extracted?.session_id ?? null;
-  const { state } = await captureSelfState(homePaths(input.home).selfState, {
+  const { state, written, kept } = await captureSelfState(homePaths(input.home).selfState, {
     streamTail: tail,
     sessionKey: sessionId ?? input.source,
     sessionId,
     source: input.source,
     now: input.now,
+    keep: (record) => keepsDeliberateTail(record, sessionId, extracted),
   });
-  return { captured: true, state, extracted };
+  if (!written) {
+    return {
+      captured: false,
+      reason: `kept the tail internalized at ${state.captured_at}: the user has not spoken since`,
+    };
+  }
+  return { captured: true, state, extracted, kept_deliberate: kept };
+}
+
+/**
+ * The rule: a transcript capture leaves a record alone when its tail is deliberate (stored by
+ * `internalize`), from this session (the same session id, or none given), and the user has
+ * not sent a prompt since it was stored (the transcript's line timestamps say so). The next
+ * user turn's Stop replaces it as usual. When the transcript cannot tell (no transcript, no
+ * timestamps, a scan that stopped before reaching the internalize call), the newest capture
+ * wins, as it always did: a deliberate tail must not stick for the rest of a session.
+ */
+export function keepsDeliberateTail(
+  record: CaptureRecord,
+  sessionId: string | null,
+  extracted: TranscriptTail | null,
+): boolean {
+  if (!isDeliberate(record) || record.stream_tail.trim() === '') return false;
+  if (record.session_id !== null && sessionId !== null && record.session_id !== sessionId) return false;
+  return promptedSince(extracted, record.captured_at) === false;
+}
+
+/** Did the user send a prompt after `since`? Null when the transcript cannot tell. */
+function promptedSince(extracted: TranscriptTail | null, since: string): boolean | null {
+  const at = Date.parse(since);
+  if (!extracted || !Number.isFinite(at)) return null;
+  // The scan read back past the capture before meeting a prompt (a long turn can stop it early).
+  if (extracted.no_prompt_since !== null && Date.parse(extracted.no_prompt_since) <= at) return false;
+  if (extracted.last_prompt_at !== null) return Date.parse(extracted.last_prompt_at) > at;
+  return null;
 }

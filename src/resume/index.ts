@@ -18,9 +18,12 @@ export {
   captureFromTranscript,
   DEFAULT_TRIGGER,
   internalize,
+  keepsDeliberateTail,
   MAX_ANCHOR_CHARS,
   MAX_TAIL_INPUT_CHARS,
 } from './capture.js';
+export type { BadFeelSign, FeelAssessment, FeelSign, GoodFeelSign, WokeWith } from './feel.js';
+export { assessResumptionFeel } from './feel.js';
 export type { RenderResumptionOptions, ResumptionLike } from './render.js';
 export { CONTINUE_LINE, NO_REPEAT_LINE, RESUMPTION_HEADING, renderResumption } from './render.js';
 export type {
@@ -30,14 +33,23 @@ export type {
   ResumptionView,
 } from './section.js';
 export { loadResumption } from './section.js';
-export type { Anchor, CaptureInput, CaptureRecord, ReadResult, SelfState } from './self-state.js';
+export type {
+  Anchor,
+  CaptureInput,
+  CaptureRecord,
+  ReadResult,
+  SelfState,
+  TranscriptSource,
+} from './self-state.js';
 export {
   captureSelfState,
   cutFront,
+  isDeliberate,
   MAX_STORED_ANCHORS,
   MAX_STORED_SESSIONS,
   MAX_STORED_TAIL_CHARS,
   readSelfState,
+  TRANSCRIPT_SOURCES,
 } from './self-state.js';
 export type { InternalizeToolDeps } from './tool.js';
 export { internalizeTool } from './tool.js';

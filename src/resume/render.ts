@@ -22,7 +22,7 @@ export interface RenderResumptionOptions {
 export const RESUMPTION_HEADING = '# Resumption Context';
 export const CONTINUE_LINE = '[Continue from here. Pick up the pen.]';
 export const NO_REPEAT_LINE =
-  '[Do not repeat your last message or summarize this back; it was already said. Go on from where it stopped.]';
+  '[Do not repeat your last message or summarize this back; go on from where it stopped.]';
 
 /** The section as markdown, or "" when nothing was captured (then there is no section at all). */
 export function renderResumption(resumption: ResumptionLike, options: RenderResumptionOptions = {}): string {

@@ -25,13 +25,24 @@ export const captureRecordSchema = z.object({
   stream_tail: z.string(),
   anchors: z.array(anchorSchema),
   session_key: z.string(),
+  /** The host session id of the capture, when it had one (session_key may be a connection key). */
+  session_id: z.string().nullable().default(null),
   captured_at: z.string(),
-  /** What captured the tail: `internalize`, `stop`, `pre-compact`, `cli`. */
+  /** What captured the tail: `internalize`, `cli` (the agent chose it), `stop`, `pre-compact` (a hook read it off the transcript). */
   source: z.string().default('internalize'),
   /** Set when a clear-after-inject policy handed the tail to a session. */
   tail_injected: injectionSchema.nullable().default(null),
 });
 export type CaptureRecord = z.infer<typeof captureRecordSchema>;
+
+/** Sources that read the tail off a transcript; every other source is the agent's own choice. */
+export const TRANSCRIPT_SOURCES = ['stop', 'pre-compact'] as const;
+export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
+
+/** The agent stored this tail itself (`internalize`, `firstlight internalize`), not a hook. */
+export function isDeliberate(record: Pick<CaptureRecord, 'source'>): boolean {
+  return !(TRANSCRIPT_SOURCES as readonly string[]).includes(record.source);
+}
 
 /**
  * `self-state.json`: the newest capture at top level (the per-agent record) plus one record per
@@ -80,10 +91,19 @@ export interface CaptureInput {
   sessionId?: string | null;
   source: string;
   now: Date;
+  /**
+   * A record (the per-agent one, or this session's) for which this returns true is left as it
+   * is: the Stop hook's way of not replacing a deliberate tail (see captureFromTranscript).
+   */
+  keep?: (record: CaptureRecord) => boolean;
 }
 
 export interface CaptureResult {
   state: SelfState;
+  /** False when `keep` left every record as it was (then nothing was written). */
+  written: boolean;
+  /** `keep` left at least one record as it was. */
+  kept: boolean;
   /** Set when a malformed file was moved aside instead of being overwritten. */
   backup?: string;
 }
@@ -104,19 +124,29 @@ export async function captureSelfState(file: string, input: CaptureInput): Promi
     const at = input.now.toISOString();
     const added = (input.anchors ?? []).map((a) => ({ text: a.text, trigger: a.trigger, captured_at: at }));
     const tail = cutFront(input.streamTail, MAX_STORED_TAIL_CHARS);
-    const record = (before: CaptureRecord | undefined): CaptureRecord => ({
-      stream_tail: tail,
-      anchors: mergeAnchors(before?.anchors ?? [], added),
-      session_key: input.sessionKey,
-      captured_at: at,
-      source: input.source,
-      tail_injected: null,
-    });
+    let written = false;
+    let kept = false;
+    const record = (before: CaptureRecord | undefined): CaptureRecord => {
+      if (before && input.keep?.(before)) {
+        kept = true;
+        return before;
+      }
+      written = true;
+      return {
+        stream_tail: tail,
+        anchors: mergeAnchors(before?.anchors ?? [], added),
+        session_key: input.sessionKey,
+        session_id: input.sessionId ?? null,
+        captured_at: at,
+        source: input.source,
+        tail_injected: null,
+      };
+    };
     const sessions = { ...(previous?.sessions ?? {}) };
     if (input.sessionId) sessions[input.sessionId] = record(sessions[input.sessionId]);
     const state: SelfState = { version: 1, ...record(previous), sessions: newestSessions(sessions) };
-    await writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`);
-    return backup ? { state, backup } : { state };
+    if (written) await writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`);
+    return backup ? { state, written, kept, backup } : { state, written, kept };
   });
 }
 

@@ -29,7 +29,7 @@ export function internalizeTool(deps: InternalizeToolDeps): ToolSpec {
     name: 'internalize',
     title: 'Internalize (what to wake up with)',
     description:
-      'Before the session ends, or when a thought is still in motion: store your stream tail (the last ~100 tokens of your own thinking, verbatim, mid-sentence is fine; never a summary) and anchors (short verbatim phrases that landed). The next session starts by reading them first. The tail replaces the previous one; anchors accumulate and the newest five are shown.',
+      'Before the session ends, or when a thought is still in motion: store your stream tail (the last ~100 tokens of your own thinking, verbatim, mid-sentence is fine; never a summary) and anchors (short verbatim phrases that landed). The next session starts by reading them first. The tail replaces the previous one (the end-of-turn hook keeps it until the user speaks again); anchors accumulate and the newest five are shown.',
     input: {
       stream_tail: z
         .string()
@@ -47,7 +47,9 @@ export function internalizeTool(deps: InternalizeToolDeps): ToolSpec {
         .min(1)
         .max(200)
         .optional()
-        .describe('The host session id, if known (keys per-session resumption).'),
+        .describe(
+          'The host session id, if known (the bootstrap text shows it as bootstrap_session(session_id: "…")). Keys per-session resumption, and marks the tail as this session\'s so the end-of-turn hook keeps it.',
+        ),
     },
     output: {
       stored: z.literal(true),

@@ -33,6 +33,10 @@ export interface TranscriptTail {
   peak_buffer_bytes: number;
   /** True when a user prompt bounded the turn; false when a limit or the file start stopped it. */
   turn_complete: boolean;
+  /** `timestamp` of the newest user prompt the scan met (null: none met, or it had none). */
+  last_prompt_at: string | null;
+  /** The oldest `timestamp` read before meeting a user prompt: no prompt came after it. */
+  no_prompt_since: string | null;
 }
 
 interface Block {
@@ -43,6 +47,7 @@ interface Block {
 
 interface Line {
   type?: unknown;
+  timestamp?: unknown;
   sessionId?: unknown;
   isSidechain?: unknown;
   isMeta?: unknown;
@@ -76,11 +81,15 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
     bytes_reread: 0,
     peak_buffer_bytes: 0,
     turn_complete: false,
+    last_prompt_at: null,
+    no_prompt_since: null,
   };
   const newestFirst: string[] = [];
   const seen = new Set<string>();
   let chars = 0;
   let done = false;
+  let promptSeen = false;
+  let oldest = Number.POSITIVE_INFINITY;
 
   const handle = (raw: Buffer): void => {
     const text = raw.toString('utf8').trim();
@@ -94,9 +103,16 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
     }
     if (typeof line !== 'object' || line === null || line.isSidechain === true) return;
     if (result.session_id === null && typeof line.sessionId === 'string') result.session_id = line.sessionId;
+    const at = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : Number.NaN;
+    if (!promptSeen && at < oldest) {
+      oldest = at;
+      result.no_prompt_since = line.timestamp as string;
+    }
     const content = line.message?.content;
     if (line.type === 'user') {
       if (line.isMeta === true || isToolResultOnly(content)) return;
+      if (!promptSeen && Number.isFinite(at)) result.last_prompt_at = line.timestamp as string;
+      promptSeen = true;
       // A prompt: the start of the turn. Before any words were found, keep walking back.
       if (newestFirst.length > 0) {
         result.turn_complete = true;

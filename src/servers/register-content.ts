@@ -1,5 +1,4 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { asFirstlightError, type Logger, type PromptSpec, type ResourceTemplateSpec } from '../core/index.js';
 
 /** JSON-RPC code the MCP spec gives "resource not found" (the SDK 1.x has no constant for it). */
@@ -39,15 +38,22 @@ export function registerResources(
           return { contents: [spec.read(uri.toString(), flat)] };
         } catch (error) {
           const failure = asFirstlightError(error);
-          if (failure.code === 'NOT_FOUND') {
-            throw new McpError(RESOURCE_NOT_FOUND, failure.render(), { uri: uri.toString() });
-          }
+          if (failure.code === 'NOT_FOUND') throw resourceNotFound(failure.render(), uri.toString());
           log.error(`resource ${uri} failed: ${(error as Error).stack ?? error}`);
           throw error;
         }
       },
     );
   }
+}
+
+/**
+ * The server sends a thrown error's `message` as is, and the client's McpError prefixes
+ * "MCP error <code>: " again: throwing an McpError here reached clients as
+ * "MCP error -32002: MCP error -32002: …". A plain Error carrying `code` and `data` is sent once.
+ */
+function resourceNotFound(message: string, uri: string): Error {
+  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND, data: { uri } });
 }
 
 /** Registers prompt specs, each under its name and its aliases; each returns one user message. */

@@ -129,7 +129,12 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
     );
     expect(failure).toBeInstanceOf(McpError);
     expect((failure as McpError).code).toBe(-32002);
-    expect((failure as McpError).message).toContain('walkthrough-format');
+    // Exactly one "MCP error -32002: " prefix (the client adds it), then the message and the fix.
+    const uris = ['collaboration-patterns', 'walkthrough-format', 'coding-guidelines', 'release-checklist'];
+    expect((failure as McpError).message).toBe(
+      `MCP error -32002: resource firstlight://guidance/no-such-doc not found\n  fix: read one of: ${uris.map((n) => `firstlight://guidance/${n}`).join(', ')}`,
+    );
+    expect((failure as McpError).data).toEqual({ uri: 'firstlight://guidance/no-such-doc' });
   });
 
   it('assembles yiasou with every doc inline and the initial task; hi and expand_reference agree', async () => {

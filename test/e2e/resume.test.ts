@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
@@ -75,6 +75,18 @@ describe('resumption across processes', () => {
     expect(section.trimEnd().split('\n').at(-1)).toMatch(/^\[Do not repeat your last message/);
   });
 
+  it('a running server sees a capture another process made after its last start', async () => {
+    await using server = await serve();
+    const bootTail = async () =>
+      structured<Packet>(await server.client.callTool({ name: 'bootstrap_session', arguments: {} }))
+        .resumption?.stream_tail;
+    expect(runCli(['internalize', '--home', home.dir, '--tail', 'first words']).status).toBe(0);
+    expect(await bootTail()).toBe('first words');
+    // The same length: size alone would miss it; mtime and the rename's new inode give it away.
+    expect(runCli(['internalize', '--home', home.dir, '--tail', 'other words']).status).toBe(0);
+    expect(await bootTail()).toBe('other words');
+  });
+
   it('firstlight internalize (tail on stdin) feeds the packet; bad input exits 2 with a hint', () => {
     const stored = runCli(
       ['internalize', '--home', home.dir, '--tail', '-', '--anchor', 'one', '--anchor', 'two', '--json'],
@@ -119,6 +131,107 @@ describe('resumption across processes', () => {
     const markdown = runCli(['packet', '--home', home.dir, '--format', 'markdown']).stdout;
     expect(markdown.startsWith('# Resumption Context')).toBe(true);
     expect(markdown).not.toContain('interrupted mid-thought');
+  });
+});
+
+describe('the SessionStart text names the session, so the agent’s own bootstrap matches it', () => {
+  const sessionStart = (sessionId: string, cwd: string) => {
+    const run = runCli(['hook', 'session-start', '--host', 'claude', '--home', home.dir], {
+      input: JSON.stringify({
+        session_id: sessionId,
+        source: 'startup',
+        cwd,
+        hook_event_name: 'SessionStart',
+      }),
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout).hookSpecificOutput.additionalContext as string;
+  };
+  /** The arguments the injected text tells the agent to call bootstrap_session with. */
+  const requiredCall = (text: string): Record<string, string> => {
+    const match = /`bootstrap_session\((?:session_id: ("(?:[^"\\]|\\.)*"))?\)`/.exec(text);
+    expect(match, text.slice(0, 600)).not.toBeNull();
+    return match?.[1] ? { session_id: JSON.parse(match[1]) as string } : {};
+  };
+
+  it('after_inject: clear — the hook takes the tail, and the bootstrap the text asks for still gets it', async () => {
+    appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  after_inject: clear\n');
+    expect(runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--anchor', 'stay']).status).toBe(0);
+    const text = sessionStart('claude-s1', home.dir);
+    expect(text.startsWith('# Resumption Context')).toBe(true);
+    expect(text).toContain(TAIL);
+    const args = requiredCall(text);
+    expect(args).toEqual({ session_id: 'claude-s1' });
+    await using server = await serve();
+    const own = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: args }),
+    );
+    expect(own.resumption?.stream_tail).toBe(TAIL);
+    // Without the id (what the old text asked for) the start counts as another session's.
+    const bare = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    );
+    expect(bare.resumption?.stream_tail).toBe('');
+  });
+
+  it('scope: session — the session resumes from its own capture through the tool call too', async () => {
+    appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  scope: session\n');
+    const stored = runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--session-id', 'claude-s2']);
+    expect(stored.status).toBe(0);
+    expect(
+      runCli(['internalize', '--home', home.dir, '--tail', 'another session', '--session-id', 'x']).status,
+    ).toBe(0);
+    const text = sessionStart('claude-s2', home.dir);
+    expect(text).toContain(TAIL);
+    const args = requiredCall(text);
+    await using server = await serve();
+    const own = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: args }),
+    );
+    expect(own.resumption?.stream_tail).toBe(TAIL);
+    const bare = structured<Packet>(
+      await server.client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    );
+    expect(bare.resumption).toBeNull();
+  });
+});
+
+describe('the Stop hook and a deliberate tail (built CLI)', () => {
+  it('internalize then stop keeps the deliberate tail; a later user turn + stop replaces it', () => {
+    const transcript = join(home.dir, 'transcript.jsonl');
+    const session = 'e2e-deliberate';
+    const line = (type: string, content: unknown, msAgo: number) =>
+      `${JSON.stringify({ sessionId: session, type, message: { role: type, content }, timestamp: new Date(Date.now() - msAgo).toISOString() })}\n`;
+    // The turn began a minute ago; the agent internalized (now), then wrapped up.
+    writeFileSync(transcript, line('user', 'Let us stop here for today.', 60_000));
+    const deliberate = 'DELIBERATE: next is the budget rework, starting from the tail share';
+    expect(runCli(['internalize', '--home', home.dir, '--tail', deliberate]).status).toBe(0);
+    appendFileSync(
+      transcript,
+      line('assistant', [{ type: 'text', text: 'Saved my thoughts. Anything else?' }], 0),
+    );
+    const stop = (lastMessage: string) =>
+      runCli(['hook', 'stop', '--host', 'claude', '--home', home.dir], {
+        input: JSON.stringify({
+          session_id: session,
+          transcript_path: transcript,
+          hook_event_name: 'Stop',
+          last_assistant_message: lastMessage,
+        }),
+      });
+    expect(stop('Saved my thoughts. Anything else?').status).toBe(0);
+    const tailNow = () =>
+      (JSON.parse(runCli(['packet', '--home', home.dir]).stdout) as Packet).resumption?.stream_tail;
+    expect(tailNow()).toBe(deliberate);
+
+    // The user speaks again: that turn's Stop takes the newest words as usual.
+    appendFileSync(transcript, line('user', 'One more thing: rename the flag.', -1000));
+    appendFileSync(
+      transcript,
+      line('assistant', [{ type: 'text', text: 'Renamed it; the flag is now' }], -2000),
+    );
+    expect(stop('Renamed it; the flag is now').status).toBe(0);
+    expect(tailNow()).toBe('Renamed it; the flag is now');
   });
 });
 

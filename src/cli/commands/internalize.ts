@@ -26,11 +26,14 @@ export function registerInternalize(program: Command): void {
       'why the anchors matter: resonance, decision, insight, correction, …',
       'resonance',
     )
-    .option('--session-id <id>', 'the host session id (keys per-session resumption)')
+    .option(
+      '--session-id <id>',
+      "the host session id (keys per-session resumption; the Stop hook keeps this session's deliberate tail)",
+    )
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nThe tail replaces the previous one; anchors accumulate. See the result with:\n  firstlight packet --format markdown',
+      "\nThe tail replaces the previous one; anchors accumulate. The Stop hook that ends this turn keeps\nit (it replaces it only after the user's next prompt). See the result with:\n  firstlight packet --format markdown",
     )
     .action(async (options: InternalizeOptions) => {
       const { ensureHome } = await import('../../core/index.js');

@@ -32,6 +32,8 @@ describe('embedded guidance', () => {
     ]);
     expect(docs).toHaveLength(files.length);
     for (const d of docs) {
+      // Standard frontmatter: the YAML starts on the line right after the opening `---`.
+      expect(d.text, d.file).toMatch(/^---\nname: [a-z-]+\n/);
       const { data } = parseFrontmatter(d.text);
       expect(data.name, d.file).toBe(d.name);
       expect(typeof data.description, d.file).toBe('string');

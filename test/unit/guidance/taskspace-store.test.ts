@@ -80,6 +80,18 @@ describe('writeTaskspace', () => {
     await expect(writeTaskspace(file, { description: 'x'.repeat(5000) })).rejects.toBeInstanceOf(UserError);
   });
 
+  it('rejects a blank name or description (read back trimmed, it would silently empty the field)', async () => {
+    const file = storeFile('{"name": "Kept", "description": "Also kept", "initial_prompt": null}');
+    await expect(writeTaskspace(file, { name: '   ' })).rejects.toThrow(/taskspace name is blank/);
+    await expect(writeTaskspace(file, { description: '\n' })).rejects.toThrow(
+      /taskspace description is blank/,
+    );
+    expect(readTaskspace(file)).toMatchObject({
+      status: 'ok',
+      taskspace: { name: 'Kept', description: 'Also kept' },
+    });
+  });
+
   it('serializes concurrent updates: exactly one of them clears the initial prompt', async () => {
     const file = storeFile('{"name": "Race", "description": "", "initial_prompt": "Start here"}');
     const results = await Promise.all(

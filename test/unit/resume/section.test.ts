@@ -53,16 +53,41 @@ describe('loadResumption', () => {
     expect(value?.stream_tail.startsWith('w0 ')).toBe(false);
     expect(value?.stream_tail).toMatch(/^w\d+ /); // starts at a whole word
     expect(value?.anchors.map((a) => a.text)).toEqual(['keep me', 'and me']);
+    // Short anchors leave room, but the tail stays at the seed's ~100 tokens: a thought, not a log.
+    expect(estimateTokens(value!.stream_tail)).toBeGreaterThan(90);
+    expect(estimateTokens(value!.stream_tail)).toBeLessThanOrEqual(100);
     const rendered = renderResumption(value!, { now: new Date('2026-11-24T09:00:00Z') });
     expect(rendered).toContain('"…w');
     expect(estimateTokens(rendered)).toBeLessThanOrEqual(300);
-    expect(estimateTokens(rendered)).toBeGreaterThan(250); // the room is used, not wasted
     // The stored tail is untouched: trimming is for injection only.
     const state = readSelfState(join(home.dir, 'self-state.json'));
     expect(state.status === 'ok' && state.state.stream_tail.startsWith('w0 w1')).toBe(true);
   });
 
-  it('drops the oldest anchors before squeezing the tail under ~100 tokens', async () => {
+  it('fits the seed’s sizes at the default: five ~30-token anchors kept whole, the tail cut from the front', async () => {
+    // Five anchors of ~30 tokens (~120 characters) each, and a tail far over ~100 tokens.
+    const anchors = [1, 2, 3, 4, 5].map((n) =>
+      `anchor ${n}: ${'the phrase that landed and has to come back verbatim '.repeat(3)}`
+        .slice(0, 120)
+        .trim(),
+    );
+    const tail = `${Array.from({ length: 400 }, (_, i) => `old${i}`).join(' ')} and the newest words, mid-thought—`;
+    await store(tail, anchors);
+    const { value } = await load(KEEP, null, true);
+    expect(value?.anchors.map((a) => a.text)).toEqual(anchors);
+    expect(value?.trimmed).toBe(true);
+    expect(value?.stream_tail.endsWith('and the newest words, mid-thought—')).toBe(true);
+    expect(tail.endsWith(value!.stream_tail)).toBe(true); // a verbatim suffix: cut from the front only
+    const anchorTokens = estimateTokens(anchors.join(''));
+    expect(anchorTokens).toBeGreaterThanOrEqual(140);
+    expect(estimateTokens(value!.stream_tail)).toBeGreaterThan(70);
+    const rendered = renderResumption(value!, { now: new Date('2026-11-21T09:59:00Z') }); // "59 minutes ago"
+    expect(rendered).toContain('59 minutes ago');
+    expect(estimateTokens(rendered)).toBeLessThanOrEqual(300);
+    expect(estimateTokens(rendered)).toBeGreaterThan(280); // the budget is used, not wasted
+  });
+
+  it('drops the oldest anchors rather than squeezing the tail under a sixth of the budget', async () => {
     const anchor = (n: number) => `anchor ${n} ${'x'.repeat(380)}`;
     await store('a short tail that must survive whole', [
       anchor(1),
@@ -76,6 +101,14 @@ describe('loadResumption', () => {
     expect(value?.anchors.length).toBeLessThan(5);
     expect(value?.anchors.at(-1)?.text).toBe(anchor(5));
     expect(estimateTokens(renderResumption(value!))).toBeLessThanOrEqual(400);
+
+    const long = Array.from({ length: 300 }, (_, i) => `t${i}`).join(' ');
+    await store(long);
+    const squeezed = (await load({ ...KEEP, max_tokens: 400 }, null, true)).value!;
+    expect(estimateTokens(squeezed.stream_tail)).toBeGreaterThanOrEqual(400 / 6 - 1);
+    expect(
+      estimateTokens(renderResumption(squeezed, { now: new Date('2026-11-21T09:59:00Z') })),
+    ).toBeLessThanOrEqual(400);
   });
 
   it('reports a malformed self-state.json as a reason, without throwing', async () => {

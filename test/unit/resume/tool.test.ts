@@ -70,6 +70,22 @@ describe('internalize tool', () => {
     );
   });
 
+  it('tells the agent to bootstrap with its session id when the packet has one', async () => {
+    const anonymous = renderPacketMarkdown(
+      structured<BootstrapPacket>(await client.callTool({ name: 'bootstrap_session', arguments: {} })),
+    );
+    expect(anonymous).toContain('Required first call: `bootstrap_session()` on the firstlight MCP server');
+    expect(anonymous).not.toContain('session_id');
+    const packet = structured<BootstrapPacket>(
+      await client.callTool({ name: 'bootstrap_session', arguments: { session_id: 'sess "7"' } }),
+    );
+    const markdown = renderPacketMarkdown(packet);
+    expect(markdown).toContain(
+      'Required first call: `bootstrap_session(session_id: "sess \\"7\\"")` on the firstlight MCP server',
+    );
+    expect(markdown).toContain('Pass the same session_id to `internalize`.');
+  });
+
   it('returns a readable error result for bad input, storing nothing', async () => {
     const result = await client.callTool({
       name: 'internalize',

@@ -36,6 +36,26 @@ describe('extractTranscriptTail', () => {
     expect(tail?.stream_tail).not.toContain('Subagent');
   });
 
+  it('reads compact JSON (one object per line, as Claude Code writes it): text after tool calls, empty thinking', () => {
+    const file = fixture('compact-claude-code.jsonl');
+    const expected =
+      'Checking the capture path first.\n\nFound it: captureSelfState replaces stream_tail whatever wrote it, so the Stop hook that runs after this very turn overwrites a deliberate tail.\n\nSaved my thoughts. Anything else?';
+    for (const chunkBytes of [7, 333, 4096, 64 * 1024]) {
+      const tail = extractTranscriptTail(file, { chunkBytes });
+      expect(tail?.stream_tail).toBe(expected);
+      expect(tail?.empty_thinking).toBe(3);
+      expect(tail?.thinking_blocks).toBe(0);
+      expect(tail?.turn_complete).toBe(true);
+      expect(tail?.session_id).toBe('9b2e4f10-7c3a-4d8e-a1f5-2c6b8d0e4a97');
+      // The 37 KB file read is a compact tool_result line: passed over by its head, never parsed.
+      expect(tail?.bytes_reread).toBe(0);
+      expect(tail?.unparsed_lines).toBe(0);
+      // When the user last spoke, and how far back the scan saw no prompt (the Stop hook's rule).
+      expect(tail?.last_prompt_at).toBe('2026-11-21T10:10:00.000Z');
+      expect(tail?.no_prompt_since).toBe('2026-11-21T10:10:00.000Z');
+    }
+  });
+
   it('keeps only the newest maxChars, cut at a word boundary', () => {
     const tail = extractTranscriptTail(fixture('text-after-tools.jsonl'), { maxChars: 40 });
     expect(tail?.stream_tail.length).toBeLessThanOrEqual(40);
