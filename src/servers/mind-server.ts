@@ -42,5 +42,7 @@ export function createMindServer(deps: MindServerDeps): McpServer {
   deps.mind.setToolNames(registry.names);
   registerResources(server, mindServerResources(deps.mind), deps.log);
   registerPrompts(server, mindServerPrompts(deps.mind), deps.log);
+  // Load memory and the contract while the host finishes starting up, not in the first call.
+  server.server.oninitialized = () => setImmediate(() => void deps.mind.warm());
   return server;
 }

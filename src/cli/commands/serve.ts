@@ -40,9 +40,19 @@ export function registerServe(program: Command): void {
       const home = homeFrom(options);
       const created = ensureHome(home);
       if (created.created) log.warn(`no home at ${home}: created one from the bundled example`);
-      const mind = createMind({ home, log, watchMemory: true, projectDir: process.cwd() });
+      const mind = createMind({
+        home,
+        log,
+        watchMemory: true,
+        projectDir: process.cwd(),
+        deferSessionWrites: true,
+      });
+      const shutdown = async () => {
+        await mind.flush();
+        mind.close();
+      };
       if (!options.http) {
-        await serveStdio(createMindServer({ mind, log }), { log, onShutdown: () => mind.close() });
+        await serveStdio(createMindServer({ mind, log }), { log, onShutdown: shutdown });
         return;
       }
       const running = await serveHttp({
@@ -77,7 +87,7 @@ export function registerServe(program: Command): void {
       );
       const stop = async () => {
         await running.close();
-        mind.close();
+        await shutdown();
         process.exit(0);
       };
       process.on('SIGINT', () => void stop());
