@@ -92,6 +92,10 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     const sessionId = header(req, 'mcp-session-id');
     if (req.method === 'POST') {
       const body = await readJson(req);
+      if (body === TOO_LARGE) {
+        res.setHeader('connection', 'close');
+        return reply(res, 413, `request body over ${MAX_BODY} bytes: an MCP message is never this large`);
+      }
       if (body === undefined) return reply(res, 400, 'request body is not valid JSON');
       let transport = sessionId ? sessions.get(sessionId) : undefined;
       if (!transport) {
@@ -245,17 +249,31 @@ function reply(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * The parsed JSON body; undefined when it does not parse, TOO_LARGE past MAX_BODY (reading stops
+ * there without destroying the socket, so the 413 still reaches the client).
+ */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(TOO_LARGE);
+    };
+    req.on('data', onData);
+    req.on('error', reject);
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
 }

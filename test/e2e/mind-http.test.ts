@@ -80,6 +80,19 @@ describe('mind over streamable HTTP on loopback', () => {
     expect(foreign.body).toContain('Origin');
     expect((await rawPost(server.url, {})).status).toBe(200);
   });
+
+  it('answers an oversized body with 413 and a malformed one with 400', async () => {
+    const post = (body: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const big = await post('x'.repeat(5 * 1024 * 1024));
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain('request body over');
+    expect((await post('{not json')).status).toBe(400);
+  });
 });
 
 describe('HTTP beyond loopback', () => {
