@@ -67,6 +67,8 @@ export interface BootstrapOptions {
   sessionKey?: string;
   /** `packet` previews without recording a session or consuming a clear-after-inject tail. */
   preview?: boolean;
+  /** When the calling client connected (servers): ties an id-less call to a hook-recorded session. */
+  connectedAt?: Date;
 }
 
 /**
@@ -147,9 +149,11 @@ export class Mind {
   async context(options: BootstrapOptions = {}): Promise<ActiveContext> {
     const sessionId = options.sessionId ?? null;
     const now = this.clock();
+    const key = options.sessionKey ?? sessionId ?? 'anonymous';
+    const at = { connectedAt: options.connectedAt };
     const lastSession = options.preview
-      ? this.ledger.peekPrevious(sessionId)
-      : await this.ledger.previousFor(options.sessionKey ?? sessionId ?? 'anonymous', sessionId, now);
+      ? this.ledger.peekPrevious(key, sessionId, at)
+      : await this.ledger.previousFor(key, sessionId, now, at);
     return buildActiveContext({
       home: this.home,
       sessionId,

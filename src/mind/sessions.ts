@@ -25,6 +25,8 @@ export interface SessionLedgerOptions {
 
 /** Keys remembered per process; a long-running HTTP server sees one per connection. */
 const MAX_SEEN = 1000;
+/** How far before a connection a host's SessionStart hook may have recorded the same session. */
+const SAME_START_WINDOW_MS = 120_000;
 
 function sessionsPath(home: string): string {
   return join(home, 'sessions.json');
@@ -77,15 +79,16 @@ export class SessionLedger {
     this.onDisk = memoByFiles(() => ({ value: readSessions(this.path), files: [this.path] }));
   }
 
-  /** The previous session relative to `sessionKey`, recording `sessionKey` on first sight. */
-  async previousFor(sessionKey: string, sessionId: string | null, now: Date): Promise<SessionRecord | null> {
+  /** The previous session relative to `sessionKey`, recording this session's start on first sight. */
+  async previousFor(
+    sessionKey: string,
+    sessionId: string | null,
+    now: Date,
+    options: { connectedAt?: Date | undefined } = {},
+  ): Promise<SessionRecord | null> {
     if (this.seen.has(sessionKey)) return this.seen.get(sessionKey) ?? null;
-    const file = this.onDisk();
-    const known = fold([file.previous, file.current, ...this.pending]);
-    let previous = known.current;
-    if (sessionId !== null && known.current?.session_id === sessionId) {
-      previous = known.previous;
-    } else {
+    const { previous, known } = this.resolve(sessionId, options.connectedAt);
+    if (!known) {
       this.pending.push({ session_id: sessionId, at: now.toISOString() });
       if (this.options.deferWrites) this.schedule();
       else await this.flush();
@@ -95,12 +98,37 @@ export class SessionLedger {
     return previous;
   }
 
-  /** Read-only view for one-shot commands (`packet`) that should not count as a session. */
-  peekPrevious(sessionId: string | null): SessionRecord | null {
-    const file = readSessions(this.path);
-    const known = fold([file.previous, file.current, ...this.pending]);
-    if (known.current && sessionId !== null && known.current.session_id === sessionId) return known.previous;
-    return known.current;
+  /** The same answer without recording anything (`packet`, the `context` tool). */
+  peekPrevious(
+    sessionKey: string,
+    sessionId: string | null,
+    options: { connectedAt?: Date | undefined } = {},
+  ): SessionRecord | null {
+    if (this.seen.has(sessionKey)) return this.seen.get(sessionKey) ?? null;
+    return this.resolve(sessionId, options.connectedAt).previous;
+  }
+
+  /**
+   * Whether this call belongs to the newest recorded session (`known`), and the session before it.
+   * Models call bootstrap_session() without the host's session id, right after the host's
+   * SessionStart hook recorded the session under that id. So an id-less call whose connection
+   * began after (or shortly before) the newest start with an id is part of that session;
+   * otherwise every packet would name its own session as the last one, "moments ago".
+   */
+  private resolve(
+    sessionId: string | null,
+    connectedAt: Date | undefined,
+  ): { known: boolean; previous: SessionRecord | null } {
+    const file = this.onDisk();
+    const { current, previous } = fold([file.previous, file.current, ...this.pending]);
+    if (current === null) return { known: false, previous: null };
+    const known =
+      sessionId !== null
+        ? current.session_id === sessionId
+        : current.session_id !== null &&
+          connectedAt !== undefined &&
+          Date.parse(current.at) >= connectedAt.getTime() - SAME_START_WINDOW_MS;
+    return known ? { known, previous } : { known, previous: current };
   }
 
   /** Writes every recorded start not yet on disk; resolves when done (a failure is reported, not thrown). */

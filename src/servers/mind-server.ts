@@ -37,7 +37,7 @@ export function createMindServer(deps: MindServerDeps): McpServer {
     { name: 'firstlight', title: 'firstlight mind', version: packageVersion() },
     { instructions: MIND_INSTRUCTIONS, capabilities: { logging: {} } },
   );
-  const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}` };
+  const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}`, connectedAt: new Date() };
   const registry = registerTools(server, mindServerTools(deps.mind, connection), deps.log);
   deps.mind.setToolNames(registry.names);
   registerResources(server, mindServerResources(deps.mind), deps.log);

@@ -54,6 +54,39 @@ describe('session ledger behind bootstrap_session', () => {
     other.close();
   });
 
+  it('ties an id-less call to the session the SessionStart hook just recorded', async () => {
+    const h = exampleHomeCopy();
+    temps.push(h.dispose);
+    let now = new Date('2026-11-20T10:00:00Z');
+    const clock = () => now;
+    // Yesterday's session, then today's hook (it knows the host session id) records "today".
+    await createMind({ home: h.dir, clock }).bootstrap({
+      sessionId: 'yesterday',
+      sessionKey: 'hook:yesterday',
+    });
+    now = new Date('2026-11-21T10:00:00Z');
+    await createMind({ home: h.dir, clock }).bootstrap({ sessionId: 'today', sessionKey: 'hook:today' });
+    // The host's MCP server connected at about the same time; the model calls without an id.
+    now = new Date('2026-11-21T10:05:00Z');
+    const server = createMind({ home: h.dir, clock, deferSessionWrites: true });
+    const connectedAt = new Date('2026-11-21T09:59:50Z');
+    const context = await server.context({ sessionKey: 'conn-1', preview: true, connectedAt });
+    expect(context.last_session?.session_id).toBe('yesterday');
+    const packet = await server.bootstrap({ sessionKey: 'conn-1', connectedAt });
+    expect(packet.context.last_session?.session_id).toBe('yesterday');
+    expect(packet.context.last_session?.human).toBe('1 day ago');
+    await server.flush();
+    expect(ledger(h.dir)).toMatchObject({
+      current: { session_id: 'today' },
+      previous: { session_id: 'yesterday' },
+    });
+    // A connection that began long after the newest start is a session of its own.
+    now = new Date('2026-11-21T15:00:00Z');
+    const later = await server.bootstrap({ sessionKey: 'conn-2', connectedAt: now });
+    expect(later.context.last_session?.session_id).toBe('today');
+    server.close();
+  });
+
   it('keeps a failed write pending and never fails the call', async () => {
     const h = exampleHomeCopy();
     temps.push(h.dispose);
