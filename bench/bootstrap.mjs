@@ -18,7 +18,7 @@ const WARM = 20;
 const IDLE_MS = 1000;
 // Idle time after each round: sessions do not start back to back, and the ledger write a new
 // session schedules after its response should not be billed to the next round's ping.
-const GAP_MS = 5;
+const GAP_MS = 10;
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 async function timed(fn) {
