@@ -77,10 +77,11 @@ export interface InitResult {
 }
 
 /**
- * Scaffolds a home from the bundled example. Refuses to write into a non-empty directory unless
- * `force` is set, and even then never overwrites an existing file.
+ * Scaffolds a home from the bundled example (or `from`): only the {@link HOME_TEMPLATE} entries.
+ * Refuses to write into a non-empty directory unless `force` is set, and even then never
+ * overwrites an existing file.
  */
-export function initHome(dir: string, options: { force?: boolean } = {}): InitResult {
+export function initHome(dir: string, options: { force?: boolean; from?: string } = {}): InitResult {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     if (!options.force) {
       throw new UserError(`${dir} already exists and is not empty`, {
@@ -90,15 +91,33 @@ export function initHome(dir: string, options: { force?: boolean } = {}): InitRe
     }
   }
   mkdirSync(dir, { recursive: true });
-  cpSync(exampleHomeDir(), dir, {
-    recursive: true,
-    force: false,
-    errorOnExist: false,
-    filter: (source) =>
-      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$/.test(source.slice(exampleHomeDir().length)),
-  });
+  const example = options.from ?? exampleHomeDir();
+  for (const entry of HOME_TEMPLATE) {
+    const source = join(example, entry);
+    if (!existsSync(source)) continue;
+    cpSync(source, join(dir, entry), {
+      recursive: true,
+      force: false,
+      errorOnExist: false,
+      // `npm start` serves the example home itself: its lock directories are live state too.
+      filter: (path) => !path.endsWith('.lock'),
+    });
+  }
   return { dir, created: true };
 }
+
+/**
+ * What a new home is made of: the example's settings, persona, memories, guidance overrides and
+ * runtime personas. An allowlist, because the example is also served live (`npm start`) and
+ * collects state (sessions.json, cache/, events/, self-state.json, locks) no new home should inherit.
+ */
+export const HOME_TEMPLATE: readonly string[] = [
+  'firstlight.yaml',
+  'persona',
+  'memory',
+  'guidance',
+  'personas',
+];
 
 /** Makes sure a home exists, scaffolding it from the example when it does not. */
 export function ensureHome(dir: string): InitResult {

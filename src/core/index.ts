@@ -28,7 +28,7 @@ export {
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
 export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput } from './home.js';
-export { ensureHome, exampleHomeDir, homePaths, initHome, resolveHome } from './home.js';
+export { ensureHome, exampleHomeDir, HOME_TEMPLATE, homePaths, initHome, resolveHome } from './home.js';
 export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';

@@ -15,8 +15,20 @@ export const settingsSchema = z
       .prefault({}),
     packet: z
       .object({
-        /** Cap on the markdown rendering the SessionStart hook injects. */
-        markdown_max_chars: z.number().int().min(1000).max(9500).default(8000),
+        /**
+         * Cap on the markdown rendering the SessionStart hook injects. At most 8,000 (issue 2):
+         * Claude Code turns hook output over 10,000 characters into a file and a 2 KB preview,
+         * and the host adds its own wrapping around ours.
+         */
+        markdown_max_chars: z
+          .number()
+          .int()
+          .min(
+            1000,
+            'must be at least 1000 (below that the contract pointer and context do not fit); set 1000-8000',
+          )
+          .max(8000, 'must be at most 8000 (injected text stays under 8,000 characters); set 1000-8000')
+          .default(8000),
       })
       .strict()
       .prefault({}),
@@ -63,7 +75,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 
 export interface LoadedSettings {
   settings: Settings;
-  /** Human-readable problems (invalid values fall back to defaults). Empty when all is well. */
+  /** Human-readable problems (each invalid value falls back to its default). Empty when all is well. */
   problems: string[];
 }
 
@@ -73,8 +85,8 @@ export function defaultSettings(): Settings {
 }
 
 /**
- * Reads and validates settings. Never throws for content problems: a bad file yields defaults
- * plus problems naming the field, so a session still starts. `strict` turns problems into a
+ * Reads and validates settings. Never throws for content problems: an invalid value yields its
+ * default plus a problem naming the field and the fix, so a session still starts. `strict` turns problems into a
  * ConfigError for CLI commands that should refuse to run on a broken file.
  */
 export function loadSettings(file: string, options: { strict?: boolean } = {}): LoadedSettings {
@@ -92,16 +104,31 @@ export function loadSettings(file: string, options: { strict?: boolean } = {}): 
     problems.push(`${file}: top level must be a mapping of keys; using defaults`);
     raw = {};
   }
-  const result = settingsSchema.safeParse(raw);
-  let settings: Settings;
-  if (result.success) {
-    settings = result.data;
-  } else {
-    for (const issue of result.error.issues) {
-      problems.push(`${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  // An invalid value falls back to its own default, not the whole file's: a typo in one key
+  // must not silently reset every other setting.
+  let candidate = structuredClone(raw) as Record<string, unknown>;
+  let settings: Settings | undefined;
+  for (let attempt = 0; attempt < 4 && !settings; attempt++) {
+    const result = settingsSchema.safeParse(candidate);
+    if (result.success) {
+      settings = result.data;
+      break;
     }
-    settings = defaultSettings();
+    for (const issue of result.error.issues) {
+      const at = issue.path.join('.') || '(top level)';
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          problems.push(`${file}: ${at === '(top level)' ? key : `${at}.${key}`}: unknown key is ignored`);
+          dropPath(candidate, [...issue.path, key]);
+        }
+      } else {
+        problems.push(`${file}: ${at}: ${issue.message}; using the default`);
+        if (issue.path.length === 0) candidate = {};
+        else dropPath(candidate, issue.path);
+      }
+    }
   }
+  settings ??= defaultSettings();
   const known = new Set(Object.keys(settingsSchema.shape));
   for (const key of Object.keys(raw as object)) {
     if (!known.has(key)) problems.push(`${file}: unknown key "${key}" is ignored`);
@@ -114,4 +141,19 @@ export function loadSettings(file: string, options: { strict?: boolean } = {}): 
     });
   }
   return { settings, problems };
+}
+
+/**
+ * Deletes the value at `path` (e.g. `packet.markdown_max_chars`) from a parsed YAML tree; a bad
+ * list item drops the whole list (`gate.tools`), so the default replaces it rather than a hole.
+ */
+function dropPath(tree: Record<string, unknown>, fullPath: readonly PropertyKey[]): void {
+  const firstIndex = fullPath.findIndex((key) => typeof key === 'number');
+  const path = firstIndex > 0 ? fullPath.slice(0, firstIndex) : fullPath;
+  let node: unknown = tree;
+  for (const key of path.slice(0, -1)) {
+    if (typeof node !== 'object' || node === null) return;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  if (typeof node === 'object' && node !== null) delete (node as Record<PropertyKey, unknown>)[path.at(-1)!];
 }

@@ -6,6 +6,8 @@ import type { SessionRecord } from './sessions.js';
 /** At most this many carry-forward bullets: the newest are at the end of the file. */
 const RECENT_CARRY_FORWARD = 10;
 const MAX_PEOPLE = 12;
+/** Words of a description that label a person whose memory has no `name:`. */
+const LABEL_WORDS = 6;
 
 const bulletMemos = new Map<string, () => string[]>();
 
@@ -50,13 +52,36 @@ const peopleBySnapshot = new WeakMap<MemorySnapshot, ActiveContext['people']>();
 function peopleOf(snapshot: MemorySnapshot): ActiveContext['people'] {
   let people = peopleBySnapshot.get(snapshot);
   if (!people) {
-    people = snapshot.entries
-      .filter((e) => e.type === 'user')
-      .slice(0, MAX_PEOPLE)
-      .map((e) => ({ name: e.name, description: e.description }));
+    people = [];
+    for (const entry of snapshot.entries) {
+      if (entry.type !== 'user') continue;
+      const person = personOf(entry);
+      if (person) people.push(person);
+      if (people.length === MAX_PEOPLE) break;
+    }
     peopleBySnapshot.set(snapshot, people);
   }
   return people;
+}
+
+/**
+ * A person as the packet shows them. A memory without `name:` gets its file name as name from
+ * the memory store, and the packet never shows a filename: such a person is labelled by the
+ * first words of their description instead, or left out when there is none.
+ */
+function personOf(entry: MemorySnapshot['entries'][number]): ActiveContext['people'][number] | undefined {
+  const stem = entry.file.replace(/\.md$/i, '').toLowerCase();
+  const name = entry.name.toLowerCase();
+  if (name !== stem && name !== entry.file.toLowerCase()) {
+    return { name: entry.name, description: entry.description };
+  }
+  const words = entry.description.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return undefined;
+  const label = words
+    .slice(0, LABEL_WORDS)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
+  return { name: words.length > LABEL_WORDS ? `${label}…` : label, description: entry.description };
 }
 
 /** The active context: commitments, carry-forward, people, and how long it has been. */

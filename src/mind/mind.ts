@@ -53,6 +53,12 @@ export interface MindOptions {
   toolNames?: () => string[];
   /** Working directory for project-scoped state (taskspace); defaults to process.cwd() at the edge. */
   projectDir?: string;
+  /**
+   * Servers: record a session start in sessions.json after answering (coalesced, flushed by
+   * `flush()`), keeping the lock and fsync off bootstrap_session's response time. One-shot
+   * commands leave it off and write before they return.
+   */
+  deferSessionWrites?: boolean;
 }
 
 export interface BootstrapOptions {
@@ -61,6 +67,8 @@ export interface BootstrapOptions {
   sessionKey?: string;
   /** `packet` previews without recording a session or consuming a clear-after-inject tail. */
   preview?: boolean;
+  /** When the calling client connected (servers): ties an id-less call to a hook-recorded session. */
+  connectedAt?: Date;
 }
 
 /**
@@ -81,6 +89,7 @@ export class Mind {
   // bootstrap_session runs at every session start: these re-read only files that changed.
   private readonly contractMemo: () => MindContract;
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
+  private warming: Promise<void> | undefined;
 
   constructor(options: MindOptions) {
     this.home = options.home;
@@ -92,7 +101,10 @@ export class Mind {
       cacheFile: join(this.paths.cache, 'memory-entries.json'),
       watch: options.watchMemory ?? false,
     });
-    this.ledger = new SessionLedger(options.home);
+    this.ledger = new SessionLedger(options.home, {
+      deferWrites: options.deferSessionWrites ?? false,
+      onWriteError: (error) => this.log.warn(`could not record the session start: ${error.message}`),
+    });
     this.sections = options.sections ?? {};
     this.toolNameSource = options.toolNames ?? (() => []);
     this.contractMemo = memoByFiles(() => {
@@ -137,9 +149,11 @@ export class Mind {
   async context(options: BootstrapOptions = {}): Promise<ActiveContext> {
     const sessionId = options.sessionId ?? null;
     const now = this.clock();
+    const key = options.sessionKey ?? sessionId ?? 'anonymous';
+    const at = { connectedAt: options.connectedAt };
     const lastSession = options.preview
-      ? this.ledger.peekPrevious(sessionId)
-      : await this.ledger.previousFor(options.sessionKey ?? sessionId ?? 'anonymous', sessionId, now);
+      ? this.ledger.peekPrevious(key, sessionId, at)
+      : await this.ledger.previousFor(key, sessionId, now, at);
     return buildActiveContext({
       home: this.home,
       sessionId,
@@ -206,8 +220,29 @@ export class Mind {
     }
   }
 
+  /**
+   * Loads and caches what the first packet needs (memory entries, contract, settings, the other
+   * parts' sections) by building a preview packet and dropping it. Servers call it once a client
+   * has initialized: at 10,000 memories the first load costs hundreds of ms, which the host's
+   * own startup then hides instead of the first bootstrap_session.
+   */
+  warm(): Promise<void> {
+    this.warming ??= this.bootstrap({ preview: true }).then(
+      () => undefined,
+      (error: Error) => this.log.debug(`warm-up failed (the first call will retry): ${error.message}`),
+    );
+    return this.warming;
+  }
+
+  /** Writes what is still pending (deferred session starts); servers await it before exiting. */
+  flush(): Promise<void> {
+    return this.ledger.flush();
+  }
+
+  /** Stops watching; a pending deferred write still completes unless the process exits first. */
   close(): void {
     this.memory.close();
+    void this.ledger.flush();
   }
 }
 

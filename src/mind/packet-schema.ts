@@ -23,9 +23,15 @@ export const activeContextSchema = z.looseObject({
   now: z.string(),
   open_commitments: z.array(z.string()),
   recent_carry_forward: z.array(z.string()),
-  people: z.array(z.object({ name: z.string(), description: z.string() })),
+  // Every object is open (looseObject): clients must accept fields a later v1 adds (docs/packet.md).
+  people: z.array(z.looseObject({ name: z.string(), description: z.string() })),
   last_session: z
-    .object({ session_id: z.string().nullable(), at: z.string(), seconds_ago: z.number(), human: z.string() })
+    .looseObject({
+      session_id: z.string().nullable(),
+      at: z.string(),
+      seconds_ago: z.number(),
+      human: z.string(),
+    })
     .nullable(),
 });
 

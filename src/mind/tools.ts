@@ -8,6 +8,8 @@ import { BOOTSTRAP_RULE } from './protocol.js';
 /** Per-connection facts a tool may need (a session key when the client gave no session id). */
 export interface ConnectionInfo {
   sessionKey: string;
+  /** When the client connected; ties an id-less bootstrap_session to the host session that started then. */
+  connectedAt?: Date;
 }
 
 /** The mind's own tools: the packet and the legacy three-call startup surface. */
@@ -28,7 +30,11 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
     // Not read-only: it records the session start and may consume a clear-after-inject resumption.
     annotations: { ...WRITES_ADDITIVE, idempotentHint: true },
     handler: async ({ session_id }) =>
-      mind.bootstrap({ sessionId: session_id ?? null, sessionKey: session_id ?? connection.sessionKey }),
+      mind.bootstrap({
+        sessionId: session_id ?? null,
+        sessionKey: session_id ?? connection.sessionKey,
+        ...(connection.connectedAt ? { connectedAt: connection.connectedAt } : {}),
+      }),
   });
 
   const systemPrompt = defineTool({
@@ -54,7 +60,13 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
     input: { session_id: z.string().min(1).max(200).optional() },
     output: activeContextSchema.shape,
     annotations: READ_ONLY,
-    handler: async ({ session_id }) => mind.context({ sessionId: session_id ?? null, preview: true }),
+    handler: async ({ session_id }) =>
+      mind.context({
+        sessionId: session_id ?? null,
+        sessionKey: session_id ?? connection.sessionKey,
+        preview: true,
+        ...(connection.connectedAt ? { connectedAt: connection.connectedAt } : {}),
+      }),
   });
 
   const listFiles = defineTool({

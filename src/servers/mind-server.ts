@@ -37,10 +37,12 @@ export function createMindServer(deps: MindServerDeps): McpServer {
     { name: 'firstlight', title: 'firstlight mind', version: packageVersion() },
     { instructions: MIND_INSTRUCTIONS, capabilities: { logging: {} } },
   );
-  const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}` };
+  const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}`, connectedAt: new Date() };
   const registry = registerTools(server, mindServerTools(deps.mind, connection), deps.log);
   deps.mind.setToolNames(registry.names);
   registerResources(server, mindServerResources(deps.mind), deps.log);
   registerPrompts(server, mindServerPrompts(deps.mind), deps.log);
+  // Load memory and the contract while the host finishes starting up, not in the first call.
+  server.server.oninitialized = () => setImmediate(() => void deps.mind.warm());
   return server;
 }

@@ -1,7 +1,15 @@
+/**
+ * What only the HTTP transport does: its printed URL and config, Host/Origin checks, and the
+ * token rules beyond loopback. The packet cases shared with stdio are in mind-transports.test.ts.
+ */
 import { request } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleHomeCopy, runCli, startHttpServer, structured, wireHttp } from '../helpers/index.js';
 
+const TOKEN = 'sesame-0123456789abcdef';
+
+/** POSTs an initialize to `url`, optionally with another Host header than the URL's. */
 function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   const u = new URL(url);
   const body = JSON.stringify({
@@ -13,7 +21,7 @@ function rawPost(url: string, headers: Record<string, string>): Promise<{ status
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: u.hostname,
+        host: u.hostname.replace(/^\[|\]$/g, ''),
         port: u.port,
         path: u.pathname,
         method: 'POST',
@@ -34,7 +42,17 @@ function rawPost(url: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
-describe('mind over streamable HTTP', () => {
+/** The address a wildcard bind should print: an external IPv4 if any, else any external, else loopback. */
+function expectedWildcardAddress(): string {
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal && !a.address.startsWith('fe80:'));
+  const pick = external.find((a) => a?.family === 'IPv4') ?? external[0];
+  if (!pick) return '127.0.0.1';
+  return pick.family === 'IPv6' ? `[${pick.address}]` : pick.address;
+}
+
+describe('mind over streamable HTTP on loopback', () => {
   const home = exampleHomeCopy();
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   beforeAll(async () => {
@@ -45,73 +63,118 @@ describe('mind over streamable HTTP', () => {
     home.dispose();
   });
 
-  it('prints the URL and a copy-paste client config', () => {
+  it('prints the URL, a copy-paste client config and an inspector line without auth', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(server.output()).toContain('"mcpServers"');
-  });
-
-  it('returns the packet to a real SDK client', async () => {
-    const wired = await wireHttp(server.url);
-    try {
-      const { tools } = await wired.client.listTools();
-      const packet = structured<{
-        schema_version: number;
-        session_id: string;
-        mind_contract_available: boolean;
-        available_mind_tools: string[];
-      }>(await wired.client.callTool({ name: 'bootstrap_session', arguments: { session_id: 's1' } }));
-      expect(packet.schema_version).toBe(1);
-      expect(packet.session_id).toBe('s1');
-      expect(packet.mind_contract_available).toBe(true);
-      expect(packet.available_mind_tools).toEqual(tools.map((t) => t.name).sort());
-    } finally {
-      await wired.close();
-    }
+    expect(server.output()).toContain(`mcp-inspector --cli ${server.url} --transport http --method`);
+    expect(server.output()).not.toContain('Authorization');
   });
 
   it('refuses a wrong Host header and a foreign Origin', async () => {
     const wrongHost = await rawPost(server.url, { host: 'evil.example:80' });
     expect(wrongHost.status).toBe(403);
     expect(wrongHost.body).toContain('Host header');
+    expect(wrongHost.body).toContain('--allowed-host');
     const foreign = await rawPost(server.url, { origin: 'http://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toContain('Origin');
+    expect((await rawPost(server.url, {})).status).toBe(200);
+  });
+
+  it('answers an oversized body with 413 and a malformed one with 400', async () => {
+    const post = (body: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const big = await post('x'.repeat(5 * 1024 * 1024));
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain('request body over');
+    expect((await post('{not json')).status).toBe(400);
   });
 });
 
 describe('HTTP beyond loopback', () => {
-  it('refuses to start on 0.0.0.0 without FIRSTLIGHT_TOKEN', () => {
+  it('refuses to start on 0.0.0.0 without FIRSTLIGHT_TOKEN, and with a short one', () => {
     const home = exampleHomeCopy();
     try {
-      const result = runCli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--home', home.dir], {
-        env: { FIRSTLIGHT_TOKEN: '' },
+      const args = ['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--home', home.dir];
+      const none = runCli(args, { env: { FIRSTLIGHT_TOKEN: '' } });
+      expect(none.status).toBe(2);
+      expect(none.stderr).toContain('refusing to serve on 0.0.0.0 without a token');
+      expect(none.stderr).toContain('FIRSTLIGHT_TOKEN');
+      const short = runCli(args, { env: { FIRSTLIGHT_TOKEN: 'short-token' } });
+      expect(short.status).toBe(2);
+      expect(short.stderr).toContain('FIRSTLIGHT_TOKEN is too short: 11 characters, at least 16 required');
+      expect(short.stderr).toContain('fix:');
+      // The same rule on loopback: a token that is set must be worth having.
+      const loopShort = runCli(['serve', '--http', '--port', '0', '--home', home.dir], {
+        env: { FIRSTLIGHT_TOKEN: 'short-token' },
       });
-      expect(result.status).toBe(2);
-      expect(result.stderr).toContain('refusing to serve on 0.0.0.0 without a token');
-      expect(result.stderr).toContain('FIRSTLIGHT_TOKEN');
+      expect(loopShort.status).toBe(2);
+      expect(loopShort.stderr).toContain('too short');
     } finally {
       home.dispose();
     }
   });
 
-  it('with a token, requires it as a bearer token', async () => {
+  describe('a wildcard bind with a token', () => {
     const home = exampleHomeCopy();
-    const server = await startHttpServer(['--host', '0.0.0.0', '--home', home.dir], {
-      FIRSTLIGHT_TOKEN: 'sesame-0123456789',
-    });
-    try {
-      const url = server.url.replace('0.0.0.0', '127.0.0.1');
-      expect((await rawPost(url, {})).status).toBe(401);
-      expect((await rawPost(url, { authorization: 'Bearer wrong-token-xxxxxxx' })).status).toBe(401);
-      const wired = await wireHttp(url, { Authorization: 'Bearer sesame-0123456789' });
-      const packet = structured<{ mind_contract_available: boolean }>(
-        await wired.client.callTool({ name: 'bootstrap_session', arguments: {} }),
+    let server: Awaited<ReturnType<typeof startHttpServer>>;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    beforeAll(async () => {
+      server = await startHttpServer(
+        ['--host', '0.0.0.0', '--allowed-host', 'mind.example.test', '--home', home.dir],
+        { FIRSTLIGHT_TOKEN: TOKEN },
       );
-      expect(packet.mind_contract_available).toBe(true);
-      await wired.close();
-    } finally {
+    });
+    afterAll(async () => {
       await server.stop();
       home.dispose();
-    }
+    });
+
+    it('prints a usable URL (a real interface address) and the Authorization header, never the token', () => {
+      const port = new URL(server.url).port;
+      expect(server.url).toBe(`http://${expectedWildcardAddress()}:${port}/mcp`);
+      const output = server.output();
+      const ref = `$${'{'}FIRSTLIGHT_TOKEN}`; // the environment reference, printed literally
+      expect(output).toContain(`"Authorization": "Bearer ${ref}"`);
+      expect(output).toContain(`--header "Authorization: Bearer ${ref}"`);
+      expect(output).not.toContain(TOKEN);
+    });
+
+    it('serves the packet at the printed URL and requires the bearer token', async () => {
+      expect((await rawPost(server.url, {})).status).toBe(401);
+      expect((await rawPost(server.url, { authorization: 'Bearer wrong-token-xxxxxxxxxx' })).status).toBe(
+        401,
+      );
+      const wired = await wireHttp(server.url, { Authorization: `Bearer ${TOKEN}` });
+      try {
+        const packet = structured<{ mind_contract_available: boolean }>(
+          await wired.client.callTool({ name: 'bootstrap_session', arguments: {} }),
+        );
+        expect(packet.mind_contract_available).toBe(true);
+      } finally {
+        await wired.close();
+      }
+    });
+
+    it('accepts Host names of this machine and --allowed-host, and refuses a foreign Host even with the token', async () => {
+      const port = new URL(server.url).port;
+      for (const host of [
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `${hostname()}:${port}`,
+        `mind.example.test:${port}`,
+      ]) {
+        expect((await rawPost(server.url, { ...auth, host })).status, host).toBe(200);
+      }
+      const foreign = await rawPost(server.url, { ...auth, host: `evil.example:${port}` });
+      expect(foreign.status).toBe(403);
+      expect(JSON.parse(foreign.body).error.message).toContain('Host header "evil.example');
+      const origin = await rawPost(server.url, { ...auth, origin: 'http://evil.example' });
+      expect(origin.status).toBe(403);
+    });
   });
 });

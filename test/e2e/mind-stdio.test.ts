@@ -1,7 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+/**
+ * What only the stdio server and the one-shot commands do. The must-show cases shared with HTTP
+ * (tools, packet, degraded contract, counts, no filename, path confinement) are in
+ * mind-transports.test.ts, run over both transports.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CLI,
   exampleHomeCopy,
   runCli,
   structured,
@@ -11,19 +18,7 @@ import {
   wireStdio,
 } from '../helpers/index.js';
 
-const FIVE = ['bootstrap_session', 'context', 'get_system_prompt', 'list_memory_files', 'read_memory_file'];
-
-interface Packet {
-  schema_version: number;
-  session_id: string | null;
-  mind_contract: string;
-  mind_contract_available: boolean;
-  available_mind_tools: string[];
-  memory_catalog: { total_count: number; category_counts: Record<string, number> };
-  degraded_mode: { reasons: string[] };
-}
-
-describe('mind over stdio (built CLI, SDK Client)', () => {
+describe('mind over stdio: the legacy startup calls', () => {
   const home = exampleHomeCopy();
   let wired: Wired;
   beforeAll(async () => {
@@ -34,24 +29,7 @@ describe('mind over stdio (built CLI, SDK Client)', () => {
     home.dispose();
   });
 
-  it('lists the mind tools and returns the packet', async () => {
-    const { tools } = await wired.client.listTools();
-    const names = tools.map((t) => t.name).sort();
-    for (const name of FIVE) expect(names).toContain(name);
-    const result = await wired.client.callTool({
-      name: 'bootstrap_session',
-      arguments: { session_id: 's1' },
-    });
-    const packet = structured<Packet>(result);
-    expect(JSON.parse(textOf(result))).toEqual(packet);
-    expect(packet.schema_version).toBe(1);
-    expect(packet.session_id).toBe('s1');
-    expect(packet.mind_contract_available).toBe(true);
-    expect(packet.mind_contract).toContain('You are Wren');
-    expect(packet.available_mind_tools).toEqual(names);
-  });
-
-  it('serves the legacy three calls', async () => {
+  it('serves get_system_prompt, context and the memory files', async () => {
     const prompt = await wired.client.callTool({ name: 'get_system_prompt', arguments: {} });
     expect(textOf(prompt)).toContain('# Wren — mind contract');
     const context = structured<{ open_commitments: string[]; people: { name: string }[] }>(
@@ -68,74 +46,99 @@ describe('mind over stdio (built CLI, SDK Client)', () => {
     );
     expect(read.body).toContain('Alex leads the portal team');
   });
+});
 
-  it('refuses memory paths that leave memory/, each with a clear error', async () => {
-    for (const [name, why] of [
-      ['../firstlight.yaml', '".." would leave memory/'],
-      ['/etc/passwd', 'absolute paths are not allowed'],
-    ]) {
-      const result = await wired.client.callTool({ name: 'read_memory_file', arguments: { name } });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain(why);
+describe('firstlight serve (stdio) lifecycle', () => {
+  it('exits promptly with code 0 when stdin closes, having recorded the session', async () => {
+    const home = exampleHomeCopy();
+    try {
+      const child = spawn(process.execPath, [CLI, 'serve', '--home', home.dir], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      const answered = (id: number) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no response ${id}: ${stdout}`)), 15_000);
+          const check = () => {
+            if (!stdout.includes(`"id":${id}`)) return;
+            clearTimeout(timer);
+            child.stdout.off('data', check);
+            resolve();
+          };
+          child.stdout.on('data', check);
+        });
+      const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+      const initialized = answered(1);
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '0' },
+        },
+      });
+      await initialized;
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const booted = answered(2);
+      send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'bootstrap_session', arguments: { session_id: 'closing' } },
+      });
+      await booted;
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      const t0 = Date.now();
+      child.stdin.end();
+      const { code, signal } = await exited;
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      // The session start, written after the response, was flushed before exit.
+      expect(runCli(['packet', '--home', home.dir]).stdout).toContain('"session_id": "closing"');
+    } finally {
+      home.dispose();
     }
   });
 });
 
-describe('mind over stdio on a degraded home', () => {
-  const t = tempDir();
-  let wired: Wired;
-  beforeAll(async () => {
-    mkdirSync(join(t.dir, 'persona'), { recursive: true });
-    mkdirSync(join(t.dir, 'memory'), { recursive: true });
-    writeFileSync(join(t.dir, 'persona', 'agent_system.md'), '# Persona\n@include missing.md\n');
-    for (let i = 0; i < 205; i++) {
-      writeFileSync(
-        join(t.dir, 'memory', `memory_${String(i).padStart(3, '0')}.md`),
-        `---\nname: M${i}\ntype: note\n---\nbody ${i}`,
-      );
+describe('home resolution: --home over FIRSTLIGHT_HOME over ~/.firstlight', () => {
+  it('picks the home in that order (HOME pointed at a temp dir)', () => {
+    const t = tempDir();
+    try {
+      const env = { HOME: join(t.dir, 'user'), FIRSTLIGHT_HOME: '' };
+      mkdirSync(env.HOME);
+      const init = (args: string[], extra: Record<string, string> = {}) => {
+        const result = runCli(['init', '--json', ...args], { env: { ...env, ...extra }, cwd: t.dir });
+        expect(result.status, result.stderr).toBe(0);
+        return (JSON.parse(result.stdout) as { dir: string }).dir;
+      };
+      expect(init([])).toBe(join(env.HOME, '.firstlight'));
+      expect(init([], { FIRSTLIGHT_HOME: 'from-env' })).toBe(join(t.dir, 'from-env'));
+      expect(init(['--home', 'from-flag'], { FIRSTLIGHT_HOME: 'from-env-2' })).toBe(join(t.dir, 'from-flag'));
+      expect(existsSync(join(t.dir, 'from-env-2'))).toBe(false);
+    } finally {
+      t.dispose();
     }
-    writeFileSync(join(t.dir, 'memory', 'user_brandon.md'), '---\nname: Brandon\ntype: user\n---\nbody');
-    wired = await wireStdio(['serve', '--home', t.dir]);
-  });
-  afterAll(async () => {
-    await wired.close();
-    t.dispose();
-  });
-
-  it('reports the broken contract identically in the packet and get_system_prompt', async () => {
-    const packet = structured<Packet>(
-      await wired.client.callTool({ name: 'bootstrap_session', arguments: { session_id: 's1' } }),
-    );
-    expect(packet.mind_contract_available).toBe(false);
-    expect(packet.degraded_mode.reasons.some((r) => r.startsWith('mind contract unavailable'))).toBe(true);
-    const prompt = await wired.client.callTool({ name: 'get_system_prompt', arguments: {} });
-    expect(textOf(prompt)).toBe(packet.mind_contract);
-    expect(textOf(prompt)).toMatch(
-      /^ERROR: firstlight mind contract failed to assemble: missing file persona\/missing\.md/,
-    );
-  });
-
-  it('counts 205 notes and 1 user and never shows a filename', async () => {
-    const result = await wired.client.callTool({
-      name: 'bootstrap_session',
-      arguments: { session_id: 's1' },
-    });
-    const packet = structured<Packet>(result);
-    expect(packet.memory_catalog.total_count).toBe(206);
-    expect(packet.memory_catalog.category_counts).toEqual({ note: 205, user: 1 });
-    const everything = JSON.stringify(result);
-    expect(everything).not.toMatch(/memory_\d{3}/);
-    expect(everything).not.toContain('user_brandon');
   });
 });
 
 describe('firstlight packet and init', () => {
-  it('prints the packet as JSON and as markdown within 8,000 characters', () => {
+  it('prints the packet as JSON (--format json or --json) and as markdown within 8,000 characters', () => {
     const home = exampleHomeCopy();
     try {
       const json = runCli(['packet', '--home', home.dir, '--session-id', 'cli']);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.stdout).session_id).toBe('cli');
+      const alias = runCli(['packet', '--home', home.dir, '--session-id', 'cli', '--json']);
+      expect(alias.status).toBe(0);
+      expect(JSON.parse(alias.stdout).session_id).toBe('cli');
       const md = runCli(['packet', '--home', home.dir, '--format', 'markdown']);
       expect(md.status).toBe(0);
       expect(md.stdout.length).toBeLessThanOrEqual(8001);
@@ -143,6 +146,27 @@ describe('firstlight packet and init', () => {
       const bad = runCli(['packet', '--home', home.dir, '--format', 'yaml']);
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain('--format must be json or markdown');
+      const both = runCli(['packet', '--home', home.dir, '--json', '--format', 'markdown']);
+      expect(both.status).toBe(2);
+      expect(both.stderr).toContain('--json and --format markdown');
+    } finally {
+      home.dispose();
+    }
+  });
+
+  it('reports a markdown_max_chars above 8,000 by key and limit, and keeps the cap', () => {
+    const home = exampleHomeCopy();
+    try {
+      writeFileSync(join(home.dir, 'firstlight.yaml'), 'packet:\n  markdown_max_chars: 9500\n');
+      const packet = JSON.parse(runCli(['packet', '--home', home.dir]).stdout) as {
+        degraded_mode: { reasons: string[] };
+      };
+      expect(packet.degraded_mode.reasons.join('\n')).toMatch(
+        /packet\.markdown_max_chars: must be at most 8000.*using the default/,
+      );
+      expect(
+        runCli(['packet', '--home', home.dir, '--format', 'markdown']).stdout.length,
+      ).toBeLessThanOrEqual(8001);
     } finally {
       home.dispose();
     }

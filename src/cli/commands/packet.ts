@@ -8,8 +8,15 @@ export function registerPacket(program: Command): void {
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--session-id <id>', 'session id to key the packet')
     .option('--format <format>', 'json | markdown (markdown is what the SessionStart hook injects)', 'json')
-    .action(async (options: HomeOption & { sessionId?: string; format: string }) => {
+    .option('--json', 'same as --format json')
+    .action(async (options: HomeOption & { sessionId?: string; format: string; json?: boolean }) => {
       const { UserError, ensureHome } = await import('../../core/index.js');
+      if (options.json && options.format !== 'json') {
+        throw new UserError(`--json and --format ${options.format} contradict each other`, {
+          code: 'INVALID_ARGUMENT',
+          hint: 'pass one of them: --json (or --format json) for JSON, --format markdown for markdown',
+        });
+      }
       if (options.format !== 'json' && options.format !== 'markdown') {
         throw new UserError(`--format must be json or markdown, not "${options.format}"`, {
           code: 'INVALID_ARGUMENT',

@@ -5,7 +5,10 @@ interface ServeOptions extends HomeOption {
   http?: boolean;
   host: string;
   port: string;
+  allowedHost: string[];
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerServe(program: Command): void {
   program
@@ -19,14 +22,22 @@ export function registerServe(program: Command): void {
       '127.0.0.1',
     )
     .option('--port <port>', 'HTTP port', '7821')
+    .option(
+      '--allowed-host <name>',
+      'also accept this Host header name (a DNS name, or name:port behind a proxy); repeatable',
+      collect,
+      [],
+    )
     .addHelpText(
       'after',
-      '\nStdio is for hosts that spawn the server; it exits when stdin closes.\nHTTP binds 127.0.0.1 by default; set FIRSTLIGHT_TOKEN to require a bearer token (mandatory off loopback).',
+      "\nStdio is for hosts that spawn the server; it exits when stdin closes.\nHTTP binds 127.0.0.1 by default; set FIRSTLIGHT_TOKEN (16+ characters) to require a bearer token (mandatory off loopback).\nThe Host header must name this server: loopback names, this machine's addresses and hostname, or an --allowed-host.",
     )
     .action(async (options: ServeOptions) => {
       const { UserError, createLogger, ensureHome } = await import('../../core/index.js');
       const { createMind } = await import('../../mind/index.js');
-      const { createMindServer, serveHttp, serveStdio, checkBind } = await import('../../servers/index.js');
+      const { createMindServer, serveHttp, serveStdio, checkBind, isLoopback } = await import(
+        '../../servers/index.js'
+      );
       const log = createLogger('serve');
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -35,29 +46,53 @@ export function registerServe(program: Command): void {
           hint: 'pass --port 7821 (or 0 for any free port)',
         });
       }
+      for (const name of options.allowedHost) {
+        if (!/^[^\s/@?#]+$/.test(name)) {
+          throw new UserError(`--allowed-host must be a host name, not "${name}"`, {
+            code: 'INVALID_ARGUMENT',
+            hint: 'pass the name clients put in the Host header, e.g. --allowed-host mind.example.com (no scheme, no path)',
+          });
+        }
+      }
       const token = process.env.FIRSTLIGHT_TOKEN || undefined;
       if (options.http) checkBind(options.host, token);
       const home = homeFrom(options);
       const created = ensureHome(home);
       if (created.created) log.warn(`no home at ${home}: created one from the bundled example`);
-      const mind = createMind({ home, log, watchMemory: true, projectDir: process.cwd() });
+      const mind = createMind({
+        home,
+        log,
+        watchMemory: true,
+        projectDir: process.cwd(),
+        deferSessionWrites: true,
+      });
+      const shutdown = async () => {
+        await mind.flush();
+        mind.close();
+      };
       if (!options.http) {
-        await serveStdio(createMindServer({ mind, log }), { log, onShutdown: () => mind.close() });
+        await serveStdio(createMindServer({ mind, log }), { log, onShutdown: shutdown });
         return;
       }
       const running = await serveHttp({
         host: options.host,
         port,
         token,
+        allowedHosts: options.allowedHost,
         log,
         createServer: (sessionKey) => createMindServer({ mind, log, sessionKey }),
       });
+      // The token itself is never printed (terminals get logged); `${FIRSTLIGHT_TOKEN}` is expanded
+      // by the shell in the inspector line and by Claude Code in .mcp.json.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: an environment reference, expanded by the client.
+      const tokenRef = '${FIRSTLIGHT_TOKEN}';
+      const auth = token ? `Bearer ${tokenRef}` : undefined;
       const config = {
         mcpServers: {
           firstlight: {
             type: 'http',
             url: running.url,
-            ...(token ? { headers: { Authorization: 'Bearer <FIRSTLIGHT_TOKEN>' } } : {}),
+            ...(auth ? { headers: { Authorization: auth } } : {}),
           },
         },
       };
@@ -65,19 +100,24 @@ export function registerServe(program: Command): void {
         [
           `firstlight mind serving ${home}`,
           `  MCP endpoint: ${running.url}`,
+          ...(token ? ['  Clients send: Authorization: Bearer <the FIRSTLIGHT_TOKEN value>'] : []),
+          ...(isLoopback(options.host) ? [] : [`  Host names accepted: ${running.allowedHosts.join(' ')}`]),
           '',
           'Client config (paste into .mcp.json, .cursor/mcp.json, .gemini/settings.json; VS Code uses "servers"):',
           JSON.stringify(config, null, 2),
+          ...(token
+            ? [`(Claude Code expands ${tokenRef} from the environment; elsewhere put the token there.)`]
+            : []),
           '',
           'Try it: npx -y -p @modelcontextprotocol/inspector@1.0.3 mcp-inspector --cli ' +
-            `${running.url} --transport http --method tools/call --tool-name bootstrap_session`,
+            `${running.url} --transport http${auth ? ` --header "Authorization: ${auth}"` : ''} --method tools/call --tool-name bootstrap_session`,
           'Ctrl-C to stop.',
           '',
         ].join('\n'),
       );
       const stop = async () => {
         await running.close();
-        mind.close();
+        await shutdown();
         process.exit(0);
       };
       process.on('SIGINT', () => void stop());
