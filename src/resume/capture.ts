@@ -22,10 +22,10 @@ export interface InternalizeInput {
   anchors?: readonly (string | { text: string; trigger?: string | undefined })[];
   /** The host session id, if known. */
   sessionId?: string | null;
-  /** Who is capturing when there is no session id (an MCP connection, `cli`). */
-  fallbackKey: string;
+  /** Who is capturing when there is no session id (an MCP connection, `cli`); default `library`. */
+  fallbackKey?: string;
   source?: string;
-  now: Date;
+  now?: Date;
 }
 
 /** What `internalize` reports back. */
@@ -50,14 +50,14 @@ export async function internalize(input: InternalizeInput): Promise<InternalizeR
     .map((a) => ({ text: a.text.trim(), trigger: a.trigger?.trim() || DEFAULT_TRIGGER }))
     .filter((a) => a.text !== '');
   validate(input.streamTail, anchors);
-  const sessionKey = input.sessionId || input.fallbackKey;
+  const sessionKey = input.sessionId || input.fallbackKey || 'library';
   const { state, backup } = await captureSelfState(homePaths(input.home).selfState, {
     streamTail: input.streamTail,
     anchors,
     sessionKey,
     sessionId: input.sessionId ?? null,
     source: input.source ?? 'internalize',
-    now: input.now,
+    now: input.now ?? new Date(),
   });
   return {
     stored: true,
