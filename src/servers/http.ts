@@ -18,6 +18,8 @@ export interface HttpOptions {
   createServer: (sessionKey: string) => McpServer;
   /** Path of the MCP endpoint. */
   path?: string;
+  /** A session with no request for this long is closed (its client re-initializes); default 8 hours. */
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -75,6 +77,25 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
   checkBind(options.host, options.token);
   const path = options.path ?? '/mcp';
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  // Clients that vanish without DELETE would otherwise keep their server (and its caches) forever.
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.sessionIdleMs ?? 8 * 3600_000;
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, seen] of lastSeen) {
+        if (seen >= cutoff) continue;
+        lastSeen.delete(id);
+        options.log.debug(`http session ${id} idle for ${idleMs} ms: closed`);
+        void sessions
+          .get(id)
+          ?.close()
+          .catch(() => {});
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
   let allowedHosts = new Set<string>();
 
   const httpServer: Server = createServer((req, res) => {
@@ -90,6 +111,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname !== path) return reply(res, 404, `not found: the MCP endpoint is ${path}`);
     const sessionId = header(req, 'mcp-session-id');
+    if (sessionId && sessions.has(sessionId)) lastSeen.set(sessionId, Date.now());
     if (req.method === 'POST') {
       const body = await readJson(req);
       if (body === TOO_LARGE) {
@@ -107,10 +129,13 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
           sessionIdGenerator: () => key,
           onsessioninitialized: (id) => {
             sessions.set(id, created);
+            lastSeen.set(id, Date.now());
           },
         });
         created.onclose = () => {
-          if (created.sessionId) sessions.delete(created.sessionId);
+          if (!created.sessionId) return;
+          sessions.delete(created.sessionId);
+          lastSeen.delete(created.sessionId);
         };
         await options.createServer(key).connect(created);
         transport = created;
@@ -149,6 +174,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     port,
     allowedHosts: [...allowedHosts],
     close: async () => {
+      clearInterval(sweeper);
       for (const transport of sessions.values()) await transport.close().catch(() => {});
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       // Clients' keep-alive sockets would otherwise hold shutdown for seconds (their idle timeout).

@@ -95,6 +95,37 @@ describe('mind over streamable HTTP on loopback', () => {
   });
 });
 
+describe('HTTP session lifetime', () => {
+  it('closes a session idle past --session-idle; the client gets 404 and a new session works', async () => {
+    const home = exampleHomeCopy();
+    const server = await startHttpServer(['--home', home.dir, '--session-idle', '0.5']);
+    try {
+      const idle = await wireHttp(server.url);
+      await idle.client.ping();
+      await new Promise((r) => setTimeout(r, 1600));
+      await expect(idle.client.ping()).rejects.toThrow(/404|expired session/);
+      await idle.close();
+      const fresh = await wireHttp(server.url);
+      await fresh.client.ping();
+      await fresh.close();
+    } finally {
+      await server.stop();
+      home.dispose();
+    }
+  });
+
+  it('refuses a --session-idle that is not a positive number', () => {
+    const home = exampleHomeCopy();
+    try {
+      const run = runCli(['serve', '--http', '--port', '0', '--home', home.dir, '--session-idle', 'soon']);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('--session-idle must be a positive number of seconds');
+    } finally {
+      home.dispose();
+    }
+  });
+});
+
 describe('HTTP beyond loopback', () => {
   it('refuses to start on 0.0.0.0 without FIRSTLIGHT_TOKEN, and with a short one', () => {
     const home = exampleHomeCopy();

@@ -6,6 +6,7 @@ interface ServeOptions extends HomeOption {
   host: string;
   port: string;
   allowedHost: string[];
+  sessionIdle: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -27,6 +28,11 @@ export function registerServe(program: Command): void {
       'also accept this Host header name (a DNS name, or name:port behind a proxy); repeatable',
       collect,
       [],
+    )
+    .option(
+      '--session-idle <seconds>',
+      'HTTP: close a session after this long without a request (clients re-initialize)',
+      '28800',
     )
     .addHelpText(
       'after',
@@ -54,6 +60,16 @@ export function registerServe(program: Command): void {
           });
         }
       }
+      const sessionIdle = Number(options.sessionIdle);
+      if (!Number.isFinite(sessionIdle) || sessionIdle <= 0) {
+        throw new UserError(
+          `--session-idle must be a positive number of seconds, not "${options.sessionIdle}"`,
+          {
+            code: 'INVALID_ARGUMENT',
+            hint: 'pass --session-idle 28800 (8 hours, the default)',
+          },
+        );
+      }
       const token = process.env.FIRSTLIGHT_TOKEN || undefined;
       if (options.http) checkBind(options.host, token);
       const home = homeFrom(options);
@@ -79,6 +95,7 @@ export function registerServe(program: Command): void {
         port,
         token,
         allowedHosts: options.allowedHost,
+        sessionIdleMs: sessionIdle * 1000,
         log,
         createServer: (sessionKey) => createMindServer({ mind, log, sessionKey }),
       });
