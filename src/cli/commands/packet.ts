@@ -24,7 +24,6 @@ export function registerPacket(program: Command): void {
         });
       }
       const { createMind, renderPacketMarkdown } = await import('../../mind/index.js');
-      const { renderResumption } = await import('../../resume/index.js');
       const home = homeFrom(options);
       ensureHome(home);
       const mind = createMind({ home, projectDir: process.cwd() });
@@ -33,11 +32,7 @@ export function registerPacket(program: Command): void {
       process.stdout.write(
         options.format === 'json'
           ? `${JSON.stringify(packet, null, 2)}\n`
-          : `${renderPacketMarkdown(packet, {
-              maxChars: max,
-              // Resumption first, in the resume part's shape (the agent reads its own words first).
-              renderResumption: (r) => renderResumption(r, { now: new Date(packet.context.now) }),
-            })}\n`,
+          : `${renderPacketMarkdown(packet, { maxChars: max })}\n`,
       );
       mind.close();
     });
