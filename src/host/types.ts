@@ -29,7 +29,8 @@ export interface HookEntry {
   command: string;
   /** Claude-style matcher (`startup|resume|clear|compact`, `*`); omitted where the host has none. */
   matcher?: string;
-  timeoutSec: number;
+  /** In the host's own unit (`HostCaps.hookTimeoutUnit`): what the file's timeout field holds. */
+  timeout: number;
 }
 
 /** How a hooks file is shaped. */
@@ -82,6 +83,8 @@ export interface HostCaps {
   /** Claude-style matcher per event, where the host supports matchers. */
   matchers: Partial<Record<HookEvent, string>>;
   hookStyle: HookFileStyle;
+  /** How the host reads a hook's timeout: seconds (Claude, Codex, Copilot's `timeoutSec`) or milliseconds (Gemini CLI). */
+  hookTimeoutUnit: 's' | 'ms';
   /** Scopes the host supports. */
   scopes: readonly Scope[];
   /** The key holding the server map in the MCP config (for the docs table). */

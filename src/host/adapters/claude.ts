@@ -11,6 +11,7 @@ const caps = {
   },
   matchers: { 'session-start': 'startup|resume|clear|compact', 'pre-tool-use': '*' },
   hookStyle: 'nested',
+  hookTimeoutUnit: 's',
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {

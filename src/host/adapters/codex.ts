@@ -6,6 +6,7 @@ const caps = {
   events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', stop: 'Stop' },
   matchers: {},
   hookStyle: 'nested',
+  hookTimeoutUnit: 's',
   scopes: ['project', 'user'],
   mcpKey: 'mcp_servers',
   table: {

@@ -7,6 +7,7 @@ const caps = {
   events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
   matchers: {},
   hookStyle: 'copilot',
+  hookTimeoutUnit: 's',
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {

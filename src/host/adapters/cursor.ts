@@ -11,6 +11,7 @@ const caps = {
   },
   matchers: {},
   hookStyle: 'cursor',
+  hookTimeoutUnit: 's',
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {

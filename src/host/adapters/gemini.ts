@@ -11,13 +11,14 @@ const caps = {
   },
   matchers: {},
   hookStyle: 'nested',
+  hookTimeoutUnit: 'ms',
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.gemini/settings.json` `mcpServers.firstlight`; `~/.gemini/settings.json` (user)',
     instructions: '`GEMINI.md`, `~/.gemini/GEMINI.md`',
     hooks:
-      'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}`; SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',
+      'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}` (`timeout` in milliseconds); SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',
   },
 } as const satisfies HostAdapter['caps'];
 

@@ -9,8 +9,9 @@ export const HOOK_TIMEOUT_SEC: Record<HookEvent, number> = {
   'pre-compact': 60,
 };
 
-/** The hook registrations a host gets, from its caps table. */
+/** The hook registrations a host gets, from its caps table, with timeouts in the host's unit. */
 export function hookEntries(host: HostId, caps: HostCaps, ctx: InstallContext): HookEntry[] {
+  const scale = caps.hookTimeoutUnit === 'ms' ? 1000 : 1;
   const entries: HookEntry[] = [];
   for (const [event, hostEvent] of Object.entries(caps.events) as [HookEvent, string][]) {
     const matcher = caps.matchers[event];
@@ -19,7 +20,7 @@ export function hookEntries(host: HostId, caps: HostCaps, ctx: InstallContext): 
       hostEvent,
       command: ctx.hookCommand(event, host),
       ...(matcher === undefined ? {} : { matcher }),
-      timeoutSec: HOOK_TIMEOUT_SEC[event],
+      timeout: HOOK_TIMEOUT_SEC[event] * scale,
     });
   }
   return entries;

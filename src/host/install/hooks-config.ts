@@ -17,14 +17,14 @@ function entryJson(style: HookFileStyle, entry: HookEntry): JsonObject {
     case 'nested':
       return {
         ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-        hooks: [{ type: 'command', command: entry.command, timeout: entry.timeoutSec }],
+        hooks: [{ type: 'command', command: entry.command, timeout: entry.timeout }],
       };
     case 'copilot':
       return {
         type: 'command',
         bash: entry.command,
         powershell: entry.command,
-        timeoutSec: entry.timeoutSec,
+        timeoutSec: entry.timeout,
       };
     case 'cursor':
       return { command: entry.command };
