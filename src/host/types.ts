@@ -17,8 +17,11 @@ export interface InstallContext {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   server: ServerSpec;
-  /** The shell command that runs `firstlight hook EVENT --host HOST`. */
-  hookCommand: (event: HookEvent, host: HostId) => string;
+  /**
+   * argv of `firstlight hook EVENT [--host HOST]`; the hooks-file style quotes it for the host's
+   * shell. Without a host the payload's shape picks it (a file several hosts read).
+   */
+  hookArgv: (event: HookEvent, host?: HostId) => string[];
 }
 
 /** A hook registration in a host's config, in canonical terms (the file style translates it). */
@@ -26,7 +29,8 @@ export interface HookEntry {
   event: HookEvent;
   /** The host's own event name (`PreToolUse`, `preToolUse`, `BeforeTool`). */
   hostEvent: string;
-  command: string;
+  /** The command's words, unquoted (`hookArgv`). */
+  argv: string[];
   /** Claude-style matcher (`startup|resume|clear|compact`, `*`); omitted where the host has none. */
   matcher?: string;
   /** In the host's own unit (`HostCaps.hookTimeoutUnit`): what the file's timeout field holds. */

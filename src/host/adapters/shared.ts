@@ -9,8 +9,11 @@ export const HOOK_TIMEOUT_SEC: Record<HookEvent, number> = {
   'pre-compact': 60,
 };
 
-/** The hook registrations a host gets, from its caps table, with timeouts in the host's unit. */
-export function hookEntries(host: HostId, caps: HostCaps, ctx: InstallContext): HookEntry[] {
+/**
+ * The hook registrations a host gets, from its caps table, with timeouts in the host's unit.
+ * `host` goes into the command as `--host`; leave it out for a file several hosts read.
+ */
+export function hookEntries(host: HostId | undefined, caps: HostCaps, ctx: InstallContext): HookEntry[] {
   const scale = caps.hookTimeoutUnit === 'ms' ? 1000 : 1;
   const entries: HookEntry[] = [];
   for (const [event, hostEvent] of Object.entries(caps.events) as [HookEvent, string][]) {
@@ -18,7 +21,7 @@ export function hookEntries(host: HostId, caps: HostCaps, ctx: InstallContext): 
     entries.push({
       event,
       hostEvent,
-      command: ctx.hookCommand(event, host),
+      argv: ctx.hookArgv(event, host),
       ...(matcher === undefined ? {} : { matcher }),
       timeout: HOOK_TIMEOUT_SEC[event] * scale,
     });

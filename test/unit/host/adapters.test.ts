@@ -17,7 +17,7 @@ const ctx: InstallContext = {
   env: {},
   platform: 'linux',
   server: { name: 'firstlight', command: 'firstlight', args: ['serve'] },
-  hookCommand: (event, host) => `firstlight hook ${event} --host ${host}`,
+  hookArgv: (event, host) => ['firstlight', 'hook', event, ...(host ? ['--host', host] : [])],
 };
 
 describe('host adapter registry', () => {

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOST_IDS, type InstallContext, install } from '../../../src/host/index.js';
+import { HOST_IDS, type InstallContext, install, resolveCommands } from '../../../src/host/index.js';
+import { posixCommand, powershellCommand } from '../../../src/host/install/command.js';
 import { tempDir } from '../../helpers/index.js';
 
 let project: { dir: string; dispose: () => void };
@@ -26,8 +27,8 @@ beforeAll(async () => {
     userHome: user.dir,
     env: {},
     platform: 'linux',
-    server: { name: 'firstlight', command: NODE, args: [CLI, 'serve'] },
-    hookCommand: (event, host) => `${NODE} '${CLI}' hook ${event} --host ${host}`,
+    // The real resolver: CLI is not on PATH, so hooks run `node <cli> hook …`.
+    ...resolveCommands({ cliPath: CLI, execPath: NODE, env: { PATH: '' } }),
   };
   await install({ hosts: [...HOST_IDS], scope: 'project', ctx, home: home.dir });
 });
@@ -119,7 +120,13 @@ describe('hooks files on disk, per host format', () => {
       const hook = list[0]!;
       expect(Object.keys(hook).sort()).toEqual(['bash', 'powershell', 'timeoutSec', 'type']);
       expect(hook.type).toBe('command');
-      expect(hook.bash).toMatch(/ hook [a-z-]+ /);
+      expect(hook.bash).toMatch(
+        /^\/usr\/bin\/node '\/opt\/fire light\/dist\/cli\/main\.js' hook [a-z-]+ --host copilot$/,
+      );
+      // PowerShell needs the call operator before a quoted program, and single quotes.
+      expect(hook.powershell).toMatch(
+        /^& '\/usr\/bin\/node' '\/opt\/fire light\/dist\/cli\/main\.js' hook [a-z-]+ --host copilot$/,
+      );
       expect(hook.timeoutSec).toBeLessThanOrEqual(600);
     }
     expect(file.hooks.sessionStart).toBeDefined();
@@ -134,5 +141,19 @@ describe('hooks files on disk, per host format', () => {
       expect(Object.keys(list[0]!)).toEqual(['command']);
       expect(list[0]!.command).toMatch(/ hook [a-z-]+ /);
     }
+  });
+});
+
+describe('hook command quoting', () => {
+  it('PowerShell: call operator, single quotes, doubled quote, nothing expanded', () => {
+    expect(
+      powershellCommand(['C:\\Program Files\\node.exe', "C:\\it's $HOME\\main.js", 'hook', 'stop']),
+    ).toBe("& 'C:\\Program Files\\node.exe' 'C:\\it''s $HOME\\main.js' hook stop");
+  });
+
+  it('POSIX: single quotes with the quote escaped', () => {
+    expect(posixCommand(['/usr/bin/node', "/it's here/main.js", 'hook'])).toBe(
+      "/usr/bin/node '/it'\\''s here/main.js' hook",
+    );
   });
 });

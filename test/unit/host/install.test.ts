@@ -73,8 +73,13 @@ function options(hosts: InstallOptions['hosts'], extra: Partial<InstallOptions> 
       command: '/usr/bin/node',
       args: ['/opt/firstlight/dist/cli/main.js', 'serve'],
     },
-    hookCommand: (event, host) =>
-      `/usr/bin/node /opt/firstlight/dist/cli/main.js hook ${event} --host ${host}`,
+    hookArgv: (event, host) => [
+      '/usr/bin/node',
+      '/opt/firstlight/dist/cli/main.js',
+      'hook',
+      event,
+      ...(host ? ['--host', host] : []),
+    ],
   };
   return {
     hosts,
