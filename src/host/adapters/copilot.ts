@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { HookEvent } from '../ids.js';
 import type { HookInput, HostAdapter, InstallContext } from '../types.js';
-import { hookEntries, json, quiet, str } from './shared.js';
+import { hookEntries, json, normalizeSource, quiet, str } from './shared.js';
 
 const caps = {
   events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
@@ -30,12 +30,6 @@ function parseToolArgs(value: unknown): unknown {
   } catch {
     return value;
   }
-}
-
-/** Copilot CLI says `new` where Claude says `startup`. */
-function normalizeSource(value: unknown): string | null {
-  const source = str(value);
-  return source === 'new' ? 'startup' : source;
 }
 
 /** Copilot CLI: global MCP config, Copilot instruction files, `.github/hooks/*.json`. */

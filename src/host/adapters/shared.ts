@@ -41,11 +41,17 @@ export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<s
     sessionId: str(raw.session_id) ?? str(raw.conversation_id),
     transcriptPath: str(raw.transcript_path),
     cwd: str(raw.cwd) ?? firstString(raw.workspace_roots),
-    source: str(raw.source),
+    source: normalizeSource(raw.source),
     toolName: str(raw.tool_name),
     toolInput: raw.tool_input ?? null,
     lastAssistantMessage: str(raw.last_assistant_message),
   };
+}
+
+/** Copilot CLI and VS Code say `new` where Claude Code says `startup`. */
+export function normalizeSource(value: unknown): string | null {
+  const source = str(value);
+  return source === 'new' ? 'startup' : source;
 }
 
 function firstString(value: unknown): string | null {

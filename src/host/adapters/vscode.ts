@@ -1,15 +1,12 @@
 import { join } from 'node:path';
 import type { HostAdapter, InstallContext } from '../types.js';
-import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
+import { CLAUDE_EVENTS, CLAUDE_MATCHERS, claudeSettingsHooks } from './claude.js';
+import { formatHookSpecific, normalizeSnakeCase } from './shared.js';
 
+/** VS Code runs the hooks in `.claude/settings.json`: Claude's events, written once for both. */
 const caps = {
-  events: {
-    'session-start': 'SessionStart',
-    'pre-tool-use': 'PreToolUse',
-    stop: 'Stop',
-    'pre-compact': 'PreCompact',
-  },
-  matchers: { 'session-start': 'startup|resume|clear|compact', 'pre-tool-use': '*' },
+  events: CLAUDE_EVENTS,
+  matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
   scopes: ['project', 'user'],
@@ -68,13 +65,11 @@ export const vscodeAdapter: HostAdapter = {
         entry,
         label: 'MCP server',
       },
-      {
-        kind: 'hooks',
-        path: join(ctx.project, '.claude', 'settings.json'),
-        style: 'nested',
-        entries: hookEntries('vscode', caps, ctx),
-        label: 'hooks (VS Code reads Claude settings)',
-      },
+      claudeSettingsHooks(
+        join(ctx.project, '.claude', 'settings.json'),
+        ctx,
+        'hooks (VS Code reads Claude settings)',
+      ),
     ];
   },
   manualSteps(scope) {

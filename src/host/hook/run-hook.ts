@@ -21,11 +21,28 @@ export interface HookRunOptions {
   clock?: () => Date;
 }
 
-/** Copilot CLI's payloads are camelCase (`toolName`, `sessionId`); everyone else's snake_case. */
-export function detectHost(raw: Record<string, unknown>, hinted: HostId): HostId {
-  const camel = 'toolName' in raw || 'toolArgs' in raw || ('sessionId' in raw && !('session_id' in raw));
-  if (camel) return 'copilot';
-  return hinted === 'copilot' && ('session_id' in raw || 'tool_name' in raw) ? 'claude' : hinted;
+/**
+ * Which host sent this payload. `.claude/settings.json` is run by Claude Code, VS Code and
+ * Copilot CLI alike (its commands name no host), and VS Code also runs `.github/hooks/*.json`:
+ * - camelCase keys (`toolName`, `toolArgs`, `sessionId`): Copilot CLI;
+ * - a `transcript_path` in VS Code's own store (`…/GitHub.copilot-chat/…`): VS Code;
+ * - snake_case without any transcript under Copilot CLI (it sets `COPILOT_CLI=1` and sends
+ *   none; Claude Code always does): Copilot CLI;
+ * - snake_case sent to a Copilot command: VS Code reading Copilot's hooks file;
+ * - otherwise the `--host` hint (Claude Code when there is none).
+ */
+export function detectHost(
+  raw: Record<string, unknown>,
+  hinted: HostId,
+  env: NodeJS.ProcessEnv = {},
+): HostId {
+  if ('toolName' in raw || 'toolArgs' in raw || ('sessionId' in raw && !('session_id' in raw)))
+    return 'copilot';
+  const transcript = typeof raw.transcript_path === 'string' ? raw.transcript_path : '';
+  if (/[\\/]GitHub\.copilot-chat[\\/]/i.test(transcript)) return 'vscode';
+  const snake = 'session_id' in raw || 'tool_name' in raw;
+  if (hinted === 'claude' && snake && transcript === '' && env.COPILOT_CLI === '1') return 'copilot';
+  return hinted === 'copilot' && snake ? 'vscode' : hinted;
 }
 
 export async function runHook(options: HookRunOptions): Promise<HookOutput> {
@@ -43,7 +60,7 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
   } catch (error) {
     return failed(adapterFor(hinted), event, `hook input is not valid JSON (${(error as Error).message})`);
   }
-  const adapter = adapterFor(detectHost(raw, hinted));
+  const adapter = adapterFor(detectHost(raw, hinted, options.env));
   const input = adapter.normalizeHookInput(event, raw);
   try {
     return adapter.formatHookOutput(event, await handle(input, options));

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOK_EVENTS, HOST_ADAPTERS, HOST_IDS, type InstallContext } from '../../../src/host/index.js';
+import {
+  detectHost,
+  HOOK_EVENTS,
+  HOST_ADAPTERS,
+  HOST_IDS,
+  type InstallContext,
+} from '../../../src/host/index.js';
 import { applySurface, inspectSurface } from '../../../src/host/install/surface-edit.js';
 import { REPO_ROOT } from '../../helpers/index.js';
 
@@ -115,5 +121,44 @@ describe('host adapter registry', () => {
     const vscode = HOST_ADAPTERS.vscode.surfaces('project', ctx).find((s) => s.kind === 'mcp-json');
     expect(vscode && 'keyPath' in vscode && vscode.keyPath).toEqual(['servers']);
     expect(HOST_ADAPTERS.codex.surfaces('project', ctx).some((s) => s.kind === 'mcp-toml')).toBe(true);
+  });
+});
+
+describe('detectHost: the payload picks the host (.claude/settings.json names none)', () => {
+  const claudeTranscript = '/home/u/.claude/projects/-work-p/abc.jsonl';
+  const vscodeTranscript =
+    '/home/u/.config/Code/User/workspaceStorage/9f1e/GitHub.copilot-chat/transcripts/s1.jsonl';
+
+  it('Claude Code: snake_case with a Claude transcript', () => {
+    expect(
+      detectHost({ session_id: 's', transcript_path: claudeTranscript, tool_name: 'Bash' }, 'claude'),
+    ).toBe('claude');
+  });
+
+  it("VS Code: its transcript lives in VS Code's own store", () => {
+    expect(
+      detectHost({ session_id: 's', transcript_path: vscodeTranscript, tool_name: 'Bash' }, 'claude'),
+    ).toBe('vscode');
+  });
+
+  it('Copilot CLI: camelCase, or snake_case with no transcript under COPILOT_CLI=1', () => {
+    expect(detectHost({ sessionId: 's', toolName: 'bash' }, 'claude')).toBe('copilot');
+    expect(detectHost({ session_id: 's', tool_name: 'bash' }, 'claude', { COPILOT_CLI: '1' })).toBe(
+      'copilot',
+    );
+    // Claude Code started from a Copilot shell still sends its transcript: still Claude.
+    expect(
+      detectHost({ session_id: 's', transcript_path: claudeTranscript, tool_name: 'Bash' }, 'claude', {
+        COPILOT_CLI: '1',
+      }),
+    ).toBe('claude');
+  });
+
+  it("VS Code running Copilot's hooks file sends snake_case", () => {
+    expect(detectHost({ session_id: 's', source: 'new' }, 'copilot')).toBe('vscode');
+  });
+
+  it('otherwise the --host hint', () => {
+    expect(detectHost({ session_id: 's', transcript_path: '/x/rollout.jsonl' }, 'codex')).toBe('codex');
   });
 });
