@@ -108,6 +108,8 @@ export interface HookInput {
   source: string | null;
   toolName: string | null;
   toolInput: unknown;
+  /** The MCP server the tool belongs to, when the host says (Claude `mcp_server`, Gemini `mcp_context.server_name`). */
+  mcpServer: string | null;
   /** Stop: the host's own copy of the last assistant text, when it sends one. */
   lastAssistantMessage: string | null;
 }

@@ -105,6 +105,7 @@ export const copilotAdapter: HostAdapter = {
       source: normalizeSource(raw.source),
       toolName: str(raw.toolName) ?? str(raw.tool_name),
       toolInput: parseToolArgs(raw.toolArgs ?? raw.tool_input),
+      mcpServer: null,
       lastAssistantMessage: null,
     };
   },

@@ -44,6 +44,8 @@ export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<s
     source: normalizeSource(raw.source),
     toolName: str(raw.tool_name),
     toolInput: raw.tool_input ?? null,
+    mcpServer:
+      str(raw.mcp_server) ?? str((raw.mcp_context as { server_name?: unknown } | undefined)?.server_name),
     lastAssistantMessage: str(raw.last_assistant_message),
   };
 }

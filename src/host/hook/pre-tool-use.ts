@@ -1,6 +1,7 @@
 import type { HookInput, HookResult } from '../types.js';
 import { GATE_BYPASS_ENV, type GateConfig } from './gate-config.js';
 import { matchesAny } from './glob.js';
+import { ownTool, SERVER_NAME } from './own-tools.js';
 import { proveBootstrap } from './transcript-scan.js';
 
 export interface GateDeps {
@@ -8,8 +9,14 @@ export interface GateDeps {
   env: NodeJS.ProcessEnv;
 }
 
-/** firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). */
-const OWN_TOOL = /(^|__)firstlight__|(^|[-./:_])bootstrap_session$/;
+/**
+ * firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). When the
+ * host names the tool's MCP server, that decides; otherwise only our prefix plus our tool name.
+ */
+function isOwnTool(input: HookInput, tool: string): boolean {
+  if (input.mcpServer !== null) return input.mcpServer === SERVER_NAME;
+  return ownTool(tool) !== null;
+}
 
 const CALL_FIRST =
   'Call bootstrap_session() on the firstlight MCP server first (mcp__firstlight__bootstrap_session); retry this tool once it returns mind_contract_available: true.';
@@ -22,7 +29,7 @@ const CALL_FIRST =
 export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   const tool = input.toolName;
   if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
-  if (OWN_TOOL.test(tool)) return { kind: 'allow' };
+  if (isOwnTool(input, tool)) return { kind: 'allow' };
   const glob = matchesAny(tool, deps.config.tools);
   if (!glob) return { kind: 'allow' };
   const bypass = deps.env[GATE_BYPASS_ENV];

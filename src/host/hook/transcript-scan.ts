@@ -4,13 +4,12 @@
  * bytes, and parse only the lines that contain them. Anything unreadable counts as "not proven".
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { ownTool } from './own-tools.js';
 
 export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
 
 const NEEDLE = Buffer.from('bootstrap_session');
 const NEWLINE = 0x0a;
-/** `bootstrap_session`, bare or under any server prefix (`mcp__firstlight__…`, `firstlight-…`, `firstlight/…`). */
-const TOOL_NAME = /(^|__|[-./:])bootstrap_session$/;
 
 interface Line {
   start: number;
@@ -169,7 +168,7 @@ function scanLines(buf: Buffer, calls: Call[]): void {
       if (
         block.type === 'tool_use' &&
         typeof block.name === 'string' &&
-        TOOL_NAME.test(block.name) &&
+        ownTool(block.name) === 'bootstrap_session' &&
         typeof block.id === 'string'
       ) {
         const call = { id: block.id, needle: Buffer.from(block.id) };
