@@ -4,13 +4,14 @@
  */
 import { readTextIfExists } from '../core/index.js';
 import { adapterFor } from './adapters/index.js';
+import { gateSummary } from './gate-summary.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { inspectSurface } from './install/surface-edit.js';
 import type { InstallContext, Surface } from './types.js';
 
-export type CheckName = 'config' | 'instructions' | 'hooks' | 'server';
+export type CheckName = 'config' | 'instructions' | 'hooks' | 'server' | 'gate';
 
 export interface DoctorCheck {
   check: CheckName;
@@ -19,6 +20,8 @@ export interface DoctorCheck {
   ok: boolean;
   detail: string;
   path?: string;
+  /** Passes, but says something the user should know (a host with no gate). */
+  info?: true;
 }
 
 export interface HostDiagnosis {
@@ -91,6 +94,14 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         const probe = await probes.get(key)!;
         checks.push({ check: 'server', id: 'server', ok: probe.ok, detail: probe.detail });
       }
+      const gate = gateSummary(adapter);
+      checks.push({
+        check: 'gate',
+        id: 'gate',
+        ok: true,
+        detail: gate.text,
+        ...(gate.enforced ? {} : { info: true }),
+      });
       hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });
     }
   }

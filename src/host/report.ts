@@ -1,6 +1,7 @@
 /** Human renderings of install, uninstall and doctor results (the CLI prints them; --json prints the data). */
 import { HOST_ADAPTERS } from './adapters/index.js';
 import type { DoctorReport } from './doctor.js';
+import { gateSummary } from './gate-summary.js';
 import { HOST_IDS } from './ids.js';
 import type { InstallReport } from './install/installer.js';
 
@@ -33,6 +34,9 @@ export function renderInstallReport(report: InstallReport): string {
     'Required first call in new sessions: bootstrap_session()',
     'If mind_contract_available=false: the mind is degraded; say so and do not impersonate the persona.',
     'If the firstlight server is unreachable: say you are running body-only.',
+    '',
+    'Tool gate (PreToolUse):',
+    ...report.hosts.map((h) => `  - ${HOST_ADAPTERS[h].name}: ${gateSummary(HOST_ADAPTERS[h]).text}`),
   );
   const manual = report.manualSteps.filter((m) => m.steps.length > 0);
   if (manual.length > 0) {
@@ -65,7 +69,8 @@ export function renderDoctorReport(report: DoctorReport): string {
   ];
   for (const h of report.hosts) {
     lines.push('', `${h.name} (${h.scope}): ${h.ok ? 'ok' : 'FAILING'}`);
-    for (const c of h.checks) lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);
+    for (const c of h.checks)
+      lines.push(`  ${c.ok ? (c.info ? 'info' : 'ok  ') : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);
   }
   return lines.join('\n');
 }
@@ -83,12 +88,13 @@ export function renderHostFormatTable(): string {
       a.caps.table.instructions,
       a.caps.table.hooks,
       events,
+      'transcript' in a.caps.gate ? `yes (${a.caps.gate.transcript} transcript)` : 'no',
     ];
     return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   });
   return [
-    '| host | MCP config | instruction files | hooks | events installed |',
-    '|---|---|---|---|---|',
+    '| host | MCP config | instruction files | hooks | events installed | tool gate |',
+    '|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import type { TranscriptFormat } from './hook/transcript-formats.js';
 import type { HookEvent, HostId, Scope } from './ids.js';
 
 /** The MCP server install writes into every host's config. */
@@ -89,6 +90,11 @@ export interface HostCaps {
   hookStyle: HookFileStyle;
   /** How the host reads a hook's timeout: seconds (Claude, Codex, Copilot's `timeoutSec`) or milliseconds (Gemini CLI). */
   hookTimeoutUnit: 's' | 'ms';
+  /**
+   * The PreToolUse gate: the host's transcript format, which can prove bootstrap_session ran,
+   * or why there is no gate on this host (no hook is installed that could never be satisfied).
+   */
+  gate: { transcript: TranscriptFormat } | { none: string };
   /** Scopes the host supports. */
   scopes: readonly Scope[];
   /** The key holding the server map in the MCP config (for the docs table). */

@@ -87,6 +87,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
       'config',
       'hooks',
       'server',
+      'gate',
     ]);
     expect(checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
   });

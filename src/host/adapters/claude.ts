@@ -19,6 +19,7 @@ const caps = {
   matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
+  gate: { transcript: 'claude' },
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {

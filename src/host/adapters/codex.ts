@@ -7,13 +7,14 @@ const caps = {
   matchers: {},
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
+  gate: { transcript: 'codex' },
   scopes: ['project', 'user'],
   mcpKey: 'mcp_servers',
   table: {
     mcp: '`.codex/config.toml` (trusted projects) or `~/.codex/config.toml` `[mcp_servers.firstlight]`; `[features] codex_hooks = true`',
     instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
     hooks:
-      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style; SessionStart `hookSpecificOutput.additionalContext`',
+      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript',
   },
 } as const satisfies HostAdapter['caps'];
 

@@ -4,17 +4,20 @@ import type { HookInput, HostAdapter, InstallContext } from '../types.js';
 import { hookEntries, json, normalizeSource, quiet, str } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
+  events: { 'session-start': 'sessionStart' },
   matchers: {},
   hookStyle: 'copilot',
   hookTimeoutUnit: 's',
+  gate: {
+    none: 'Copilot CLI sends no transcript that could prove bootstrap_session ran, and treats a hook deny as an ask (--allow-all-tools approves it)',
+  },
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`~/.copilot/mcp-config.json` `mcpServers.firstlight` (user; honours `$COPILOT_HOME`); `deferTools: "never"`',
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
     hooks:
-      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart","preToolUse"}}` (no matcher); input camelCase `toolName`, `toolArgs` (a JSON string); output top-level `additionalContext` / `permissionDecision`',
+      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`toolArgs` a JSON string); output top-level `additionalContext`; no preToolUse gate (no transcript; a deny acts as an ask)',
   },
 } as const satisfies HostAdapter['caps'];
 

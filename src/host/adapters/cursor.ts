@@ -3,15 +3,13 @@ import type { HostAdapter } from '../types.js';
 import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
 
 const caps = {
-  events: {
-    'session-start': 'sessionStart',
-    'pre-tool-use': 'preToolUse',
-    stop: 'stop',
-    'pre-compact': 'preCompact',
-  },
+  events: { 'session-start': 'sessionStart', stop: 'stop', 'pre-compact': 'preCompact' },
   matchers: {},
   hookStyle: 'cursor',
   hookTimeoutUnit: 's',
+  gate: {
+    none: "Cursor's transcript format is undocumented: nothing can prove bootstrap_session ran",
+  },
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {
@@ -19,7 +17,7 @@ const caps = {
     instructions:
       '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
     hooks:
-      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`',
+      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`; no preToolUse gate (transcript format undocumented)',
   },
 } as const satisfies HostAdapter['caps'];
 

@@ -12,6 +12,7 @@ const caps = {
   matchers: {},
   hookStyle: 'nested',
   hookTimeoutUnit: 'ms',
+  gate: { transcript: 'gemini' },
   scopes: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {

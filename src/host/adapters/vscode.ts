@@ -9,13 +9,16 @@ const caps = {
   matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
+  gate: {
+    none: "VS Code's transcript is its own format and not a stable hook API (microsoft/vscode#300583): nothing can prove bootstrap_session ran",
+  },
   scopes: ['project', 'user'],
   mcpKey: 'servers',
   table: {
     mcp: '`.vscode/mcp.json` `servers.firstlight` (the root key is `servers`); user profile `mcp.json`',
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`',
     hooks:
-      'reads `.claude/settings.json` hooks (Claude shapes; its transcript format differs, so the gate fails closed)',
+      "runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); their PreToolUse lets VS Code's calls through (its transcript is another format)",
   },
 } as const satisfies HostAdapter['caps'];
 

@@ -2,11 +2,13 @@ import type { HookInput, HookResult } from '../types.js';
 import { GATE_BYPASS_ENV, type GateConfig } from './gate-config.js';
 import { matchesAny } from './glob.js';
 import { ownTool, SERVER_NAME } from './own-tools.js';
-import { proveBootstrap } from './transcript-scan.js';
+import { proveBootstrap, type TranscriptFormat } from './transcript-scan.js';
 
 export interface GateDeps {
   config: GateConfig;
   env: NodeJS.ProcessEnv;
+  /** The host's transcript format. */
+  transcript: TranscriptFormat;
 }
 
 /**
@@ -40,7 +42,7 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
       reason: `firstlight gate: ${tool} is gated (${glob}) and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
     };
   }
-  const proof = proveBootstrap(input.transcriptPath, deps.config.maxTranscriptBytes);
+  const proof = proveBootstrap(input.transcriptPath, deps.config.maxTranscriptBytes, deps.transcript);
   if (proof.ok) return { kind: 'allow' };
   return {
     kind: 'deny',

@@ -63,17 +63,23 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
   const adapter = adapterFor(detectHost(raw, hinted, options.env));
   const input = adapter.normalizeHookInput(event, raw);
   try {
-    return adapter.formatHookOutput(event, await handle(input, options));
+    return adapter.formatHookOutput(event, await handle(adapter, input, options));
   } catch (error) {
     return failed(adapter, event, (error as Error).message);
   }
 }
 
-async function handle(input: HookInput, options: HookRunOptions): Promise<HookResult> {
+async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
   const clock = options.clock ?? (() => new Date());
   switch (input.event) {
-    case 'pre-tool-use':
-      return preToolUse(input, { config: await loadGateConfig(options.home, options.env), env: options.env });
+    case 'pre-tool-use': {
+      const { gate } = adapter.caps;
+      // Reached only through a file another host shares (.claude/settings.json) or an older install.
+      if ('none' in gate)
+        return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
+      const config = await loadGateConfig(options.home, options.env);
+      return preToolUse(input, { config, env: options.env, transcript: gate.transcript });
+    }
     case 'session-start': {
       const { sessionStart } = await import('./session-start.js');
       return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
@@ -89,7 +95,7 @@ async function handle(input: HookInput, options: HookRunOptions): Promise<HookRe
 /** Fail closed for the gate; never block a session over our own failure. */
 function failed(adapter: HostAdapter, event: HookEvent, why: string): HookOutput {
   const result: HookResult =
-    event === 'pre-tool-use'
+    event === 'pre-tool-use' && 'transcript' in adapter.caps.gate
       ? { kind: 'deny', reason: `firstlight gate: ${why}. Call bootstrap_session() first, then retry.` }
       : { kind: 'none', note: `firstlight hook ${event}: ${why}` };
   return adapter.formatHookOutput(event, result);

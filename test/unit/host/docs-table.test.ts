@@ -26,9 +26,9 @@ describe('docs/hosts.md host-format table', () => {
     expect(cells(match![1]!)).toEqual(cells(renderHostFormatTable()));
   });
 
-  it('the generated table has one row per host and five columns in every row', () => {
+  it('the generated table has one row per host and six columns in every row', () => {
     const rows = cells(renderHostFormatTable());
     expect(rows).toHaveLength(2 + 6);
-    for (const row of rows) expect(row).toHaveLength(5);
+    for (const row of rows) expect(row).toHaveLength(6);
   });
 });

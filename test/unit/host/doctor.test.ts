@@ -79,6 +79,14 @@ describe('doctor', () => {
     expect(failing(report)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(new Set(report.hosts.map((h) => h.host))).toEqual(new Set(HOST_IDS));
+    const gate = (host: HostId) =>
+      report.hosts.find((h) => h.host === host)!.checks.find((c) => c.id === 'gate')!;
+    for (const host of ['claude', 'codex', 'gemini'] as const)
+      expect(gate(host).detail, host).toMatch(/^enforced/);
+    for (const host of ['copilot', 'vscode', 'cursor'] as const) {
+      expect(gate(host).detail, host).toMatch(/^not installed: .+; the bootstrap rule/);
+      expect(gate(host).info).toBe(true);
+    }
   });
 
   it('Claude Code and VS Code share .claude/settings.json: both pass, in either install order', async () => {

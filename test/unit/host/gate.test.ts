@@ -150,18 +150,6 @@ describe('pre-tool-use gate', () => {
     expect((await gate(fx('no-result'), 'Bash', { FIRSTLIGHT_GATE_BYPASS: '1' })).allowed).toBe(true);
   });
 
-  it('answers Copilot-shaped input in Copilot shape even when run from .claude/settings.json', async () => {
-    const out = await runHook({
-      event: 'pre-tool-use',
-      host: 'claude',
-      home: work.dir,
-      env: {},
-      cwd: work.dir,
-      stdin: JSON.stringify({ sessionId: 'c', toolName: 'bash', toolArgs: '{"command":"ls"}' }),
-    });
-    expect(JSON.parse(out.stdout)).toMatchObject({ permissionDecision: 'deny' });
-  });
-
   it('proveBootstrap reads only the newest window', () => {
     expect(proveBootstrap(fx('success-string'), 64)).toMatchObject({ ok: false });
     expect(proveBootstrap(fx('success-string'), 32 * MB)).toMatchObject({ ok: true });

@@ -112,10 +112,9 @@ describe('hooks files on disk, per host format', () => {
   it('Copilot CLI: .github/hooks/*.json with version 1, bash + powershell + timeoutSec, no matcher', () => {
     const file = read('.github/hooks/firstlight.json');
     expect(file.version).toBe(1);
-    for (const [event, list] of Object.entries(file.hooks)) {
-      expect(['sessionStart', 'preToolUse', 'sessionEnd', 'userPromptSubmitted', 'postToolUse']).toContain(
-        event,
-      );
+    // No preToolUse: Copilot CLI sends no transcript to prove bootstrap_session ran.
+    expect(Object.keys(file.hooks)).toEqual(['sessionStart']);
+    for (const list of Object.values(file.hooks)) {
       expect(list).toHaveLength(1);
       const hook = list[0]!;
       expect(Object.keys(hook).sort()).toEqual(['bash', 'powershell', 'timeoutSec', 'type']);
@@ -135,7 +134,8 @@ describe('hooks files on disk, per host format', () => {
   it('Cursor: .cursor/hooks.json with version 1 and {command} entries', () => {
     const file = read('.cursor/hooks.json');
     expect(file.version).toBe(1);
-    expect(file.hooks.sessionStart).toHaveLength(1);
+    // No preToolUse: Cursor's transcript format is undocumented, so nothing could satisfy a gate.
+    expect(Object.keys(file.hooks).sort()).toEqual(['preCompact', 'sessionStart', 'stop']);
     for (const list of Object.values(file.hooks)) {
       expect(list).toHaveLength(1);
       expect(Object.keys(list[0]!)).toEqual(['command']);

@@ -6,6 +6,7 @@ import {
   type InstallContext,
   type InstallOptions,
   install,
+  renderInstallReport,
   uninstall,
 } from '../../../src/host/index.js';
 import { tempDir } from '../../helpers/index.js';
@@ -192,5 +193,18 @@ describe('install and uninstall', () => {
     expect(existsSync(join(user.dir, '.codex', 'config.toml'))).toBe(true);
     await uninstall(options(['claude', 'codex'], { scope: 'user' }));
     expect(readdirSync(user.dir)).toEqual([]);
+  });
+});
+
+describe('the action block', () => {
+  it('says per host whether the tool gate is enforced, and why not, with the bypass', async () => {
+    const text = renderInstallReport(await install(options([...HOST_IDS], { dryRun: true })));
+    expect(text).toContain('Required first call in new sessions: bootstrap_session()');
+    expect(text).toMatch(/- Claude Code: enforced: .*FIRSTLIGHT_GATE_BYPASS=1/);
+    expect(text).toMatch(/- Codex CLI: enforced: .*rollout transcript/);
+    expect(text).toMatch(/- Gemini CLI: enforced: /);
+    expect(text).toMatch(/- Copilot CLI: not installed: .*no transcript.*deny as an ask/);
+    expect(text).toMatch(/- VS Code: not installed: /);
+    expect(text).toMatch(/- Cursor: not installed: .*undocumented/);
   });
 });
