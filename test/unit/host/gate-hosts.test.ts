@@ -5,7 +5,9 @@
 import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homePaths } from '../../../src/core/index.js';
 import { type HostId, proveBootstrap, runHook } from '../../../src/host/index.js';
+import { readSelfState } from '../../../src/resume/index.js';
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
@@ -184,5 +186,37 @@ describe('hosts without a gate (no transcript can prove bootstrap)', () => {
       tool_input: {},
     });
     expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
+describe('Gemini CLI AfterAgent (stop) capture', () => {
+  it("stores the turn's prompt_response as the resumption tail", async () => {
+    const home = tempDir('firstlight-gemini-stop-');
+    try {
+      const words = 'I renamed the gate module; the torn-line tests are next.';
+      const out = await runHook({
+        event: 'stop',
+        host: 'gemini',
+        home: home.dir,
+        env: {},
+        cwd: home.dir,
+        stdin: JSON.stringify({
+          session_id: 'gm-stop',
+          transcript_path: join(FIXTURES, 'gemini', 'success.jsonl'),
+          cwd: '/work/p',
+          hook_event_name: 'AfterAgent',
+          timestamp: '2026-11-22T05:02:00.000Z',
+          prompt: 'rename the gate module',
+          prompt_response: words,
+          stop_hook_active: false,
+        }),
+      });
+      expect(out).toMatchObject({ stdout: '', exitCode: 0 });
+      const state = readSelfState(homePaths(home.dir).selfState);
+      expect(state.status).toBe('ok');
+      expect(state.status === 'ok' && state.state.stream_tail).toBe(words);
+    } finally {
+      home.dispose();
+    }
   });
 });
