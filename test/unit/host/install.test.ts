@@ -169,19 +169,44 @@ describe('install and uninstall', () => {
     expect(diff).toContain('--- a/CLAUDE.md');
   });
 
-  it('backs a corrupt config up once, reports it, and uninstall brings the original back', async () => {
+  it('backs a corrupt config up, reports where, and uninstall brings the original back', async () => {
     put(project.dir, '.mcp.json', '{ "mcpServers": { broken');
+    const before = snapshot(project.dir);
     const report = await install(options(['claude']));
     const file = report.files.find((f) => f.display === '.mcp.json')!;
-    expect(file.notes.join(' ')).toMatch(/backed up to .*\.firstlight-backup/);
+    expect(file.notes.join(' ')).toMatch(/backed up to .*\.mcp\.json\.firstlight-backup and replaced/);
     expect(readFileSync(join(project.dir, '.mcp.json.firstlight-backup'), 'utf8')).toBe(
       '{ "mcpServers": { broken',
     );
-    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken again');
+    await uninstall(options(['claude']));
+    const { ['.mcp.json.firstlight-backup']: kept, ...rest } = snapshot(project.dir);
+    expect(kept).toBe('{ "mcpServers": { broken');
+    expect(rest).toEqual(before);
+  });
+
+  it('never loses a second, different corrupt config: it gets its own backup', async () => {
+    const backup = (suffix = '') =>
+      readFileSync(join(project.dir, `.mcp.json.firstlight-backup${suffix}`), 'utf8');
+    put(project.dir, '.mcp.json', '{ "mcpServers": { broken');
     await install(options(['claude']));
-    expect(readFileSync(join(project.dir, '.mcp.json.firstlight-backup'), 'utf8')).toBe(
-      '{ "mcpServers": { broken',
+    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken again');
+    const second = await install(options(['claude']));
+    expect(backup()).toBe('{ "mcpServers": { broken');
+    expect(backup('.2')).toBe('{ "mcpServers": { broken again');
+    expect(second.files.find((f) => f.display === '.mcp.json')!.notes.join(' ')).toMatch(
+      /backed up to .*\.firstlight-backup\.2 and replaced/,
     );
+    // The same bytes a third time: no new copy, and the report says where they already are.
+    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken');
+    const dry = await install(options(['claude'], { dryRun: true }));
+    expect(dry.files.find((f) => f.display === '.mcp.json')!.notes.join(' ')).toMatch(
+      /would keep the backup .*\.firstlight-backup and replace it/,
+    );
+    const third = await install(options(['claude']));
+    expect(third.files.find((f) => f.display === '.mcp.json')!.notes.join(' ')).toMatch(
+      /already backed up to .*\.mcp\.json\.firstlight-backup;/,
+    );
+    expect(existsSync(join(project.dir, '.mcp.json.firstlight-backup.3'))).toBe(false);
   });
 
   it('touches user-global files only with --scope user', async () => {
