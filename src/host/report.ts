@@ -44,6 +44,16 @@ export function renderInstallReport(report: InstallReport): string {
     for (const m of manual)
       for (const step of m.steps) lines.push(`  - ${HOST_ADAPTERS[m.host].name}: ${step}`);
   }
+  if (report.pasteBlock) {
+    const rule = '-'.repeat(72);
+    lines.push(
+      '',
+      'The bootstrap block to paste (everything between the lines):',
+      rule,
+      report.pasteBlock,
+      rule,
+    );
+  }
   if (!report.dryRun) {
     lines.push('', `Recorded in ${report.manifest}; \`firstlight uninstall\` reverses exactly this.`);
     lines.push(`Check it: firstlight doctor --project ${report.project}`);

@@ -97,6 +97,8 @@ export interface HostCaps {
   gate: { transcript: TranscriptFormat } | { none: string };
   /** Scopes the host supports. */
   scopes: readonly Scope[];
+  /** Scopes where an instruction surface has no file (Cursor User Rules): the action block prints the block to paste. */
+  pasteBlock: readonly Scope[];
   /** The key holding the server map in the MCP config (for the docs table). */
   mcpKey: 'mcpServers' | 'servers' | 'mcp_servers';
   /** One-line descriptions for the generated host-format table. */

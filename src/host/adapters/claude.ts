@@ -21,6 +21,7 @@ const caps = {
   hookTimeoutUnit: 's',
   gate: { transcript: 'claude' },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.mcp.json` `mcpServers.firstlight` (project); `~/.claude.json` `mcpServers` (user); `alwaysLoad: true`',

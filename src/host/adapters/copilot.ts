@@ -12,6 +12,7 @@ const caps = {
     none: 'Copilot CLI sends no transcript that could prove bootstrap_session ran, and treats a hook deny as an ask (--allow-all-tools approves it)',
   },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`~/.copilot/mcp-config.json` `mcpServers.firstlight` (user; honours `$COPILOT_HOME`); `deferTools: "never"`',
@@ -92,7 +93,6 @@ export const copilotAdapter: HostAdapter = {
     return scope === 'project'
       ? [
           'Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run `firstlight install copilot --scope user` to add "firstlight" there.',
-          'Copilot CLI treats a hook deny like an ask, and --allow-all-tools approves it: the gate is advisory there.',
         ]
       : [
           'Copilot CLI may not load ~/.copilot/copilot-instructions.md (github/copilot-cli#2179); the project files cover it.',

@@ -11,6 +11,7 @@ const caps = {
     none: "Cursor's transcript format is undocumented: nothing can prove bootstrap_session ran",
   },
   scopes: ['project', 'user'],
+  pasteBlock: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.cursor/mcp.json` `mcpServers.firstlight`; `~/.cursor/mcp.json` (user)',
@@ -60,7 +61,7 @@ export const cursorAdapter: HostAdapter = {
   },
   manualSteps() {
     return [
-      'Cursor User Rules live in the app settings and have no file: paste the bootstrap snippet (docs/hosts.md, "The bootstrap block") into Cursor Settings → Rules → User Rules.',
+      'Cursor User Rules live in the app settings and have no file: paste the bootstrap block printed below into Cursor Settings → Rules → User Rules.',
     ];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),

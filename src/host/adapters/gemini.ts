@@ -14,6 +14,7 @@ const caps = {
   hookTimeoutUnit: 'ms',
   gate: { transcript: 'gemini' },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.gemini/settings.json` `mcpServers.firstlight`; `~/.gemini/settings.json` (user)',

@@ -13,6 +13,7 @@ const caps = {
     none: "VS Code's transcript is its own format and not a stable hook API (microsoft/vscode#300583): nothing can prove bootstrap_session ran",
   },
   scopes: ['project', 'user'],
+  pasteBlock: ['user'],
   mcpKey: 'servers',
   table: {
     mcp: '`.vscode/mcp.json` `servers.firstlight` (the root key is `servers`); user profile `mcp.json`',
@@ -78,7 +79,7 @@ export const vscodeAdapter: HostAdapter = {
   manualSteps(scope) {
     return scope === 'user'
       ? [
-          'VS Code has no user-level instruction file firstlight can write: keep the project files, or paste the snippet from docs/hosts.md into your user instructions.',
+          'VS Code has no user-level instruction file firstlight can write: keep the project files, or paste the bootstrap block printed below into your VS Code user instructions.',
         ]
       : [
           'VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "firstlight" when asked.',

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSy
 import { dirname, relative } from 'node:path';
 import { readTextIfExists, withFileLock, writeFileAtomicallySync } from '../../core/index.js';
 import { adapterFor } from '../adapters/index.js';
+import { BLOCK_BODY } from '../bootstrap-block.js';
 import type { HostId, Scope } from '../ids.js';
 import type { InstallContext, Surface } from '../types.js';
 import { unifiedDiff } from './diff.js';
@@ -45,6 +46,8 @@ export interface InstallReport {
   manifest: string;
   files: FileReport[];
   manualSteps: { host: HostId; steps: string[] }[];
+  /** The bootstrap block's text when some host has a surface without a file (the user pastes it). */
+  pasteBlock?: string;
 }
 
 interface PlannedFile {
@@ -196,6 +199,9 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
     manifest: mPath,
     files,
     manualSteps: options.hosts.map((host) => ({ host, steps: adapterFor(host).manualSteps(scope, ctx) })),
+    ...(options.hosts.some((h) => adapterFor(h).caps.pasteBlock.includes(scope))
+      ? { pasteBlock: BLOCK_BODY }
+      : {}),
   };
 }
 

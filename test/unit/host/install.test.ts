@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  BLOCK_BODY,
   HOST_IDS,
   type InstallContext,
   type InstallOptions,
@@ -231,5 +232,21 @@ describe('the action block', () => {
     expect(text).toMatch(/- Copilot CLI: not installed: .*no transcript.*deny as an ask/);
     expect(text).toMatch(/- VS Code: not installed: /);
     expect(text).toMatch(/- Cursor: not installed: .*undocumented/);
+  });
+
+  it('prints the block to paste where a surface has no file (Cursor User Rules, VS Code user scope)', async () => {
+    for (const [hosts, scope] of [
+      [['cursor'], 'project'],
+      [['vscode'], 'user'],
+    ] as const) {
+      const report = await install(options([...hosts], { dryRun: true, scope }));
+      expect(report.pasteBlock, hosts[0]).toBe(BLOCK_BODY);
+      const text = renderInstallReport(report);
+      expect(text).toContain('paste the bootstrap block printed below');
+      expect(text).toContain(BLOCK_BODY);
+    }
+    const claude = await install(options(['claude'], { dryRun: true }));
+    expect(claude.pasteBlock).toBeUndefined();
+    expect(renderInstallReport(claude)).not.toContain(BLOCK_BODY);
   });
 });
