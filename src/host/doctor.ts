@@ -85,7 +85,9 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         const seen = inspectSurface(readTextIfExists(surface.path), surface, ctx.server.name);
         const check = CHECK_OF[surface.kind];
         const id = check === 'instructions' ? `instructions:${display(surface.path, options)}` : check;
-        checks.push({ check, id, ok: seen.ok, detail: seen.detail, path: surface.path });
+        const hint = surface.kind === 'mcp-json' && !seen.ok ? surface.readOnly?.hint : undefined;
+        const detail = hint ? `${seen.detail} (${display(surface.path, options)}): ${hint}` : seen.detail;
+        checks.push({ check, id, ok: seen.ok, detail, path: surface.path });
         if (seen.server) server = seen.server;
       }
       if (server) {

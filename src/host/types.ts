@@ -63,6 +63,11 @@ export type Surface =
       keyPath: string[];
       entry: Record<string, unknown>;
       label: string;
+      /**
+       * A file only doctor reads at this scope (Copilot CLI's user MCP config for a project
+       * install): install and uninstall leave it alone; `hint` says how to fix it.
+       */
+      readOnly?: { hint: string };
     }
   | {
       kind: 'mcp-toml';

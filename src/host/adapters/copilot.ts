@@ -42,15 +42,15 @@ export const copilotAdapter: HostAdapter = {
   name: 'Copilot CLI',
   caps,
   surfaces(scope, ctx) {
+    const home = copilotHome(ctx);
+    const entry = {
+      type: 'local',
+      command: ctx.server.command,
+      args: ctx.server.args,
+      tools: ['*'],
+      deferTools: 'never',
+    };
     if (scope === 'user') {
-      const home = copilotHome(ctx);
-      const entry = {
-        type: 'local',
-        command: ctx.server.command,
-        args: ctx.server.args,
-        tools: ['*'],
-        deferTools: 'never',
-      };
       return [
         {
           kind: 'instructions',
@@ -86,6 +86,16 @@ export const copilotAdapter: HostAdapter = {
         style: 'copilot',
         entries: hookEntries('copilot', caps, ctx),
         label: 'hooks',
+      },
+      {
+        kind: 'mcp-json',
+        path: join(home, 'mcp-config.json'),
+        keyPath: ['mcpServers'],
+        entry,
+        label: 'MCP server (user file; doctor reads it)',
+        readOnly: {
+          hint: 'Copilot CLI reads MCP servers only from this user file: run `firstlight install copilot --scope user`',
+        },
       },
     ];
   },

@@ -60,6 +60,7 @@ export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): P
   const byPath = new Map<string, PlannedFile>();
   for (const host of hosts) {
     for (const surface of adapterFor(host).surfaces(scope, ctx)) {
+      if (surface.kind === 'mcp-json' && surface.readOnly) continue;
       const file = byPath.get(surface.path) ?? { path: surface.path, surfaces: [] };
       file.surfaces.push({ host, surface });
       byPath.set(surface.path, file);

@@ -88,7 +88,10 @@ describe('host adapter registry', () => {
         it(`${scope} scope: MCP edits keep every unrelated key and are idempotent`, () => {
           const surfaces = adapter.surfaces(scope, ctx);
           for (const surface of surfaces) {
-            if (scope === 'project') expect(surface.path.startsWith('/work/p/')).toBe(true);
+            // Install writes only inside the scope; a read-only surface is for doctor alone.
+            const writes = surface.kind !== 'mcp-json' || !surface.readOnly;
+            if (!writes) expect(surface.path.startsWith('/home/u/')).toBe(true);
+            else if (scope === 'project') expect(surface.path.startsWith('/work/p/')).toBe(true);
             else expect(surface.path.startsWith('/home/u/')).toBe(true);
             if (surface.kind !== 'mcp-json' && surface.kind !== 'hooks') continue;
             const existing = JSON.stringify({

@@ -2,7 +2,7 @@
  * doctor over real installs (every host, shared files, uninstalling one of two hosts that share a
  * file). The server probe is the only stand-in: starting a real server is the e2e test's job.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -79,6 +79,12 @@ describe('doctor', () => {
     expect(failing(report)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(new Set(report.hosts.map((h) => h.host))).toEqual(new Set(HOST_IDS));
+    // Every host, Copilot CLI at project scope too, has its server config checked and probed.
+    for (const h of report.hosts)
+      expect(
+        h.checks.some((c) => c.check === 'server'),
+        h.host,
+      ).toBe(true);
     const gate = (host: HostId) =>
       report.hosts.find((h) => h.host === host)!.checks.find((c) => c.id === 'gate')!;
     for (const host of ['claude', 'codex', 'gemini'] as const)
@@ -109,6 +115,19 @@ describe('doctor', () => {
     const after = await diagnose();
     expect(after.hosts.map((h) => h.host)).toEqual(['claude']);
     expect(failing(after)).toEqual([]);
+  });
+
+  it('Copilot CLI at project scope: reads (never writes) ~/.copilot/mcp-config.json and says how to fix it', async () => {
+    await install(options(['copilot']));
+    const report = await diagnose();
+    expect(failing(report)).toEqual([
+      expect.stringMatching(
+        /^copilot\/config: .*mcp-config\.json does not exist .*run `firstlight install copilot --scope user`$/,
+      ),
+    ]);
+    expect(readdirSync(user.dir)).toEqual([]);
+    await install(options(['copilot'], 'user'));
+    expect(failing(await diagnose())).toEqual([]);
   });
 
   it('names the failing check when our hook entry is missing', async () => {
