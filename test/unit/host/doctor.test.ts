@@ -2,8 +2,8 @@
  * doctor over real installs (every host, shared files, uninstalling one of two hosts that share a
  * file). The server probe is the only stand-in: starting a real server is the e2e test's job.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type DoctorReport,
@@ -128,6 +128,46 @@ describe('doctor', () => {
     expect(readdirSync(user.dir)).toEqual([]);
     await install(options(['copilot'], 'user'));
     expect(failing(await diagnose())).toEqual([]);
+  });
+
+  it('Codex: compares the TOML command and args, and says when codex_hooks is off', async () => {
+    await install(options(['codex']));
+    const config = join(project.dir, '.codex', 'config.toml');
+    const installed = readFileSync(config, 'utf8');
+    expect(failing(await diagnose())).toEqual([]);
+
+    writeFileSync(config, installed.replace('"serve"', '"serve", "--verbose"'));
+    expect(failing(await diagnose())).toEqual([
+      'codex/config: server command or args differ from what install writes: re-run install',
+    ]);
+
+    writeFileSync(config, installed.replace('codex_hooks = true', 'codex_hooks = false'));
+    expect(failing(await diagnose())).toEqual([
+      'codex/config: [features] codex_hooks = false: Codex hooks are off (no SessionStart packet, no gate); set it to true',
+    ]);
+
+    writeFileSync(config, installed.replace(/^codex_hooks = true\n/m, ''));
+    expect(failing(await diagnose())).toEqual([
+      'codex/config: [features] codex_hooks is not set: re-run install to switch Codex hooks on',
+    ]);
+
+    writeFileSync(config, installed.replace('"serve" ]', '"serve" ]\nenabled = false'));
+    expect(failing(await diagnose())).toEqual([
+      'codex/config: [mcp_servers.firstlight] has enabled = false: Codex will not start it',
+    ]);
+  });
+
+  it('Codex: a user who already had codex_hooks = false keeps it, and doctor says so', async () => {
+    const config = join(project.dir, '.codex', 'config.toml');
+    mkdirSync(dirname(config), { recursive: true });
+    writeFileSync(config, '[features]\ncodex_hooks = false\n');
+    const report = await install(options(['codex']));
+    expect(report.files.find((f) => f.path === config)?.notes.join(' ')).toMatch(
+      /codex_hooks is set to false/,
+    );
+    expect(failing(await diagnose())).toEqual([
+      expect.stringMatching(/^codex\/config: \[features\] codex_hooks = false/),
+    ]);
   });
 
   it('names the failing check when our hook entry is missing', async () => {
