@@ -203,7 +203,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   it('install --dry-run prints the diff and writes nothing; a bad host exits 2', () => {
     const r = cli(['install', 'all', '--project', project.dir, '--dry-run']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=1 -->');
+    expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(snapshot(project.dir)).toEqual(before);
     expect(cli(['install', 'emacs', '--project', project.dir]).status).toBe(2);
   });

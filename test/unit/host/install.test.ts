@@ -166,7 +166,7 @@ describe('install and uninstall', () => {
     const report = await install(options(['claude'], { dryRun: true }));
     expect(snapshot(project.dir)).toEqual(before);
     const diff = report.files.find((f) => f.display === 'CLAUDE.md')?.diff ?? '';
-    expect(diff).toContain('+<!-- firstlight:bootstrap v=1 -->');
+    expect(diff).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(diff).toContain('--- a/CLAUDE.md');
   });
 
