@@ -86,6 +86,10 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
     }
     case 'stop':
     case 'pre-compact': {
+      if (input.event === 'pre-compact' && input.sessionId) {
+        const { countCompaction } = await import('./ledger.js');
+        countCompaction(options.home, input.sessionId);
+      }
       const { captureResumption } = await import('./capture.js');
       return captureResumption(input, { home: options.home, clock });
     }
