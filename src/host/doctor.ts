@@ -4,11 +4,11 @@
  */
 import { readTextIfExists } from '../core/index.js';
 import { adapterFor } from './adapters/index.js';
-import { gateSummary } from './gate-summary.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { inspectSurface } from './install/surface-edit.js';
+import { gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
 export type CheckName = 'config' | 'instructions' | 'hooks' | 'server' | 'gate';

@@ -1,9 +1,30 @@
 /** Human renderings of install, uninstall and doctor results (the CLI prints them; --json prints the data). */
 import { HOST_ADAPTERS } from './adapters/index.js';
 import type { DoctorReport } from './doctor.js';
-import { gateSummary } from './gate-summary.js';
+import { GATE_BYPASS_ENV } from './hook/gate-config.js';
 import { HOST_IDS } from './ids.js';
 import type { InstallReport } from './install/installer.js';
+import type { HostAdapter } from './types.js';
+
+const TRANSCRIPT_NAME = {
+  claude: "Claude Code's",
+  codex: "Codex's rollout",
+  gemini: "Gemini CLI's session",
+} as const;
+
+/** One sentence per host on the PreToolUse gate, for the action block, doctor and the docs table. */
+export function gateSummary(adapter: HostAdapter): { enforced: boolean; text: string } {
+  const { gate } = adapter.caps;
+  return 'transcript' in gate
+    ? {
+        enforced: true,
+        text: `enforced: gated tools wait until ${TRANSCRIPT_NAME[gate.transcript]} transcript holds a successful bootstrap_session (bypass: ${GATE_BYPASS_ENV}=1 in the host's environment)`,
+      }
+    : {
+        enforced: false,
+        text: `not installed: ${gate.none}; the bootstrap rule and the SessionStart packet still apply`,
+      };
+}
 
 function fileLines(report: InstallReport): string[] {
   const width = Math.max(...report.files.map((f) => f.display.length), 10);

@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
+import { CLI, exampleHomeCopy, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
 
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -206,6 +207,52 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(snapshot(project.dir)).toEqual(before);
     expect(cli(['install', 'emacs', '--project', project.dir]).status).toBe(2);
+  });
+});
+
+describe('firstlight hook stays light (it runs on every tool call)', () => {
+  it('the gate loads only a few of our own modules and no third-party package', () => {
+    const dir = tempDir('firstlight-e2e-loaded-');
+    try {
+      // A module loader hook that writes down every module the process loads.
+      writeFileSync(
+        join(dir.dir, 'loader.mjs'),
+        "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.FL_LOADED, `${url}\\n`);\n  return next(url, context);\n}\n",
+      );
+      writeFileSync(
+        join(dir.dir, 'register.mjs'),
+        "import { register } from 'node:module';\nregister('./loader.mjs', import.meta.url);\n",
+      );
+      for (const fixture of ['no-result', 'success-blocks']) {
+        const loaded = join(dir.dir, `${fixture}.txt`);
+        const r = spawnSync(
+          process.execPath,
+          ['--import', join(dir.dir, 'register.mjs'), CLI, 'hook', 'pre-tool-use'],
+          {
+            input: JSON.stringify({
+              session_id: 's',
+              transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', `${fixture}.jsonl`),
+              tool_name: 'Bash',
+              tool_input: {},
+            }),
+            encoding: 'utf8',
+            env: { ...process.env, ...env, FL_LOADED: loaded },
+          },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const urls = readFileSync(loaded, 'utf8').trim().split('\n');
+        const files = urls.filter((u) => u.startsWith('file:'));
+        expect(
+          files.filter((u) => u.includes('/node_modules/')),
+          fixture,
+        ).toEqual([]);
+        const own = files.filter((u) => u.includes('/dist/'));
+        // 24 today: the CLI entry, the host index and what it names, the gate and the transcript readers.
+        expect(own.length, own.join('\n')).toBeLessThanOrEqual(24);
+      }
+    } finally {
+      dir.dispose();
+    }
   });
 });
 
