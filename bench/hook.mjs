@@ -125,7 +125,7 @@ for (const c of cases) {
 const samples = cases.map(() => []);
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so load on the machine hits every case alike.
-  cases.forEach((c, k) => samples[k].push(time(c.args, c.input).ms));
+  for (const [k, c] of cases.entries()) samples[k].push(time(c.args, c.input).ms);
 }
 rmSync(dir, { recursive: true, force: true });
 

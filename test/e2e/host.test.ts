@@ -215,10 +215,14 @@ describe('firstlight hook stays light (it runs on every tool call)', () => {
     const dir = tempDir('firstlight-e2e-loaded-');
     try {
       // A module loader hook that writes down every module the process loads.
-      writeFileSync(
-        join(dir.dir, 'loader.mjs'),
-        "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.FL_LOADED, `${url}\\n`);\n  return next(url, context);\n}\n",
-      );
+      const loader = [
+        "import { appendFileSync } from 'node:fs';",
+        'export async function load(url, context, next) {',
+        "  appendFileSync(process.env.FL_LOADED, url + '\\n');",
+        '  return next(url, context);',
+        '}',
+      ];
+      writeFileSync(join(dir.dir, 'loader.mjs'), `${loader.join('\n')}\n`);
       writeFileSync(
         join(dir.dir, 'register.mjs'),
         "import { register } from 'node:module';\nregister('./loader.mjs', import.meta.url);\n",
