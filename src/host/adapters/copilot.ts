@@ -123,9 +123,7 @@ export const copilotAdapter: HostAdapter = {
     };
   },
   formatHookOutput(event, result) {
-    if (result.kind === 'context') return json({ additionalContext: result.text });
-    if (result.kind === 'deny')
-      return json({ permissionDecision: 'deny', permissionDecisionReason: result.reason });
-    return quiet(event, result);
+    // No deny: Copilot CLI has no gate (see caps.gate).
+    return result.kind === 'context' ? json({ additionalContext: result.text }) : quiet(event, result);
   },
 };

@@ -66,10 +66,7 @@ export const cursorAdapter: HostAdapter = {
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
   formatHookOutput(event, result) {
-    if (result.kind === 'context') return json({ additional_context: result.text });
-    if (result.kind === 'deny') {
-      return json({ permission: 'deny', user_message: result.reason, agent_message: result.reason });
-    }
-    return quiet(event, result);
+    // No deny: Cursor has no gate (see caps.gate).
+    return result.kind === 'context' ? json({ additional_context: result.text }) : quiet(event, result);
   },
 };

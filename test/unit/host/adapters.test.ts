@@ -14,9 +14,6 @@ import { REPO_ROOT } from '../../helpers/index.js';
 const fixture = (host: string, name: string) =>
   JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'hosts', host, `${name}.json`), 'utf8'));
 
-const at = (value: unknown, path: string[]) =>
-  path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
-
 const ctx: InstallContext = {
   project: '/work/p',
   userHome: '/home/u',
@@ -46,6 +43,7 @@ describe('host adapter registry', () => {
           toolName: expected.toolName,
           transcriptPath: expected.transcriptPath,
           toolInput: expected.toolInput,
+          mcpServer: expected.mcpServer,
         });
       });
 
@@ -55,22 +53,30 @@ describe('host adapter registry', () => {
         expect(input.source).toBe(expected.source);
       });
 
-      it('formats a deny in exactly the host shape, exit 0', () => {
-        const out = adapter.formatHookOutput('pre-tool-use', {
-          kind: 'deny',
-          reason: 'call bootstrap_session',
-        });
-        const parsed = JSON.parse(out.stdout);
-        expect(at(parsed, expected.denyPath)).toBe('call bootstrap_session');
-        expect(at(parsed, expected.denyFlag[0])).toBe(expected.denyFlag[1]);
-        expect(out.exitCode).toBe(0);
+      it('the recorded payload is detected as this host (the payload wins over --host)', () => {
+        expect(detectHost(fixture(id, 'pre-tool-use'), id === 'vscode' ? 'claude' : id)).toBe(id);
       });
 
-      it('formats session context in one shape only (two shapes double-inject)', () => {
+      if (expected.deny) {
+        it('formats a deny as exactly the JSON the host documents, exit 0', () => {
+          const out = adapter.formatHookOutput('pre-tool-use', {
+            kind: 'deny',
+            reason: 'call bootstrap_session',
+          });
+          expect(JSON.parse(out.stdout)).toEqual(expected.deny);
+          expect(out.exitCode).toBe(0);
+        });
+      } else {
+        it('has no gate, so no PreToolUse hook is installed for it', () => {
+          expect('none' in adapter.caps.gate).toBe(true);
+          if (id !== 'vscode') expect(adapter.caps.events['pre-tool-use']).toBeUndefined();
+        });
+      }
+
+      it('formats session context as exactly the JSON the host documents (one shape: two double-inject)', () => {
         const out = adapter.formatHookOutput('session-start', { kind: 'context', text: 'PACKET' });
-        const parsed = JSON.parse(out.stdout);
-        expect(at(parsed, expected.contextPath)).toBe('PACKET');
-        expect(out.stdout.split('PACKET').length - 1).toBe(1);
+        expect(JSON.parse(out.stdout)).toEqual(expected.context);
+        expect(out.exitCode).toBe(0);
       });
 
       it('prints nothing on allow, so the host keeps its own permission prompts', () => {

@@ -210,15 +210,20 @@ describe('install and uninstall', () => {
     expect(existsSync(join(project.dir, '.mcp.json.firstlight-backup.3'))).toBe(false);
   });
 
-  it('touches user-global files only with --scope user', async () => {
+  it('touches user-global files only with --scope user, and then nothing in the project', async () => {
     await install(options([...HOST_IDS]));
     expect(readdirSync(user.dir)).toEqual([]);
-    await install(options(['claude', 'codex'], { scope: 'user' }));
-    expect(existsSync(join(user.dir, '.claude', 'CLAUDE.md'))).toBe(true);
-    expect(existsSync(join(user.dir, '.claude.json'))).toBe(true);
-    expect(existsSync(join(user.dir, '.codex', 'config.toml'))).toBe(true);
-    await uninstall(options(['claude', 'codex'], { scope: 'user' }));
+    const project0 = snapshot(project.dir);
+    const report = await install(options([...HOST_IDS], { scope: 'user' }));
+    for (const f of report.files) expect(f.path.startsWith(`${user.dir}/`), f.path).toBe(true);
+    expect(snapshot(project.dir)).toEqual(project0);
+    for (const file of ['.claude/CLAUDE.md', '.claude.json', '.claude/settings.json', '.codex/config.toml'])
+      expect(existsSync(join(user.dir, file)), file).toBe(true);
+    expect(existsSync(join(user.dir, '.copilot', 'mcp-config.json'))).toBe(true);
+    expect(existsSync(join(user.dir, '.gemini', 'settings.json'))).toBe(true);
+    await uninstall(options([...HOST_IDS], { scope: 'user' }));
     expect(readdirSync(user.dir)).toEqual([]);
+    expect(snapshot(project.dir)).toEqual(project0);
   });
 });
 
