@@ -133,6 +133,9 @@ describe('pre-tool-use gate', () => {
 
   it('gates MCP tools that send or delete by default', async () => {
     expect((await gate(fx('no-result'), 'mcp__mail__send_email')).allowed).toBe(false);
+    // Gemini CLI's MCP naming.
+    expect((await gate(fx('no-result'), 'mcp_mail_send_email')).allowed).toBe(false);
+    expect((await gate(fx('no-result'), 'mcp_mail_list_inbox')).allowed).toBe(true);
     expect(DEFAULT_GATED_TOOLS).toContain('Bash');
   });
 
