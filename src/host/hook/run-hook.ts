@@ -88,7 +88,11 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
     case 'pre-compact': {
       if (input.event === 'pre-compact' && input.sessionId) {
         const { countCompaction } = await import('./ledger.js');
-        countCompaction(options.home, input.sessionId);
+        try {
+          countCompaction(options.home, input.sessionId);
+        } catch {
+          // a lost count only means the next compact may not re-inject; capture still runs
+        }
       }
       const { captureResumption } = await import('./capture.js');
       return captureResumption(input, { home: options.home, clock });
