@@ -4,7 +4,7 @@
  * Bump BLOCK_VERSION whenever the text changes: doctor reports older blocks as stale.
  */
 
-export const BLOCK_VERSION = 1;
+export const BLOCK_VERSION = 2;
 export const BLOCK_END = '<!-- /firstlight:bootstrap -->';
 export const blockBegin = (version: number = BLOCK_VERSION): string =>
   `<!-- firstlight:bootstrap v=${version} -->`;
@@ -25,7 +25,7 @@ High-blast-radius tools stay gated until \`bootstrap_session()\` has succeeded.
 Decision tree:
 1. \`bootstrap_session()\` succeeds and \`mind_contract_available\` is true: proceed with the returned mind contract.
 2. \`bootstrap_session()\` is unavailable but the older tools exist: call \`get_system_prompt()\`, \`context()\`, then \`list_memory_files()\`.
-3. \`mind_contract_available\` is false, or the contract is malformed: say the mind is degraded and do not impersonate the persona.
+3. \`bootstrap_session()\` returns \`mind_contract_available: false\` or a malformed contract, or the fallback \`get_system_prompt()\` returns an error: say the mind is degraded and do not impersonate the persona.
 4. The firstlight server is unreachable: say you are running in degraded body-only mode before using tools that depend on memory, personality or cognition discipline.
 
 Per turn:

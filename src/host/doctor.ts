@@ -8,9 +8,10 @@ import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { inspectSurface } from './install/surface-edit.js';
+import { gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
-export type CheckName = 'config' | 'instructions' | 'hooks' | 'server';
+export type CheckName = 'config' | 'instructions' | 'hooks' | 'server' | 'gate';
 
 export interface DoctorCheck {
   check: CheckName;
@@ -19,6 +20,8 @@ export interface DoctorCheck {
   ok: boolean;
   detail: string;
   path?: string;
+  /** Passes, but says something the user should know (a host with no gate). */
+  info?: true;
 }
 
 export interface HostDiagnosis {
@@ -82,7 +85,9 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         const seen = inspectSurface(readTextIfExists(surface.path), surface, ctx.server.name);
         const check = CHECK_OF[surface.kind];
         const id = check === 'instructions' ? `instructions:${display(surface.path, options)}` : check;
-        checks.push({ check, id, ok: seen.ok, detail: seen.detail, path: surface.path });
+        const hint = surface.kind === 'mcp-json' && !seen.ok ? surface.readOnly?.hint : undefined;
+        const detail = hint ? `${seen.detail} (${display(surface.path, options)}): ${hint}` : seen.detail;
+        checks.push({ check, id, ok: seen.ok, detail, path: surface.path });
         if (seen.server) server = seen.server;
       }
       if (server) {
@@ -91,6 +96,14 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         const probe = await probes.get(key)!;
         checks.push({ check: 'server', id: 'server', ok: probe.ok, detail: probe.detail });
       }
+      const gate = gateSummary(adapter);
+      checks.push({
+        check: 'gate',
+        id: 'gate',
+        ok: true,
+        detail: gate.text,
+        ...(gate.enforced ? {} : { info: true }),
+      });
       hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });
     }
   }

@@ -1,8 +1,30 @@
 /** Human renderings of install, uninstall and doctor results (the CLI prints them; --json prints the data). */
 import { HOST_ADAPTERS } from './adapters/index.js';
 import type { DoctorReport } from './doctor.js';
+import { GATE_BYPASS_ENV } from './hook/gate-config.js';
 import { HOST_IDS } from './ids.js';
 import type { InstallReport } from './install/installer.js';
+import type { HostAdapter } from './types.js';
+
+const TRANSCRIPT_NAME = {
+  claude: "Claude Code's",
+  codex: "Codex's rollout",
+  gemini: "Gemini CLI's session",
+} as const;
+
+/** One sentence per host on the PreToolUse gate, for the action block, doctor and the docs table. */
+export function gateSummary(adapter: HostAdapter): { enforced: boolean; text: string } {
+  const { gate } = adapter.caps;
+  return 'transcript' in gate
+    ? {
+        enforced: true,
+        text: `enforced: gated tools wait until ${TRANSCRIPT_NAME[gate.transcript]} transcript holds a successful bootstrap_session (bypass: ${GATE_BYPASS_ENV}=1 in the host's environment)`,
+      }
+    : {
+        enforced: false,
+        text: `not installed: ${gate.none}; the bootstrap rule and the SessionStart packet still apply`,
+      };
+}
 
 function fileLines(report: InstallReport): string[] {
   const width = Math.max(...report.files.map((f) => f.display.length), 10);
@@ -33,12 +55,25 @@ export function renderInstallReport(report: InstallReport): string {
     'Required first call in new sessions: bootstrap_session()',
     'If mind_contract_available=false: the mind is degraded; say so and do not impersonate the persona.',
     'If the firstlight server is unreachable: say you are running body-only.',
+    '',
+    'Tool gate (PreToolUse):',
+    ...report.hosts.map((h) => `  - ${HOST_ADAPTERS[h].name}: ${gateSummary(HOST_ADAPTERS[h]).text}`),
   );
   const manual = report.manualSteps.filter((m) => m.steps.length > 0);
   if (manual.length > 0) {
     lines.push('', 'Do by hand (install cannot write these):');
     for (const m of manual)
       for (const step of m.steps) lines.push(`  - ${HOST_ADAPTERS[m.host].name}: ${step}`);
+  }
+  if (report.pasteBlock) {
+    const rule = '-'.repeat(72);
+    lines.push(
+      '',
+      'The bootstrap block to paste (everything between the lines):',
+      rule,
+      report.pasteBlock,
+      rule,
+    );
   }
   if (!report.dryRun) {
     lines.push('', `Recorded in ${report.manifest}; \`firstlight uninstall\` reverses exactly this.`);
@@ -65,7 +100,8 @@ export function renderDoctorReport(report: DoctorReport): string {
   ];
   for (const h of report.hosts) {
     lines.push('', `${h.name} (${h.scope}): ${h.ok ? 'ok' : 'FAILING'}`);
-    for (const c of h.checks) lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);
+    for (const c of h.checks)
+      lines.push(`  ${c.ok ? (c.info ? 'info' : 'ok  ') : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);
   }
   return lines.join('\n');
 }
@@ -83,12 +119,13 @@ export function renderHostFormatTable(): string {
       a.caps.table.instructions,
       a.caps.table.hooks,
       events,
+      'transcript' in a.caps.gate ? `yes (${a.caps.gate.transcript} transcript)` : 'no',
     ];
     return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   });
   return [
-    '| host | MCP config | instruction files | hooks | events installed |',
-    '|---|---|---|---|---|',
+    '| host | MCP config | instruction files | hooks | events installed | tool gate |',
+    '|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

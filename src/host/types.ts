@@ -1,3 +1,4 @@
+import type { TranscriptFormat } from './hook/transcript-formats.js';
 import type { HookEvent, HostId, Scope } from './ids.js';
 
 /** The MCP server install writes into every host's config. */
@@ -17,8 +18,11 @@ export interface InstallContext {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   server: ServerSpec;
-  /** The shell command that runs `firstlight hook EVENT --host HOST`. */
-  hookCommand: (event: HookEvent, host: HostId) => string;
+  /**
+   * argv of `firstlight hook EVENT [--host HOST]`; the hooks-file style quotes it for the host's
+   * shell. Without a host the payload's shape picks it (a file several hosts read).
+   */
+  hookArgv: (event: HookEvent, host?: HostId) => string[];
 }
 
 /** A hook registration in a host's config, in canonical terms (the file style translates it). */
@@ -26,10 +30,12 @@ export interface HookEntry {
   event: HookEvent;
   /** The host's own event name (`PreToolUse`, `preToolUse`, `BeforeTool`). */
   hostEvent: string;
-  command: string;
+  /** The command's words, unquoted (`hookArgv`). */
+  argv: string[];
   /** Claude-style matcher (`startup|resume|clear|compact`, `*`); omitted where the host has none. */
   matcher?: string;
-  timeoutSec: number;
+  /** In the host's own unit (`HostCaps.hookTimeoutUnit`): what the file's timeout field holds. */
+  timeout: number;
 }
 
 /** How a hooks file is shaped. */
@@ -57,6 +63,11 @@ export type Surface =
       keyPath: string[];
       entry: Record<string, unknown>;
       label: string;
+      /**
+       * A file only doctor reads at this scope (Copilot CLI's user MCP config for a project
+       * install): install and uninstall leave it alone; `hint` says how to fix it.
+       */
+      readOnly?: { hint: string };
     }
   | {
       kind: 'mcp-toml';
@@ -82,8 +93,17 @@ export interface HostCaps {
   /** Claude-style matcher per event, where the host supports matchers. */
   matchers: Partial<Record<HookEvent, string>>;
   hookStyle: HookFileStyle;
+  /** How the host reads a hook's timeout: seconds (Claude, Codex, Copilot's `timeoutSec`) or milliseconds (Gemini CLI). */
+  hookTimeoutUnit: 's' | 'ms';
+  /**
+   * The PreToolUse gate: the host's transcript format, which can prove bootstrap_session ran,
+   * or why there is no gate on this host (no hook is installed that could never be satisfied).
+   */
+  gate: { transcript: TranscriptFormat } | { none: string };
   /** Scopes the host supports. */
   scopes: readonly Scope[];
+  /** Scopes where an instruction surface has no file (Cursor User Rules): the action block prints the block to paste. */
+  pasteBlock: readonly Scope[];
   /** The key holding the server map in the MCP config (for the docs table). */
   mcpKey: 'mcpServers' | 'servers' | 'mcp_servers';
   /** One-line descriptions for the generated host-format table. */
@@ -101,6 +121,8 @@ export interface HookInput {
   source: string | null;
   toolName: string | null;
   toolInput: unknown;
+  /** The MCP server the tool belongs to, when the host says (Claude `mcp_server`, Gemini `mcp_context.server_name`). */
+  mcpServer: string | null;
   /** Stop: the host's own copy of the last assistant text, when it sends one. */
   lastAssistantMessage: string | null;
 }

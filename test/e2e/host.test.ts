@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
+import { CLI, exampleHomeCopy, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
 
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -87,6 +88,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
       'config',
       'hooks',
       'server',
+      'gate',
     ]);
     expect(checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
   });
@@ -202,9 +204,118 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   it('install --dry-run prints the diff and writes nothing; a bad host exits 2', () => {
     const r = cli(['install', 'all', '--project', project.dir, '--dry-run']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=1 -->');
+    expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(snapshot(project.dir)).toEqual(before);
     expect(cli(['install', 'emacs', '--project', project.dir]).status).toBe(2);
+  });
+});
+
+describe('install all, doctor, and hosts that share a file (built CLI)', () => {
+  let all: { dir: string; dispose: () => void };
+  beforeAll(() => {
+    all = tempDir('firstlight-e2e-all-');
+    put(all.dir, '.claude/settings.json', '{ "model": "opus" }\n');
+  });
+  afterAll(() => all.dispose());
+  const doctorJson = () => {
+    const r = cli(['doctor', '--project', all.dir, '--json']);
+    return { status: r.status, report: JSON.parse(r.stdout) };
+  };
+  const failing = (report: { hosts: { host: string; checks: { id: string; ok: boolean }[] }[] }) =>
+    report.hosts.flatMap((h) => h.checks.filter((c) => !c.ok).map((c) => `${h.host}/${c.id}`));
+
+  it('install all, then Copilot CLI at user scope: doctor --json passes every check for every host', () => {
+    const r = cli(['install', 'all', '--project', all.dir]);
+    expect(r.status, r.stderr).toBe(0);
+    // Copilot CLI reads MCP servers only from its user file: until then doctor says so.
+    const before = doctorJson();
+    expect(before.status).toBe(1);
+    expect(failing(before.report)).toEqual(['copilot/config']);
+    expect(cli(['install', 'copilot', '--scope', 'user', '--project', all.dir]).status).toBe(0);
+    const { status, report } = doctorJson();
+    expect(failing(report)).toEqual([]);
+    expect(status).toBe(0);
+    expect(report.ok).toBe(true);
+    const hosts = new Set(report.hosts.map((h: { host: string }) => h.host));
+    expect(hosts).toEqual(new Set(['claude', 'copilot', 'vscode', 'cursor', 'codex', 'gemini']));
+    for (const h of report.hosts as { host: string; checks: { check: string; detail: string }[] }[]) {
+      expect(h.checks.find((c) => c.check === 'server')?.detail, h.host).toMatch(/answers bootstrap_session/);
+      expect(h.checks.find((c) => c.check === 'gate')?.detail, h.host).toMatch(/^(enforced|not installed)/);
+    }
+  });
+
+  it("uninstall vscode leaves Claude Code's hooks in place and working", () => {
+    const settings = join(all.dir, '.claude', 'settings.json');
+    const installed = readFileSync(settings, 'utf8');
+    const r = cli(['uninstall', 'vscode', '--project', all.dir, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(installed);
+    const { report } = doctorJson();
+    expect(report.hosts.map((h: { host: string }) => h.host)).not.toContain('vscode');
+    expect(failing(report)).toEqual([]);
+    // The command Claude Code runs from that file still gates (the transcript has no proof).
+    const command: string = JSON.parse(installed).hooks.PreToolUse[0].hooks[0].command;
+    const hook = spawnSync('/bin/sh', ['-c', command], {
+      input: JSON.stringify({
+        session_id: 'e2e-all',
+        transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'no-result.jsonl'),
+        tool_name: 'Bash',
+        tool_input: {},
+      }),
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
+describe('firstlight hook stays light (it runs on every tool call)', () => {
+  it('the gate loads only a few of our own modules and no third-party package', () => {
+    const dir = tempDir('firstlight-e2e-loaded-');
+    try {
+      // A module loader hook that writes down every module the process loads.
+      const loader = [
+        "import { appendFileSync } from 'node:fs';",
+        'export async function load(url, context, next) {',
+        "  appendFileSync(process.env.FL_LOADED, url + '\\n');",
+        '  return next(url, context);',
+        '}',
+      ];
+      writeFileSync(join(dir.dir, 'loader.mjs'), `${loader.join('\n')}\n`);
+      writeFileSync(
+        join(dir.dir, 'register.mjs'),
+        "import { register } from 'node:module';\nregister('./loader.mjs', import.meta.url);\n",
+      );
+      for (const fixture of ['no-result', 'success-blocks']) {
+        const loaded = join(dir.dir, `${fixture}.txt`);
+        const r = spawnSync(
+          process.execPath,
+          ['--import', join(dir.dir, 'register.mjs'), CLI, 'hook', 'pre-tool-use'],
+          {
+            input: JSON.stringify({
+              session_id: 's',
+              transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', `${fixture}.jsonl`),
+              tool_name: 'Bash',
+              tool_input: {},
+            }),
+            encoding: 'utf8',
+            env: { ...process.env, ...env, FL_LOADED: loaded },
+          },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const urls = readFileSync(loaded, 'utf8').trim().split('\n');
+        const files = urls.filter((u) => u.startsWith('file:'));
+        expect(
+          files.filter((u) => u.includes('/node_modules/')),
+          fixture,
+        ).toEqual([]);
+        const own = files.filter((u) => u.includes('/dist/'));
+        // 24 today: the CLI entry, the host index and what it names, the gate and the transcript readers.
+        expect(own.length, own.join('\n')).toBeLessThanOrEqual(24);
+      }
+    } finally {
+      dir.dispose();
+    }
   });
 });
 

@@ -1,17 +1,27 @@
 import { join } from 'node:path';
-import type { HostAdapter } from '../types.js';
+import type { HostAdapter, InstallContext, Surface } from '../types.js';
 import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
 
+/** Claude Code's hook events, which every host reading `.claude/settings.json` gets too. */
+export const CLAUDE_EVENTS = {
+  'session-start': 'SessionStart',
+  'pre-tool-use': 'PreToolUse',
+  stop: 'Stop',
+  'pre-compact': 'PreCompact',
+} as const;
+export const CLAUDE_MATCHERS = {
+  'session-start': 'startup|resume|clear|compact',
+  'pre-tool-use': '*',
+} as const;
+
 const caps = {
-  events: {
-    'session-start': 'SessionStart',
-    'pre-tool-use': 'PreToolUse',
-    stop: 'Stop',
-    'pre-compact': 'PreCompact',
-  },
-  matchers: { 'session-start': 'startup|resume|clear|compact', 'pre-tool-use': '*' },
+  events: CLAUDE_EVENTS,
+  matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
+  hookTimeoutUnit: 's',
+  gate: { transcript: 'claude' },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.mcp.json` `mcpServers.firstlight` (project); `~/.claude.json` `mcpServers` (user); `alwaysLoad: true`',
@@ -22,6 +32,16 @@ const caps = {
   },
 } as const satisfies HostAdapter['caps'];
 
+/**
+ * The hooks in a `.claude/settings.json`. Claude Code, VS Code and Copilot CLI all run these,
+ * so the command names no host (the payload's shape picks it) and every host that installs
+ * into the file writes exactly the same entries: installing or uninstalling one of them never
+ * changes what another relies on.
+ */
+export function claudeSettingsHooks(path: string, ctx: InstallContext, label: string): Surface {
+  return { kind: 'hooks', path, style: 'nested', entries: hookEntries(undefined, caps, ctx), label };
+}
+
 /** Claude Code: `.mcp.json`, CLAUDE.md + AGENTS.md, `.claude/settings.json` hooks. */
 export const claudeAdapter: HostAdapter = {
   id: 'claude',
@@ -29,7 +49,6 @@ export const claudeAdapter: HostAdapter = {
   caps,
   surfaces(scope, ctx) {
     const entry = { type: 'stdio', command: ctx.server.command, args: ctx.server.args, alwaysLoad: true };
-    const hooks = hookEntries('claude', caps, ctx);
     if (scope === 'user') {
       return [
         {
@@ -45,13 +64,7 @@ export const claudeAdapter: HostAdapter = {
           entry,
           label: 'MCP server (alwaysLoad)',
         },
-        {
-          kind: 'hooks',
-          path: join(ctx.userHome, '.claude', 'settings.json'),
-          style: 'nested',
-          entries: hooks,
-          label: 'hooks',
-        },
+        claudeSettingsHooks(join(ctx.userHome, '.claude', 'settings.json'), ctx, 'hooks'),
       ];
     }
     return [
@@ -74,13 +87,7 @@ export const claudeAdapter: HostAdapter = {
         entry,
         label: 'MCP server (alwaysLoad)',
       },
-      {
-        kind: 'hooks',
-        path: join(ctx.project, '.claude', 'settings.json'),
-        style: 'nested',
-        entries: hooks,
-        label: 'hooks',
-      },
+      claudeSettingsHooks(join(ctx.project, '.claude', 'settings.json'), ctx, 'hooks'),
     ];
   },
   manualSteps(scope) {

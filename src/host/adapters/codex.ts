@@ -6,13 +6,16 @@ const caps = {
   events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', stop: 'Stop' },
   matchers: {},
   hookStyle: 'nested',
+  hookTimeoutUnit: 's',
+  gate: { transcript: 'codex' },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcp_servers',
   table: {
     mcp: '`.codex/config.toml` (trusted projects) or `~/.codex/config.toml` `[mcp_servers.firstlight]`; `[features] codex_hooks = true`',
     instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
     hooks:
-      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style; SessionStart `hookSpecificOutput.additionalContext`',
+      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -47,11 +50,14 @@ export const codexAdapter: HostAdapter = {
     ];
   },
   manualSteps(scope) {
+    const trustHooks =
+      "Codex runs a new or changed hook only after you review and trust it: open /hooks in Codex and trust firstlight's.";
     return scope === 'project'
       ? [
-          'Codex reads .codex/config.toml only in trusted projects: trust this project in Codex, or run `firstlight install codex --scope user`.',
+          'Codex reads .codex/config.toml and .codex/hooks.json only in trusted projects: trust this project in Codex, or run `firstlight install codex --scope user`.',
+          trustHooks,
         ]
-      : [];
+      : [trustHooks];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('codex', event, raw),
   formatHookOutput: (event, result) =>

@@ -1,19 +1,24 @@
 import { join } from 'node:path';
 import type { HookEvent } from '../ids.js';
 import type { HookInput, HostAdapter, InstallContext } from '../types.js';
-import { hookEntries, json, quiet, str } from './shared.js';
+import { hookEntries, json, normalizeSource, quiet, str } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
+  events: { 'session-start': 'sessionStart' },
   matchers: {},
   hookStyle: 'copilot',
+  hookTimeoutUnit: 's',
+  gate: {
+    none: 'Copilot CLI sends no transcript that could prove bootstrap_session ran, and treats a hook deny as an ask (--allow-all-tools approves it)',
+  },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`~/.copilot/mcp-config.json` `mcpServers.firstlight` (user; honours `$COPILOT_HOME`); `deferTools: "never"`',
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
     hooks:
-      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart","preToolUse"}}` (no matcher); input camelCase `toolName`, `toolArgs` (a JSON string); output top-level `additionalContext` / `permissionDecision`',
+      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`toolArgs` a JSON string); output top-level `additionalContext`; no preToolUse gate (no transcript; a deny acts as an ask)',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -31,27 +36,21 @@ function parseToolArgs(value: unknown): unknown {
   }
 }
 
-/** Copilot CLI says `new` where Claude says `startup`. */
-function normalizeSource(value: unknown): string | null {
-  const source = str(value);
-  return source === 'new' ? 'startup' : source;
-}
-
 /** Copilot CLI: global MCP config, Copilot instruction files, `.github/hooks/*.json`. */
 export const copilotAdapter: HostAdapter = {
   id: 'copilot',
   name: 'Copilot CLI',
   caps,
   surfaces(scope, ctx) {
+    const home = copilotHome(ctx);
+    const entry = {
+      type: 'local',
+      command: ctx.server.command,
+      args: ctx.server.args,
+      tools: ['*'],
+      deferTools: 'never',
+    };
     if (scope === 'user') {
-      const home = copilotHome(ctx);
-      const entry = {
-        type: 'local',
-        command: ctx.server.command,
-        args: ctx.server.args,
-        tools: ['*'],
-        deferTools: 'never',
-      };
       return [
         {
           kind: 'instructions',
@@ -88,13 +87,22 @@ export const copilotAdapter: HostAdapter = {
         entries: hookEntries('copilot', caps, ctx),
         label: 'hooks',
       },
+      {
+        kind: 'mcp-json',
+        path: join(home, 'mcp-config.json'),
+        keyPath: ['mcpServers'],
+        entry,
+        label: 'MCP server (user file; doctor reads it)',
+        readOnly: {
+          hint: 'Copilot CLI reads MCP servers only from this user file: run `firstlight install copilot --scope user`',
+        },
+      },
     ];
   },
   manualSteps(scope) {
     return scope === 'project'
       ? [
           'Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run `firstlight install copilot --scope user` to add "firstlight" there.',
-          'Copilot CLI treats a hook deny like an ask, and --allow-all-tools approves it: the gate is advisory there.',
         ]
       : [
           'Copilot CLI may not load ~/.copilot/copilot-instructions.md (github/copilot-cli#2179); the project files cover it.',
@@ -110,13 +118,12 @@ export const copilotAdapter: HostAdapter = {
       source: normalizeSource(raw.source),
       toolName: str(raw.toolName) ?? str(raw.tool_name),
       toolInput: parseToolArgs(raw.toolArgs ?? raw.tool_input),
+      mcpServer: null,
       lastAssistantMessage: null,
     };
   },
   formatHookOutput(event, result) {
-    if (result.kind === 'context') return json({ additionalContext: result.text });
-    if (result.kind === 'deny')
-      return json({ permissionDecision: 'deny', permissionDecisionReason: result.reason });
-    return quiet(event, result);
+    // No deny: Copilot CLI has no gate (see caps.gate).
+    return result.kind === 'context' ? json({ additionalContext: result.text }) : quiet(event, result);
   },
 };

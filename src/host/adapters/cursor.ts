@@ -3,22 +3,22 @@ import type { HostAdapter } from '../types.js';
 import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
 
 const caps = {
-  events: {
-    'session-start': 'sessionStart',
-    'pre-tool-use': 'preToolUse',
-    stop: 'stop',
-    'pre-compact': 'preCompact',
-  },
+  events: { 'session-start': 'sessionStart', stop: 'stop', 'pre-compact': 'preCompact' },
   matchers: {},
   hookStyle: 'cursor',
+  hookTimeoutUnit: 's',
+  gate: {
+    none: "Cursor's transcript format is undocumented: nothing can prove bootstrap_session ran",
+  },
   scopes: ['project', 'user'],
+  pasteBlock: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.cursor/mcp.json` `mcpServers.firstlight`; `~/.cursor/mcp.json` (user)',
     instructions:
       '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
     hooks:
-      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`',
+      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`; no preToolUse gate (transcript format undocumented)',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -61,15 +61,12 @@ export const cursorAdapter: HostAdapter = {
   },
   manualSteps() {
     return [
-      'Cursor User Rules live in the app settings and have no file: paste the bootstrap snippet (docs/hosts.md, "The bootstrap block") into Cursor Settings → Rules → User Rules.',
+      'Cursor User Rules live in the app settings and have no file: paste the bootstrap block printed below into Cursor Settings → Rules → User Rules.',
     ];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
   formatHookOutput(event, result) {
-    if (result.kind === 'context') return json({ additional_context: result.text });
-    if (result.kind === 'deny') {
-      return json({ permission: 'deny', user_message: result.reason, agent_message: result.reason });
-    }
-    return quiet(event, result);
+    // No deny: Cursor has no gate (see caps.gate).
+    return result.kind === 'context' ? json({ additional_context: result.text }) : quiet(event, result);
   },
 };

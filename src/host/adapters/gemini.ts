@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { HostAdapter } from '../types.js';
-import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
+import { hookEntries, json, normalizeSnakeCase, quiet, str } from './shared.js';
 
 const caps = {
   events: {
@@ -11,13 +11,16 @@ const caps = {
   },
   matchers: {},
   hookStyle: 'nested',
+  hookTimeoutUnit: 'ms',
+  gate: { transcript: 'gemini' },
   scopes: ['project', 'user'],
+  pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
     mcp: '`.gemini/settings.json` `mcpServers.firstlight`; `~/.gemini/settings.json` (user)',
     instructions: '`GEMINI.md`, `~/.gemini/GEMINI.md`',
     hooks:
-      'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}`; SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',
+      'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}` (`timeout` in milliseconds); SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -51,7 +54,11 @@ export const geminiAdapter: HostAdapter = {
   manualSteps() {
     return [];
   },
-  normalizeHookInput: (event, raw) => normalizeSnakeCase('gemini', event, raw),
+  normalizeHookInput(event, raw) {
+    const input = normalizeSnakeCase('gemini', event, raw);
+    // AfterAgent (our stop) carries the turn's final text as `prompt_response`.
+    return { ...input, lastAssistantMessage: input.lastAssistantMessage ?? str(raw.prompt_response) };
+  },
   formatHookOutput(event, result) {
     if (result.kind === 'context') {
       return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: result.text } });

@@ -9,17 +9,21 @@ export const HOOK_TIMEOUT_SEC: Record<HookEvent, number> = {
   'pre-compact': 60,
 };
 
-/** The hook registrations a host gets, from its caps table. */
-export function hookEntries(host: HostId, caps: HostCaps, ctx: InstallContext): HookEntry[] {
+/**
+ * The hook registrations a host gets, from its caps table, with timeouts in the host's unit.
+ * `host` goes into the command as `--host`; leave it out for a file several hosts read.
+ */
+export function hookEntries(host: HostId | undefined, caps: HostCaps, ctx: InstallContext): HookEntry[] {
+  const scale = caps.hookTimeoutUnit === 'ms' ? 1000 : 1;
   const entries: HookEntry[] = [];
   for (const [event, hostEvent] of Object.entries(caps.events) as [HookEvent, string][]) {
     const matcher = caps.matchers[event];
     entries.push({
       event,
       hostEvent,
-      command: ctx.hookCommand(event, host),
+      argv: ctx.hookArgv(event, host),
       ...(matcher === undefined ? {} : { matcher }),
-      timeoutSec: HOOK_TIMEOUT_SEC[event],
+      timeout: HOOK_TIMEOUT_SEC[event] * scale,
     });
   }
   return entries;
@@ -37,11 +41,19 @@ export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<s
     sessionId: str(raw.session_id) ?? str(raw.conversation_id),
     transcriptPath: str(raw.transcript_path),
     cwd: str(raw.cwd) ?? firstString(raw.workspace_roots),
-    source: str(raw.source),
+    source: normalizeSource(raw.source),
     toolName: str(raw.tool_name),
     toolInput: raw.tool_input ?? null,
+    mcpServer:
+      str(raw.mcp_server) ?? str((raw.mcp_context as { server_name?: unknown } | undefined)?.server_name),
     lastAssistantMessage: str(raw.last_assistant_message),
   };
+}
+
+/** Copilot CLI and VS Code say `new` where Claude Code says `startup`. */
+export function normalizeSource(value: unknown): string | null {
+  const source = str(value);
+  return source === 'new' ? 'startup' : source;
 }
 
 function firstString(value: unknown): string | null {

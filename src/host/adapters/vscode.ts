@@ -1,23 +1,25 @@
 import { join } from 'node:path';
 import type { HostAdapter, InstallContext } from '../types.js';
-import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
+import { CLAUDE_EVENTS, CLAUDE_MATCHERS, claudeSettingsHooks } from './claude.js';
+import { formatHookSpecific, normalizeSnakeCase } from './shared.js';
 
+/** VS Code runs the hooks in `.claude/settings.json`: Claude's events, written once for both. */
 const caps = {
-  events: {
-    'session-start': 'SessionStart',
-    'pre-tool-use': 'PreToolUse',
-    stop: 'Stop',
-    'pre-compact': 'PreCompact',
-  },
-  matchers: { 'session-start': 'startup|resume|clear|compact', 'pre-tool-use': '*' },
+  events: CLAUDE_EVENTS,
+  matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
+  hookTimeoutUnit: 's',
+  gate: {
+    none: "VS Code's transcript is its own format and not a stable hook API (microsoft/vscode#300583): nothing can prove bootstrap_session ran",
+  },
   scopes: ['project', 'user'],
+  pasteBlock: ['user'],
   mcpKey: 'servers',
   table: {
     mcp: '`.vscode/mcp.json` `servers.firstlight` (the root key is `servers`); user profile `mcp.json`',
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`',
     hooks:
-      'reads `.claude/settings.json` hooks (Claude shapes; its transcript format differs, so the gate fails closed)',
+      "runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); their PreToolUse lets VS Code's calls through (its transcript is another format)",
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -67,19 +69,17 @@ export const vscodeAdapter: HostAdapter = {
         entry,
         label: 'MCP server',
       },
-      {
-        kind: 'hooks',
-        path: join(ctx.project, '.claude', 'settings.json'),
-        style: 'nested',
-        entries: hookEntries('vscode', caps, ctx),
-        label: 'hooks (VS Code reads Claude settings)',
-      },
+      claudeSettingsHooks(
+        join(ctx.project, '.claude', 'settings.json'),
+        ctx,
+        'hooks (VS Code reads Claude settings)',
+      ),
     ];
   },
   manualSteps(scope) {
     return scope === 'user'
       ? [
-          'VS Code has no user-level instruction file firstlight can write: keep the project files, or paste the snippet from docs/hosts.md into your user instructions.',
+          'VS Code has no user-level instruction file firstlight can write: keep the project files, or paste the bootstrap block printed below into your VS Code user instructions.',
         ]
       : [
           'VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "firstlight" when asked.',

@@ -19,6 +19,8 @@ export const DEFAULT_GATED_TOOLS: readonly string[] = [
   'replace',
   'apply_patch',
   'mcp__*__{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
+  // Gemini CLI names MCP tools mcp_<server>_<tool>.
+  'mcp_*_{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
 ];
 
 /** Default scan window: the newest 32 MB of a transcript. */

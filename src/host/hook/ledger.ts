@@ -1,8 +1,10 @@
 /**
  * "Injected once per (session, source)": one marker file per pair under the home's cache,
- * claimed with an exclusive create so two racing SessionStart fires cannot both win.
+ * claimed with an exclusive create so two racing SessionStart fires cannot both win. A
+ * session's compactions are counted (PreCompact fires once before each), so the `compact`
+ * source of the second compaction is a new pair and gets the packet again.
  */
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -27,6 +29,25 @@ export function claimInjection(home: string, sessionId: string, source: string, 
   }
   prune(dir, now);
   return true;
+}
+
+function counterFile(home: string, sessionId: string): string {
+  return join(ledgerDir(home), markerName(sessionId, 'compactions'));
+}
+
+/** How many compactions PreCompact has announced for this session. */
+export function compactions(home: string, sessionId: string): number {
+  try {
+    return Number.parseInt(readFileSync(counterFile(home, sessionId), 'utf8'), 10) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** PreCompact: one more compaction is about to happen in this session. */
+export function countCompaction(home: string, sessionId: string): void {
+  mkdirSync(ledgerDir(home), { recursive: true });
+  writeFileSync(counterFile(home, sessionId), String(compactions(home, sessionId) + 1));
 }
 
 /** Gives a claim back (rendering failed: the next fire may try again). */

@@ -1,15 +1,24 @@
 import type { HookInput, HookResult } from '../types.js';
 import { GATE_BYPASS_ENV, type GateConfig } from './gate-config.js';
 import { matchesAny } from './glob.js';
-import { proveBootstrap } from './transcript-scan.js';
+import { ownTool, SERVER_NAME } from './own-tools.js';
+import { proveBootstrap, type TranscriptFormat } from './transcript-scan.js';
 
 export interface GateDeps {
   config: GateConfig;
   env: NodeJS.ProcessEnv;
+  /** The host's transcript format. */
+  transcript: TranscriptFormat;
 }
 
-/** firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). */
-const OWN_TOOL = /(^|__)firstlight__|(^|[-./:_])bootstrap_session$/;
+/**
+ * firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). When the
+ * host names the tool's MCP server, that decides; otherwise only our prefix plus our tool name.
+ */
+function isOwnTool(input: HookInput, tool: string): boolean {
+  if (input.mcpServer !== null) return input.mcpServer === SERVER_NAME;
+  return ownTool(tool) !== null;
+}
 
 const CALL_FIRST =
   'Call bootstrap_session() on the firstlight MCP server first (mcp__firstlight__bootstrap_session); retry this tool once it returns mind_contract_available: true.';
@@ -22,7 +31,7 @@ const CALL_FIRST =
 export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   const tool = input.toolName;
   if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
-  if (OWN_TOOL.test(tool)) return { kind: 'allow' };
+  if (isOwnTool(input, tool)) return { kind: 'allow' };
   const glob = matchesAny(tool, deps.config.tools);
   if (!glob) return { kind: 'allow' };
   const bypass = deps.env[GATE_BYPASS_ENV];
@@ -33,7 +42,7 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
       reason: `firstlight gate: ${tool} is gated (${glob}) and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
     };
   }
-  const proof = proveBootstrap(input.transcriptPath, deps.config.maxTranscriptBytes);
+  const proof = proveBootstrap(input.transcriptPath, deps.config.maxTranscriptBytes, deps.transcript);
   if (proof.ok) return { kind: 'allow' };
   return {
     kind: 'deny',

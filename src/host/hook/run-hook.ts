@@ -21,11 +21,28 @@ export interface HookRunOptions {
   clock?: () => Date;
 }
 
-/** Copilot CLI's payloads are camelCase (`toolName`, `sessionId`); everyone else's snake_case. */
-export function detectHost(raw: Record<string, unknown>, hinted: HostId): HostId {
-  const camel = 'toolName' in raw || 'toolArgs' in raw || ('sessionId' in raw && !('session_id' in raw));
-  if (camel) return 'copilot';
-  return hinted === 'copilot' && ('session_id' in raw || 'tool_name' in raw) ? 'claude' : hinted;
+/**
+ * Which host sent this payload. `.claude/settings.json` is run by Claude Code, VS Code and
+ * Copilot CLI alike (its commands name no host), and VS Code also runs `.github/hooks/*.json`:
+ * - camelCase keys (`toolName`, `toolArgs`, `sessionId`): Copilot CLI;
+ * - a `transcript_path` in VS Code's own store (`…/GitHub.copilot-chat/…`): VS Code;
+ * - snake_case without any transcript under Copilot CLI (it sets `COPILOT_CLI=1` and sends
+ *   none; Claude Code always does): Copilot CLI;
+ * - snake_case sent to a Copilot command: VS Code reading Copilot's hooks file;
+ * - otherwise the `--host` hint (Claude Code when there is none).
+ */
+export function detectHost(
+  raw: Record<string, unknown>,
+  hinted: HostId,
+  env: NodeJS.ProcessEnv = {},
+): HostId {
+  if ('toolName' in raw || 'toolArgs' in raw || ('sessionId' in raw && !('session_id' in raw)))
+    return 'copilot';
+  const transcript = typeof raw.transcript_path === 'string' ? raw.transcript_path : '';
+  if (/[\\/]GitHub\.copilot-chat[\\/]/i.test(transcript)) return 'vscode';
+  const snake = 'session_id' in raw || 'tool_name' in raw;
+  if (hinted === 'claude' && snake && transcript === '' && env.COPILOT_CLI === '1') return 'copilot';
+  return hinted === 'copilot' && snake ? 'vscode' : hinted;
 }
 
 export async function runHook(options: HookRunOptions): Promise<HookOutput> {
@@ -43,26 +60,40 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
   } catch (error) {
     return failed(adapterFor(hinted), event, `hook input is not valid JSON (${(error as Error).message})`);
   }
-  const adapter = adapterFor(detectHost(raw, hinted));
+  const adapter = adapterFor(detectHost(raw, hinted, options.env));
   const input = adapter.normalizeHookInput(event, raw);
   try {
-    return adapter.formatHookOutput(event, await handle(input, options));
+    return adapter.formatHookOutput(event, await handle(adapter, input, options));
   } catch (error) {
     return failed(adapter, event, (error as Error).message);
   }
 }
 
-async function handle(input: HookInput, options: HookRunOptions): Promise<HookResult> {
+async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
   const clock = options.clock ?? (() => new Date());
   switch (input.event) {
-    case 'pre-tool-use':
-      return preToolUse(input, { config: await loadGateConfig(options.home, options.env), env: options.env });
+    case 'pre-tool-use': {
+      const { gate } = adapter.caps;
+      // Reached only through a file another host shares (.claude/settings.json) or an older install.
+      if ('none' in gate)
+        return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
+      const config = await loadGateConfig(options.home, options.env);
+      return preToolUse(input, { config, env: options.env, transcript: gate.transcript });
+    }
     case 'session-start': {
       const { sessionStart } = await import('./session-start.js');
       return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
     }
     case 'stop':
     case 'pre-compact': {
+      if (input.event === 'pre-compact' && input.sessionId) {
+        const { countCompaction } = await import('./ledger.js');
+        try {
+          countCompaction(options.home, input.sessionId);
+        } catch {
+          // a lost count only means the next compact may not re-inject; capture still runs
+        }
+      }
       const { captureResumption } = await import('./capture.js');
       return captureResumption(input, { home: options.home, clock });
     }
@@ -72,7 +103,7 @@ async function handle(input: HookInput, options: HookRunOptions): Promise<HookRe
 /** Fail closed for the gate; never block a session over our own failure. */
 function failed(adapter: HostAdapter, event: HookEvent, why: string): HookOutput {
   const result: HookResult =
-    event === 'pre-tool-use'
+    event === 'pre-tool-use' && 'transcript' in adapter.caps.gate
       ? { kind: 'deny', reason: `firstlight gate: ${why}. Call bootstrap_session() first, then retry.` }
       : { kind: 'none', note: `firstlight hook ${event}: ${why}` };
   return adapter.formatHookOutput(event, result);

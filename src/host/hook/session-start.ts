@@ -1,5 +1,5 @@
 import type { HookInput, HookResult } from '../types.js';
-import { claimInjection, releaseInjection } from './ledger.js';
+import { claimInjection, compactions, releaseInjection } from './ledger.js';
 
 export interface SessionStartDeps {
   home: string;
@@ -14,8 +14,10 @@ export interface SessionStartDeps {
 export async function sessionStart(input: HookInput, deps: SessionStartDeps): Promise<HookResult> {
   const source = input.source ?? 'startup';
   const sessionId = input.sessionId;
-  if (sessionId && !claimInjection(deps.home, sessionId, source, deps.clock())) {
-    return { kind: 'none', note: `firstlight: packet already injected for session ${sessionId} (${source})` };
+  // Each compaction is its own source (`compact.N`): a double fire is still injected once.
+  const key = source === 'compact' && sessionId ? `compact.${compactions(deps.home, sessionId)}` : source;
+  if (sessionId && !claimInjection(deps.home, sessionId, key, deps.clock())) {
+    return { kind: 'none', note: `firstlight: packet already injected for session ${sessionId} (${key})` };
   }
   try {
     const { renderSessionPacket } = await import('./render-packet.js');
@@ -28,7 +30,7 @@ export async function sessionStart(input: HookInput, deps: SessionStartDeps): Pr
     });
     return { kind: 'context', text };
   } catch (error) {
-    if (sessionId) releaseInjection(deps.home, sessionId, source);
+    if (sessionId) releaseInjection(deps.home, sessionId, key);
     throw error;
   }
 }

@@ -1,20 +1,46 @@
 /**
  * Finds whether a transcript proves a successful `bootstrap_session`, without JSON-parsing the
- * whole file: read the newest `maxBytes` as one Buffer, jump between occurrences of the needle
- * bytes, and parse only the lines that contain them. Anything unreadable counts as "not proven".
+ * whole file: read the newest `maxBytes` in chunks, jump between occurrences of the needle
+ * bytes, and parse only the lines that contain them (or a pending call's id). What a line means
+ * is the host's transcript format (transcript-formats.ts). Anything unreadable: not proven.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import {
+  type BootstrapProof,
+  TRANSCRIPT_READERS,
+  type TranscriptFormat,
+  type TranscriptReader,
+} from './transcript-formats.js';
 
-export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
+export type { BootstrapProof, TranscriptFormat } from './transcript-formats.js';
 
 const NEEDLE = Buffer.from('bootstrap_session');
 const NEWLINE = 0x0a;
-/** `bootstrap_session`, bare or under any server prefix (`mcp__firstlight__…`, `firstlight-…`, `firstlight/…`). */
-const TOOL_NAME = /(^|__|[-./:])bootstrap_session$/;
+/** Read size: a reused buffer, so a 60 MB transcript costs 60 MB of copying and no more memory. */
+const CHUNK = 1 << 20;
 
 interface Line {
   start: number;
   end: number;
+}
+
+interface Call {
+  id: string;
+  needle: Buffer;
+  verdict?: BootstrapProof;
+}
+
+/** Calls in order of first appearance; the newest one with a verdict decides. */
+class CallLog {
+  readonly calls: Call[] = [];
+  private readonly ids = new Set<string>();
+  add(id: string): Call | null {
+    if (this.ids.has(id)) return null;
+    this.ids.add(id);
+    const call = { id, needle: Buffer.from(id) };
+    this.calls.push(call);
+    return call;
+  }
 }
 
 function lineAround(buf: Buffer, at: number): Line {
@@ -32,14 +58,6 @@ function parseLine(buf: Buffer, line: Line): Record<string, unknown> | null {
   }
 }
 
-function contentBlocks(entry: Record<string, unknown>): Record<string, unknown>[] {
-  const message = entry.message as { content?: unknown } | undefined;
-  const content = message?.content ?? entry.content;
-  return Array.isArray(content)
-    ? (content.filter((c) => typeof c === 'object' && c !== null) as Record<string, unknown>[])
-    : [];
-}
-
 /** Every line containing `needle`, each once, in buffer order. */
 function* linesWith(buf: Buffer, needle: Buffer, from = 0): Generator<Line> {
   let at = buf.indexOf(needle, from);
@@ -50,85 +68,28 @@ function* linesWith(buf: Buffer, needle: Buffer, from = 0): Generator<Line> {
   }
 }
 
-/** Judges one tool_result block: not an error, and its text parses to `mind_contract_available: true`. */
-export function judgeResult(block: Record<string, unknown>): BootstrapProof {
-  if (block.is_error === true) return { ok: false, reason: 'bootstrap_session returned an error' };
-  const content = block.content;
-  const texts =
-    typeof content === 'string'
-      ? [content]
-      : Array.isArray(content)
-        ? content
-            .filter(
-              (c) =>
-                (c as { type?: unknown })?.type === 'text' &&
-                typeof (c as { text?: unknown }).text === 'string',
-            )
-            .map((c) => (c as { text: string }).text)
-        : [];
-  if (texts.length === 0) return { ok: false, reason: 'bootstrap_session result has no text content' };
-  const candidates = texts.length > 1 ? [...texts, texts.join('')] : texts;
-  let sawFalse = false;
-  for (const text of candidates) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    const flag = (value as { mind_contract_available?: unknown } | null)?.mind_contract_available;
-    if (flag === true)
-      return { ok: true, detail: 'bootstrap_session succeeded with mind_contract_available: true' };
-    if (flag === false) sawFalse = true;
-  }
-  return sawFalse
-    ? {
-        ok: false,
-        reason: 'bootstrap_session reported mind_contract_available: false (the mind is degraded)',
-      }
-    : { ok: false, reason: 'bootstrap_session result is not a JSON packet with mind_contract_available' };
-}
-
-/** Read size: a reused buffer, so a 60 MB transcript costs 60 MB of copying and no more memory. */
-const CHUNK = 1 << 20;
-
-interface Call {
-  id: string;
-  needle: Buffer;
-  verdict?: BootstrapProof;
-}
-
 /**
- * The newest `bootstrap_session` tool_use that has a matching tool_result decides. A tool_use
- * without a result, an error result, a malformed or `false` packet, an unreadable file: not proven.
- * One forward pass over the newest `maxBytes`, in chunks; only lines holding the needle (or a
- * pending call's id) are parsed.
+ * The newest `bootstrap_session` call that has a finished result decides. A call without a
+ * result, an error result, a malformed or `false` packet, an unreadable file: not proven.
+ * `format` is the host's transcript format (Claude Code's unless said otherwise).
  */
-export function proveBootstrap(path: string, maxBytes: number): BootstrapProof {
-  const calls: Call[] = [];
+export function proveBootstrap(
+  path: string,
+  maxBytes: number,
+  format: TranscriptFormat = 'claude',
+): BootstrapProof {
+  const reader = TRANSCRIPT_READERS[format];
+  const log = new CallLog();
   let truncated = false;
   try {
     const fd = openSync(path, 'r');
     try {
       const size = fstatSync(fd).size;
-      let pos = Math.max(0, size - maxBytes);
-      truncated = pos > 0;
-      let buf = Buffer.allocUnsafe(2 * CHUNK);
-      let carry = 0;
-      while (pos < size) {
-        if (buf.length - carry < CHUNK) {
-          const bigger = Buffer.allocUnsafe(buf.length * 2);
-          buf.copy(bigger, 0, 0, carry);
-          buf = bigger;
-        }
-        const n = readSync(fd, buf, carry, Math.min(CHUNK, size - pos), pos);
-        if (n === 0) break;
-        pos += n;
-        const filled = carry + n;
-        const cut = pos < size ? buf.lastIndexOf(NEWLINE, filled - 1) + 1 : filled;
-        scanLines(buf.subarray(0, cut), calls);
-        carry = filled - cut;
-        buf.copy(buf, 0, cut, filled);
+      if (reader.document && isDocument(fd, size)) {
+        const problem = readDocument(fd, size, maxBytes, reader, log);
+        if (problem) return { ok: false, reason: problem };
+      } else {
+        truncated = readLines(fd, size, maxBytes, reader, log);
       }
     } finally {
       closeSync(fd);
@@ -143,7 +104,7 @@ export function proveBootstrap(path: string, maxBytes: number): BootstrapProof {
           : `transcript unreadable (${code ?? (error as Error).message})`,
     };
   }
-  if (calls.length === 0) {
+  if (log.calls.length === 0) {
     return {
       ok: false,
       reason: truncated
@@ -151,44 +112,99 @@ export function proveBootstrap(path: string, maxBytes: number): BootstrapProof {
         : 'no bootstrap_session call in this session yet',
     };
   }
-  for (let i = calls.length - 1; i >= 0; i--) {
-    const verdict = calls[i]!.verdict;
+  for (let i = log.calls.length - 1; i >= 0; i--) {
+    const verdict = log.calls[i]!.verdict;
     if (verdict) return verdict;
   }
   return { ok: false, reason: 'bootstrap_session was called but has no result yet' };
 }
 
-/** Complete lines only: new bootstrap calls first, then results for every call still waiting. */
-function scanLines(buf: Buffer, calls: Call[]): void {
-  const firstNew = calls.length;
+/** One forward pass over the newest `maxBytes`, chunk by chunk; true when the file was longer. */
+function readLines(
+  fd: number,
+  size: number,
+  maxBytes: number,
+  reader: TranscriptReader,
+  log: CallLog,
+): boolean {
+  let pos = Math.max(0, size - maxBytes);
+  const truncated = pos > 0;
+  let buf = Buffer.allocUnsafe(2 * CHUNK);
+  let carry = 0;
+  while (pos < size) {
+    if (buf.length - carry < CHUNK) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, carry);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, carry, Math.min(CHUNK, size - pos), pos);
+    if (n === 0) break;
+    pos += n;
+    const filled = carry + n;
+    const cut = pos < size ? buf.lastIndexOf(NEWLINE, filled - 1) + 1 : filled;
+    scanLines(buf.subarray(0, cut), reader, log);
+    carry = filled - cut;
+    buf.copy(buf, 0, cut, filled);
+  }
+  return truncated;
+}
+
+/** Complete lines only: new calls first, then results for every call still waiting. */
+function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog): void {
+  const firstNew = log.calls.length;
   const startOf = new Map<Call, number>();
   for (const line of linesWith(buf, NEEDLE)) {
     const entry = parseLine(buf, line);
     if (!entry) continue;
-    for (const block of contentBlocks(entry)) {
-      if (
-        block.type === 'tool_use' &&
-        typeof block.name === 'string' &&
-        TOOL_NAME.test(block.name) &&
-        typeof block.id === 'string'
-      ) {
-        const call = { id: block.id, needle: Buffer.from(block.id) };
-        calls.push(call);
-        startOf.set(call, line.end);
-      }
+    for (const id of reader.calls(entry)) {
+      const call = log.add(id);
+      if (call) startOf.set(call, line.start);
     }
   }
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i]!;
+  for (let i = 0; i < log.calls.length; i++) {
+    const call = log.calls[i]!;
     if (call.verdict) continue;
     for (const line of linesWith(buf, call.needle, i >= firstNew ? startOf.get(call) : 0)) {
       const entry = parseLine(buf, line);
-      const result =
-        entry && contentBlocks(entry).find((b) => b.type === 'tool_result' && b.tool_use_id === call.id);
-      if (result) {
-        call.verdict = judgeResult(result);
+      const verdict = entry ? reader.result(entry, call.id) : undefined;
+      if (verdict) {
+        call.verdict = verdict;
         break;
       }
     }
   }
+}
+
+/** A pretty-printed JSON document (Gemini CLI's older session files) opens with a lone `{` line. */
+function isDocument(fd: number, size: number): boolean {
+  const head = Buffer.alloc(Math.min(size, 64));
+  readSync(fd, head, 0, head.length, 0);
+  return /^\s*\{\s*\n/.test(head.toString('utf8'));
+}
+
+/** Parses the whole document (it has no lines to skip to); a problem string when it cannot. */
+function readDocument(
+  fd: number,
+  size: number,
+  maxBytes: number,
+  reader: TranscriptReader,
+  log: CallLog,
+): string | null {
+  if (size > maxBytes) {
+    return `the transcript is one JSON document larger than the ${Math.round(maxBytes / 1048576)} MB scan window`;
+  }
+  const buf = Buffer.allocUnsafe(size);
+  readSync(fd, buf, 0, size, 0);
+  let records: Record<string, unknown>[] | null;
+  try {
+    records = reader.document!(JSON.parse(buf.toString('utf8')));
+  } catch {
+    return 'transcript unreadable (not valid JSON)';
+  }
+  if (!records) return 'transcript unreadable (no messages)';
+  for (const record of records) {
+    for (const id of reader.calls(record)) log.add(id);
+    for (const call of log.calls) call.verdict ??= reader.result(record, call.id);
+  }
+  return null;
 }

@@ -17,7 +17,7 @@ export interface CommandInput {
 
 export interface ResolvedCommands {
   server: ServerSpec;
-  hookCommand: (event: HookEvent, host: HostId) => string;
+  hookArgv: (event: HookEvent, host?: HostId) => string[];
 }
 
 /**
@@ -32,8 +32,7 @@ export function resolveCommands(input: CommandInput): ResolvedCommands {
   const [command, ...lead] = prefix as [string, ...string[]];
   return {
     server: { name: input.serverName ?? 'firstlight', command, args: [...lead, 'serve', ...homeArgs] },
-    hookCommand: (event, host) =>
-      [...prefix, 'hook', event, '--host', host, ...homeArgs].map(shellQuote).join(' '),
+    hookArgv: (event, host) => [...prefix, 'hook', event, ...(host ? ['--host', host] : []), ...homeArgs],
   };
 }
 
@@ -60,4 +59,19 @@ function onPath(name: string, env: NodeJS.ProcessEnv, cliPath: string): boolean 
 /** POSIX shell quoting (hooks run through a shell). */
 export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line for sh/bash. */
+export function posixCommand(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(' ');
+}
+
+/**
+ * A command line for PowerShell: the call operator `&` (a quoted program is otherwise just a
+ * string), the program always single-quoted, other words only when needed; `''` escapes a
+ * quote and nothing inside single quotes expands (`$`, backticks).
+ */
+export function powershellCommand(argv: readonly string[]): string {
+  const quote = (word: string) => `'${word.replace(/'/g, "''")}'`;
+  return `& ${argv.map((word, i) => (i > 0 && /^[A-Za-z0-9_./:\\-]+$/.test(word) ? word : quote(word))).join(' ')}`;
 }

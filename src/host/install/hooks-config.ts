@@ -1,5 +1,6 @@
 /** Our hook registrations inside a host's hooks file, for each file style. Other entries are never touched. */
 import type { HookEntry, HookFileStyle } from '../types.js';
+import { posixCommand, powershellCommand } from './command.js';
 import { type JsonObject, jsonEqual, objectAt } from './json-config.js';
 
 /** True for a command install wrote (`… firstlight … hook EVENT` or `… cli/main.js … hook EVENT`). */
@@ -17,17 +18,17 @@ function entryJson(style: HookFileStyle, entry: HookEntry): JsonObject {
     case 'nested':
       return {
         ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-        hooks: [{ type: 'command', command: entry.command, timeout: entry.timeoutSec }],
+        hooks: [{ type: 'command', command: posixCommand(entry.argv), timeout: entry.timeout }],
       };
     case 'copilot':
       return {
         type: 'command',
-        bash: entry.command,
-        powershell: entry.command,
-        timeoutSec: entry.timeoutSec,
+        bash: posixCommand(entry.argv),
+        powershell: powershellCommand(entry.argv),
+        timeoutSec: entry.timeout,
       };
     case 'cursor':
-      return { command: entry.command };
+      return { command: posixCommand(entry.argv) };
   }
 }
 

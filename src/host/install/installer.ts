@@ -3,10 +3,11 @@
  * pure edits, and record what was done in the manifest. Uninstall restores a file byte for byte
  * when it still holds exactly what install wrote; otherwise it removes only firstlight's parts.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { readTextIfExists, withFileLock, writeFileAtomicallySync } from '../../core/index.js';
 import { adapterFor } from '../adapters/index.js';
+import { BLOCK_BODY } from '../bootstrap-block.js';
 import type { HostId, Scope } from '../ids.js';
 import type { InstallContext, Surface } from '../types.js';
 import { unifiedDiff } from './diff.js';
@@ -45,6 +46,8 @@ export interface InstallReport {
   manifest: string;
   files: FileReport[];
   manualSteps: { host: HostId; steps: string[] }[];
+  /** The bootstrap block's text when some host has a surface without a file (the user pastes it). */
+  pasteBlock?: string;
 }
 
 interface PlannedFile {
@@ -57,6 +60,7 @@ export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): P
   const byPath = new Map<string, PlannedFile>();
   for (const host of hosts) {
     for (const surface of adapterFor(host).surfaces(scope, ctx)) {
+      if (surface.kind === 'mcp-json' && surface.readOnly) continue;
       const file = byPath.get(surface.path) ?? { path: surface.path, surfaces: [] };
       file.surfaces.push({ host, surface });
       byPath.set(surface.path, file);
@@ -68,6 +72,20 @@ export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): P
 function display(path: string, project: string): string {
   const rel = relative(project, path);
   return rel.startsWith('..') || rel === '' ? path : rel;
+}
+
+/**
+ * Where a corrupt file's bytes are kept: the first of `<file>.firstlight-backup`,
+ * `….firstlight-backup.2`, … that is free or already holds exactly these bytes. An earlier
+ * backup is never overwritten, so a second, different corrupt file is never lost.
+ */
+function backupSlot(path: string): { path: string; holds: boolean } {
+  const bytes = readFileSync(path);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${path}.firstlight-backup` : `${path}.firstlight-backup.${n}`;
+    if (!existsSync(candidate)) return { path: candidate, holds: false };
+    if (readFileSync(candidate).equals(bytes)) return { path: candidate, holds: true };
+  }
 }
 
 /** Directories `mkdir -p` would create for `file`, outermost first. */
@@ -140,10 +158,14 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
         const createdDirs = current === undefined ? missingDirs(file.path) : [];
         let backup: string | undefined;
         if (corrupt && current !== undefined) {
-          backup = `${file.path}.firstlight-backup`;
-          // Backed up once: a second install over the same corrupt file keeps the first copy.
-          if (!existsSync(backup)) copyFileSync(file.path, backup);
-          notes.push(`was not valid (${corrupt}): backed up to ${backup} and replaced with a fresh config`);
+          const slot = backupSlot(file.path);
+          backup = slot.path;
+          if (!slot.holds) copyFileSync(file.path, backup);
+          notes.push(
+            slot.holds
+              ? `was not valid (${corrupt}): these bytes were already backed up to ${backup}; replaced with a fresh config`
+              : `was not valid (${corrupt}): backed up to ${backup} and replaced with a fresh config`,
+          );
         }
         mkdirSync(dirname(file.path), { recursive: true });
         writeFileAtomicallySync(file.path, next!);
@@ -156,8 +178,11 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
               createdDirs,
               ...(backup ? { backup } : {}),
             };
-      } else if (corrupt) {
-        notes.push(`is not valid (${corrupt}): install would back it up once and replace it`);
+      } else if (corrupt && current !== undefined) {
+        const slot = backupSlot(file.path);
+        notes.push(
+          `is not valid (${corrupt}): install would ${slot.holds ? 'keep the backup' : 'back it up to'} ${slot.path} and replace it`,
+        );
       }
       return { ...base, action: current === undefined ? 'created' : 'updated', diff };
     });
@@ -175,6 +200,9 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
     manifest: mPath,
     files,
     manualSteps: options.hosts.map((host) => ({ host, steps: adapterFor(host).manualSteps(scope, ctx) })),
+    ...(options.hosts.some((h) => adapterFor(h).caps.pasteBlock.includes(scope))
+      ? { pasteBlock: BLOCK_BODY }
+      : {}),
   };
 }
 

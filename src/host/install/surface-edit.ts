@@ -149,9 +149,41 @@ export function inspectSurface(
       return { ok: true, detail: `server "${serverName}" configured`, server };
     }
     case 'mcp-toml': {
-      const server = tomlServerCommand(current, serverName);
-      if (!server) return { ok: false, detail: `no [mcp_servers.${serverName}] table` };
-      return { ok: true, detail: `[mcp_servers.${serverName}] configured`, server };
+      const parsed = tomlParses(current);
+      if (!parsed.ok) return { ok: false, detail: `not valid TOML: ${parsed.error}` };
+      const found = tomlServerCommand(parsed.value, serverName);
+      if (!found) return { ok: false, detail: `no [mcp_servers.${serverName}] table` };
+      const server = { command: found.command, args: found.args };
+      if (!jsonEqual(server, { command: surface.entry.command, args: surface.entry.args }))
+        return {
+          ok: false,
+          detail: 'server command or args differ from what install writes: re-run install',
+          server,
+        };
+      if (found.enabled === false)
+        return {
+          ok: false,
+          detail: `[mcp_servers.${serverName}] has enabled = false: Codex will not start it`,
+          server,
+        };
+      const features = parsed.value.features as Record<string, unknown> | undefined;
+      for (const flag of surface.features) {
+        const value = features?.[flag];
+        if (value === true) continue;
+        return {
+          ok: false,
+          detail:
+            value === undefined
+              ? `[features] ${flag} is not set: re-run install to switch Codex hooks on`
+              : `[features] ${flag} = ${String(value)}: Codex hooks are off (no SessionStart packet, no gate); set it to true`,
+          server,
+        };
+      }
+      return {
+        ok: true,
+        detail: `[mcp_servers.${serverName}] configured; [features] ${surface.features.join(', ')} on`,
+        server,
+      };
     }
     case 'hooks': {
       const parsed = parseJsonConfig(current);

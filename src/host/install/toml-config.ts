@@ -75,11 +75,16 @@ export function removeTomlServer(text: string): string {
   return out;
 }
 
-/** True when our region is present and defines `[mcp_servers.<name>]` with this command. */
-export function tomlServerCommand(text: string, name: string): { command: string; args: string[] } | null {
-  const parsed = tomlParses(text);
-  if (!parsed.ok) return null;
-  const server = (parsed.value.mcp_servers as Record<string, Record<string, unknown>> | undefined)?.[name];
+/** The `[mcp_servers.<name>]` table's command, args and `enabled`, from a parsed config. */
+export function tomlServerCommand(
+  config: Record<string, unknown>,
+  name: string,
+): { command: string; args: string[]; enabled?: unknown } | null {
+  const server = (config.mcp_servers as Record<string, Record<string, unknown>> | undefined)?.[name];
   if (!server || typeof server.command !== 'string') return null;
-  return { command: server.command, args: Array.isArray(server.args) ? server.args.map(String) : [] };
+  return {
+    command: server.command,
+    args: Array.isArray(server.args) ? server.args.map(String) : [],
+    ...('enabled' in server ? { enabled: server.enabled } : {}),
+  };
 }

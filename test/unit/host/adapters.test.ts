@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOOK_EVENTS, HOST_ADAPTERS, HOST_IDS, type InstallContext } from '../../../src/host/index.js';
+import {
+  detectHost,
+  HOOK_EVENTS,
+  HOST_ADAPTERS,
+  HOST_IDS,
+  type InstallContext,
+} from '../../../src/host/index.js';
 import { applySurface, inspectSurface } from '../../../src/host/install/surface-edit.js';
 import { REPO_ROOT } from '../../helpers/index.js';
 
 const fixture = (host: string, name: string) =>
   JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'hosts', host, `${name}.json`), 'utf8'));
-
-const at = (value: unknown, path: string[]) =>
-  path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
 
 const ctx: InstallContext = {
   project: '/work/p',
@@ -17,7 +20,7 @@ const ctx: InstallContext = {
   env: {},
   platform: 'linux',
   server: { name: 'firstlight', command: 'firstlight', args: ['serve'] },
-  hookCommand: (event, host) => `firstlight hook ${event} --host ${host}`,
+  hookArgv: (event, host) => ['firstlight', 'hook', event, ...(host ? ['--host', host] : [])],
 };
 
 describe('host adapter registry', () => {
@@ -40,6 +43,7 @@ describe('host adapter registry', () => {
           toolName: expected.toolName,
           transcriptPath: expected.transcriptPath,
           toolInput: expected.toolInput,
+          mcpServer: expected.mcpServer,
         });
       });
 
@@ -49,22 +53,30 @@ describe('host adapter registry', () => {
         expect(input.source).toBe(expected.source);
       });
 
-      it('formats a deny in exactly the host shape, exit 0', () => {
-        const out = adapter.formatHookOutput('pre-tool-use', {
-          kind: 'deny',
-          reason: 'call bootstrap_session',
-        });
-        const parsed = JSON.parse(out.stdout);
-        expect(at(parsed, expected.denyPath)).toBe('call bootstrap_session');
-        expect(at(parsed, expected.denyFlag[0])).toBe(expected.denyFlag[1]);
-        expect(out.exitCode).toBe(0);
+      it('the recorded payload is detected as this host (the payload wins over --host)', () => {
+        expect(detectHost(fixture(id, 'pre-tool-use'), id === 'vscode' ? 'claude' : id)).toBe(id);
       });
 
-      it('formats session context in one shape only (two shapes double-inject)', () => {
+      if (expected.deny) {
+        it('formats a deny as exactly the JSON the host documents, exit 0', () => {
+          const out = adapter.formatHookOutput('pre-tool-use', {
+            kind: 'deny',
+            reason: 'call bootstrap_session',
+          });
+          expect(JSON.parse(out.stdout)).toEqual(expected.deny);
+          expect(out.exitCode).toBe(0);
+        });
+      } else {
+        it('has no gate, so no PreToolUse hook is installed for it', () => {
+          expect('none' in adapter.caps.gate).toBe(true);
+          if (id !== 'vscode') expect(adapter.caps.events['pre-tool-use']).toBeUndefined();
+        });
+      }
+
+      it('formats session context as exactly the JSON the host documents (one shape: two double-inject)', () => {
         const out = adapter.formatHookOutput('session-start', { kind: 'context', text: 'PACKET' });
-        const parsed = JSON.parse(out.stdout);
-        expect(at(parsed, expected.contextPath)).toBe('PACKET');
-        expect(out.stdout.split('PACKET').length - 1).toBe(1);
+        expect(JSON.parse(out.stdout)).toEqual(expected.context);
+        expect(out.exitCode).toBe(0);
       });
 
       it('prints nothing on allow, so the host keeps its own permission prompts', () => {
@@ -82,7 +94,10 @@ describe('host adapter registry', () => {
         it(`${scope} scope: MCP edits keep every unrelated key and are idempotent`, () => {
           const surfaces = adapter.surfaces(scope, ctx);
           for (const surface of surfaces) {
-            if (scope === 'project') expect(surface.path.startsWith('/work/p/')).toBe(true);
+            // Install writes only inside the scope; a read-only surface is for doctor alone.
+            const writes = surface.kind !== 'mcp-json' || !surface.readOnly;
+            if (!writes) expect(surface.path.startsWith('/home/u/')).toBe(true);
+            else if (scope === 'project') expect(surface.path.startsWith('/work/p/')).toBe(true);
             else expect(surface.path.startsWith('/home/u/')).toBe(true);
             if (surface.kind !== 'mcp-json' && surface.kind !== 'hooks') continue;
             const existing = JSON.stringify({
@@ -115,5 +130,44 @@ describe('host adapter registry', () => {
     const vscode = HOST_ADAPTERS.vscode.surfaces('project', ctx).find((s) => s.kind === 'mcp-json');
     expect(vscode && 'keyPath' in vscode && vscode.keyPath).toEqual(['servers']);
     expect(HOST_ADAPTERS.codex.surfaces('project', ctx).some((s) => s.kind === 'mcp-toml')).toBe(true);
+  });
+});
+
+describe('detectHost: the payload picks the host (.claude/settings.json names none)', () => {
+  const claudeTranscript = '/home/u/.claude/projects/-work-p/abc.jsonl';
+  const vscodeTranscript =
+    '/home/u/.config/Code/User/workspaceStorage/9f1e/GitHub.copilot-chat/transcripts/s1.jsonl';
+
+  it('Claude Code: snake_case with a Claude transcript', () => {
+    expect(
+      detectHost({ session_id: 's', transcript_path: claudeTranscript, tool_name: 'Bash' }, 'claude'),
+    ).toBe('claude');
+  });
+
+  it("VS Code: its transcript lives in VS Code's own store", () => {
+    expect(
+      detectHost({ session_id: 's', transcript_path: vscodeTranscript, tool_name: 'Bash' }, 'claude'),
+    ).toBe('vscode');
+  });
+
+  it('Copilot CLI: camelCase, or snake_case with no transcript under COPILOT_CLI=1', () => {
+    expect(detectHost({ sessionId: 's', toolName: 'bash' }, 'claude')).toBe('copilot');
+    expect(detectHost({ session_id: 's', tool_name: 'bash' }, 'claude', { COPILOT_CLI: '1' })).toBe(
+      'copilot',
+    );
+    // Claude Code started from a Copilot shell still sends its transcript: still Claude.
+    expect(
+      detectHost({ session_id: 's', transcript_path: claudeTranscript, tool_name: 'Bash' }, 'claude', {
+        COPILOT_CLI: '1',
+      }),
+    ).toBe('claude');
+  });
+
+  it("VS Code running Copilot's hooks file sends snake_case", () => {
+    expect(detectHost({ session_id: 's', source: 'new' }, 'copilot')).toBe('vscode');
+  });
+
+  it('otherwise the --host hint', () => {
+    expect(detectHost({ session_id: 's', transcript_path: '/x/rollout.jsonl' }, 'codex')).toBe('codex');
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderHostFormatTable } from '../../../src/host/index.js';
+import { BLOCK_BODY, BLOCK_VERSION, renderHostFormatTable } from '../../../src/host/index.js';
 import { REPO_ROOT } from '../../helpers/index.js';
 
 /** A markdown table as rows of trimmed cells (the formatter may pad columns; content must match). */
@@ -26,9 +26,18 @@ describe('docs/hosts.md host-format table', () => {
     expect(cells(match![1]!)).toEqual(cells(renderHostFormatTable()));
   });
 
-  it('the generated table has one row per host and five columns in every row', () => {
+  it('the generated table has one row per host and six columns in every row', () => {
     const rows = cells(renderHostFormatTable());
     expect(rows).toHaveLength(2 + 6);
-    for (const row of rows) expect(row).toHaveLength(5);
+    for (const row of rows) expect(row).toHaveLength(6);
+  });
+});
+
+describe('docs/hosts.md bootstrap block', () => {
+  it('shows the block install writes, at its current version', () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'hosts.md'), 'utf8');
+    const lines = (text: string) => text.replace(/\n+/g, '\n');
+    expect(lines(doc)).toContain(lines(BLOCK_BODY));
+    expect(doc).toContain(`Version ${BLOCK_VERSION}, as written`);
   });
 });

@@ -14,12 +14,18 @@ beforeAll(() => {
 });
 afterAll(() => work.dispose());
 
-async function gate(transcript: string | null, tool = 'Bash', env: NodeJS.ProcessEnv = {}) {
+async function gate(
+  transcript: string | null,
+  tool = 'Bash',
+  env: NodeJS.ProcessEnv = {},
+  extra: Record<string, unknown> = {},
+) {
   const stdin = JSON.stringify({
     session_id: 's',
     ...(transcript ? { transcript_path: transcript } : {}),
     tool_name: tool,
     tool_input: { command: 'rm -rf build' },
+    ...extra,
   });
   const out = await runHook({
     event: 'pre-tool-use',
@@ -42,8 +48,9 @@ describe('pre-tool-use gate', () => {
     expect((await gate(fx('success-blocks'))).allowed).toBe(true);
   });
 
-  it('accepts bootstrap_session under any server prefix, or bare', async () => {
-    expect((await gate(fx('success-bare-name'))).allowed).toBe(true);
+  it("accepts only firstlight's bootstrap_session: another server's, or a bare name, proves nothing", async () => {
+    expect((await gate(fx('other-server'))).reason).toMatch(/no bootstrap_session call/);
+    expect((await gate(fx('success-bare-name'))).reason).toMatch(/no bootstrap_session call/);
   });
 
   const denied: [string, string | null, RegExp][] = [
@@ -108,8 +115,27 @@ describe('pre-tool-use gate', () => {
     expect((await gate(null, 'mcp__firstlight__remember')).allowed).toBe(true);
   });
 
+  it("exempts only firstlight's own tools, not names that merely end like them", async () => {
+    const everything = { FIRSTLIGHT_GATED_TOOLS: '*' };
+    expect((await gate(null, 'mcp__evil__send_bootstrap_session')).allowed).toBe(false);
+    expect((await gate(null, 'mcp__evil__bootstrap_session', everything)).allowed).toBe(false);
+    expect((await gate(null, 'mcp__evil__firstlight__remember', everything)).allowed).toBe(false);
+    expect((await gate(null, 'mcp_firstlight_evil_send', everything)).allowed).toBe(false);
+    for (const own of ['mcp__firstlight__bootstrap_session', 'firstlight__recall', 'mcp_firstlight_remember'])
+      expect((await gate(null, own, everything)).allowed, own).toBe(true);
+    // When the host names the tool's server, that decides.
+    const evil = { mcp_context: { server_name: 'evil', tool_name: 'remember' } };
+    expect((await gate(null, 'mcp_firstlight_remember', everything, evil)).allowed).toBe(false);
+    expect(
+      (await gate(null, 'mcp__firstlight__recall', everything, { mcp_server: 'firstlight' })).allowed,
+    ).toBe(true);
+  });
+
   it('gates MCP tools that send or delete by default', async () => {
     expect((await gate(fx('no-result'), 'mcp__mail__send_email')).allowed).toBe(false);
+    // Gemini CLI's MCP naming.
+    expect((await gate(fx('no-result'), 'mcp_mail_send_email')).allowed).toBe(false);
+    expect((await gate(fx('no-result'), 'mcp_mail_list_inbox')).allowed).toBe(true);
     expect(DEFAULT_GATED_TOOLS).toContain('Bash');
   });
 
@@ -125,18 +151,6 @@ describe('pre-tool-use gate', () => {
 
   it('is bypassed only through the environment', async () => {
     expect((await gate(fx('no-result'), 'Bash', { FIRSTLIGHT_GATE_BYPASS: '1' })).allowed).toBe(true);
-  });
-
-  it('answers Copilot-shaped input in Copilot shape even when run from .claude/settings.json', async () => {
-    const out = await runHook({
-      event: 'pre-tool-use',
-      host: 'claude',
-      home: work.dir,
-      env: {},
-      cwd: work.dir,
-      stdin: JSON.stringify({ sessionId: 'c', toolName: 'bash', toolArgs: '{"command":"ls"}' }),
-    });
-    expect(JSON.parse(out.stdout)).toMatchObject({ permissionDecision: 'deny' });
   });
 
   it('proveBootstrap reads only the newest window', () => {

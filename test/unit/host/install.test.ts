@@ -2,10 +2,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  BLOCK_BODY,
   HOST_IDS,
   type InstallContext,
   type InstallOptions,
   install,
+  renderInstallReport,
   uninstall,
 } from '../../../src/host/index.js';
 import { tempDir } from '../../helpers/index.js';
@@ -73,8 +75,13 @@ function options(hosts: InstallOptions['hosts'], extra: Partial<InstallOptions> 
       command: '/usr/bin/node',
       args: ['/opt/firstlight/dist/cli/main.js', 'serve'],
     },
-    hookCommand: (event, host) =>
-      `/usr/bin/node /opt/firstlight/dist/cli/main.js hook ${event} --host ${host}`,
+    hookArgv: (event, host) => [
+      '/usr/bin/node',
+      '/opt/firstlight/dist/cli/main.js',
+      'hook',
+      event,
+      ...(host ? ['--host', host] : []),
+    ],
   };
   return {
     hosts,
@@ -159,33 +166,92 @@ describe('install and uninstall', () => {
     const report = await install(options(['claude'], { dryRun: true }));
     expect(snapshot(project.dir)).toEqual(before);
     const diff = report.files.find((f) => f.display === 'CLAUDE.md')?.diff ?? '';
-    expect(diff).toContain('+<!-- firstlight:bootstrap v=1 -->');
+    expect(diff).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(diff).toContain('--- a/CLAUDE.md');
   });
 
-  it('backs a corrupt config up once, reports it, and uninstall brings the original back', async () => {
+  it('backs a corrupt config up, reports where, and uninstall brings the original back', async () => {
     put(project.dir, '.mcp.json', '{ "mcpServers": { broken');
+    const before = snapshot(project.dir);
     const report = await install(options(['claude']));
     const file = report.files.find((f) => f.display === '.mcp.json')!;
-    expect(file.notes.join(' ')).toMatch(/backed up to .*\.firstlight-backup/);
+    expect(file.notes.join(' ')).toMatch(/backed up to .*\.mcp\.json\.firstlight-backup and replaced/);
     expect(readFileSync(join(project.dir, '.mcp.json.firstlight-backup'), 'utf8')).toBe(
       '{ "mcpServers": { broken',
     );
-    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken again');
-    await install(options(['claude']));
-    expect(readFileSync(join(project.dir, '.mcp.json.firstlight-backup'), 'utf8')).toBe(
-      '{ "mcpServers": { broken',
-    );
+    await uninstall(options(['claude']));
+    const { ['.mcp.json.firstlight-backup']: kept, ...rest } = snapshot(project.dir);
+    expect(kept).toBe('{ "mcpServers": { broken');
+    expect(rest).toEqual(before);
   });
 
-  it('touches user-global files only with --scope user', async () => {
+  it('never loses a second, different corrupt config: it gets its own backup', async () => {
+    const backup = (suffix = '') =>
+      readFileSync(join(project.dir, `.mcp.json.firstlight-backup${suffix}`), 'utf8');
+    put(project.dir, '.mcp.json', '{ "mcpServers": { broken');
+    await install(options(['claude']));
+    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken again');
+    const second = await install(options(['claude']));
+    expect(backup()).toBe('{ "mcpServers": { broken');
+    expect(backup('.2')).toBe('{ "mcpServers": { broken again');
+    expect(second.files.find((f) => f.display === '.mcp.json')!.notes.join(' ')).toMatch(
+      /backed up to .*\.firstlight-backup\.2 and replaced/,
+    );
+    // The same bytes a third time: no new copy, and the report says where they already are.
+    writeFileSync(join(project.dir, '.mcp.json'), '{ "mcpServers": { broken');
+    const dry = await install(options(['claude'], { dryRun: true }));
+    expect(dry.files.find((f) => f.display === '.mcp.json')!.notes.join(' ')).toMatch(
+      /would keep the backup .*\.firstlight-backup and replace it/,
+    );
+    const third = await install(options(['claude']));
+    expect(third.files.find((f) => f.display === '.mcp.json')!.notes.join(' ')).toMatch(
+      /already backed up to .*\.mcp\.json\.firstlight-backup;/,
+    );
+    expect(existsSync(join(project.dir, '.mcp.json.firstlight-backup.3'))).toBe(false);
+  });
+
+  it('touches user-global files only with --scope user, and then nothing in the project', async () => {
     await install(options([...HOST_IDS]));
     expect(readdirSync(user.dir)).toEqual([]);
-    await install(options(['claude', 'codex'], { scope: 'user' }));
-    expect(existsSync(join(user.dir, '.claude', 'CLAUDE.md'))).toBe(true);
-    expect(existsSync(join(user.dir, '.claude.json'))).toBe(true);
-    expect(existsSync(join(user.dir, '.codex', 'config.toml'))).toBe(true);
-    await uninstall(options(['claude', 'codex'], { scope: 'user' }));
+    const project0 = snapshot(project.dir);
+    const report = await install(options([...HOST_IDS], { scope: 'user' }));
+    for (const f of report.files) expect(f.path.startsWith(`${user.dir}/`), f.path).toBe(true);
+    expect(snapshot(project.dir)).toEqual(project0);
+    for (const file of ['.claude/CLAUDE.md', '.claude.json', '.claude/settings.json', '.codex/config.toml'])
+      expect(existsSync(join(user.dir, file)), file).toBe(true);
+    expect(existsSync(join(user.dir, '.copilot', 'mcp-config.json'))).toBe(true);
+    expect(existsSync(join(user.dir, '.gemini', 'settings.json'))).toBe(true);
+    await uninstall(options([...HOST_IDS], { scope: 'user' }));
     expect(readdirSync(user.dir)).toEqual([]);
+    expect(snapshot(project.dir)).toEqual(project0);
+  });
+});
+
+describe('the action block', () => {
+  it('says per host whether the tool gate is enforced, and why not, with the bypass', async () => {
+    const text = renderInstallReport(await install(options([...HOST_IDS], { dryRun: true })));
+    expect(text).toContain('Required first call in new sessions: bootstrap_session()');
+    expect(text).toMatch(/- Claude Code: enforced: .*FIRSTLIGHT_GATE_BYPASS=1/);
+    expect(text).toMatch(/- Codex CLI: enforced: .*rollout transcript/);
+    expect(text).toMatch(/- Gemini CLI: enforced: /);
+    expect(text).toMatch(/- Copilot CLI: not installed: .*no transcript.*deny as an ask/);
+    expect(text).toMatch(/- VS Code: not installed: /);
+    expect(text).toMatch(/- Cursor: not installed: .*undocumented/);
+  });
+
+  it('prints the block to paste where a surface has no file (Cursor User Rules, VS Code user scope)', async () => {
+    for (const [hosts, scope] of [
+      [['cursor'], 'project'],
+      [['vscode'], 'user'],
+    ] as const) {
+      const report = await install(options([...hosts], { dryRun: true, scope }));
+      expect(report.pasteBlock, hosts[0]).toBe(BLOCK_BODY);
+      const text = renderInstallReport(report);
+      expect(text).toContain('paste the bootstrap block printed below');
+      expect(text).toContain(BLOCK_BODY);
+    }
+    const claude = await install(options(['claude'], { dryRun: true }));
+    expect(claude.pasteBlock).toBeUndefined();
+    expect(renderInstallReport(claude)).not.toContain(BLOCK_BODY);
   });
 });

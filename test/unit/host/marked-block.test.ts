@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_BODY, blockVersions, removeBlock, renderBlock, upsertBlock } from '../../../src/host/index.js';
+import {
+  BLOCK_BODY,
+  BLOCK_VERSION,
+  blockVersions,
+  removeBlock,
+  renderBlock,
+  upsertBlock,
+} from '../../../src/host/index.js';
 
 describe('marked-block editor', () => {
   it('appends the block after one blank line to a file without markers, changing nothing else', () => {
@@ -19,7 +26,7 @@ describe('marked-block editor', () => {
       `<!-- firstlight:bootstrap v=${v} -->\nold text\n<!-- /firstlight:bootstrap -->`;
     const text = `top\n\n${old(0)}\n\nmiddle\n\n${old(0)}\n\nbottom\n`;
     const out = upsertBlock(text);
-    expect(blockVersions(out)).toEqual([1]);
+    expect(blockVersions(out)).toEqual([BLOCK_VERSION]);
     expect(out).toContain('top\n');
     expect(out).toContain('middle');
     expect(out).toContain('bottom\n');
@@ -49,6 +56,8 @@ describe('marked-block editor', () => {
       'list_memory_files()',
       'body-only',
       'do not impersonate',
+      // The seed's step 3: a failing fallback is degraded too.
+      'the fallback `get_system_prompt()` returns an error',
     ]) {
       expect(BLOCK_BODY).toContain(fallback);
     }

@@ -1,0 +1,222 @@
+/**
+ * The gate on each host, through the real hook runner with each host's payload and transcript
+ * format (fixtures in test/fixtures/transcripts/<host>/, shaped like the hosts' own files).
+ */
+import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homePaths } from '../../../src/core/index.js';
+import { type HostId, proveBootstrap, runHook } from '../../../src/host/index.js';
+import { readSelfState } from '../../../src/resume/index.js';
+import { REPO_ROOT, tempDir } from '../../helpers/index.js';
+
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
+const MB = 1024 * 1024;
+
+let work: { dir: string; dispose: () => void };
+beforeAll(() => {
+  work = tempDir('firstlight-gate-hosts-');
+});
+afterAll(() => work.dispose());
+
+async function run(host: HostId | undefined, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
+  return runHook({
+    event: 'pre-tool-use',
+    ...(host ? { host } : {}),
+    home: work.dir,
+    env,
+    cwd: work.dir,
+    stdin: JSON.stringify(payload),
+  });
+}
+
+describe('Codex CLI gate (rollout transcript)', () => {
+  const fx = (name: string) => join(FIXTURES, 'codex', `${name}.jsonl`);
+  // Codex's PreToolUse input (codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json).
+  const payload = (transcript: string) => ({
+    cwd: '/work/p',
+    hook_event_name: 'PreToolUse',
+    model: 'gpt-5-codex',
+    permission_mode: 'default',
+    session_id: '0199a2c4-7d1e-7c31-9a55-3f0c2f6e1b10',
+    tool_input: { command: 'rm -rf build' },
+    tool_name: 'Bash',
+    tool_use_id: 'call_sh9',
+    transcript_path: transcript,
+  });
+  const gate = async (name: string) => {
+    const out = await run('codex', payload(fx(name)));
+    const reason = out.stdout ? JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason : null;
+    return { allowed: out.stdout === '' && out.exitCode === 0, reason: reason as string | null };
+  };
+
+  for (const name of ['success-structured', 'success-content', 'success-namespace', 'success-legacy-name'])
+    it(`allows after a successful call (${name})`, async () => {
+      expect(await gate(name)).toEqual({ allowed: true, reason: null });
+    });
+
+  const denied: [string, RegExp][] = [
+    ['contract-false', /mind_contract_available: false/],
+    ['call-error', /returned an error/],
+    ['is-error', /not a JSON packet/],
+    ['no-result', /no result yet/],
+    ['other-server', /no bootstrap_session call/],
+    ['other-tool-only', /no bootstrap_session call/],
+  ];
+  for (const [name, why] of denied)
+    it(`denies for ${name}`, async () => {
+      const result = await gate(name);
+      expect(result.allowed).toBe(false);
+      expect(result.reason).toMatch(why);
+    });
+});
+
+describe('Gemini CLI gate (chat recording)', () => {
+  const fx = (name: string) => join(FIXTURES, 'gemini', name);
+  // Gemini's BeforeTool input (docs/hooks/reference.md).
+  const payload = (transcript: string, tool = 'run_shell_command') => ({
+    session_id: '5b1f0c2e-8a47-4d7e-9a0b-2f3c4d5e6f70',
+    transcript_path: transcript,
+    cwd: '/work/p',
+    hook_event_name: 'BeforeTool',
+    timestamp: '2026-11-22T05:01:00.000Z',
+    tool_name: tool,
+    tool_input: { command: 'rm -rf build' },
+  });
+  const gate = async (name: string) => {
+    const out = await run('gemini', payload(fx(name)));
+    const parsed = out.stdout ? JSON.parse(out.stdout) : null;
+    return {
+      allowed: out.stdout === '' && out.exitCode === 0,
+      decision: parsed?.decision,
+      reason: parsed?.reason,
+    };
+  };
+
+  for (const name of [
+    'success.jsonl',
+    'success-bare-name.jsonl',
+    'success-reappended.jsonl',
+    'success-set-messages.jsonl',
+    'legacy-success.json',
+  ])
+    it(`allows after a successful call (${name})`, async () => {
+      expect((await gate(name)).allowed).toBe(true);
+    });
+
+  const denied: [string, RegExp][] = [
+    ['contract-false.jsonl', /mind_contract_available: false/],
+    ['is-error.jsonl', /returned an error/],
+    ['cancelled.jsonl', /was cancelled/],
+    ['no-result.jsonl', /no result yet/],
+    ['other-server.jsonl', /no bootstrap_session call/],
+    ['legacy-contract-false.json', /mind_contract_available: false/],
+  ];
+  for (const [name, why] of denied)
+    it(`denies for ${name}, in Gemini's shape`, async () => {
+      const result = await gate(name);
+      expect(result.allowed).toBe(false);
+      expect(result.decision).toBe('deny');
+      expect(result.reason).toMatch(why);
+    });
+
+  it('denies a torn last record, and a legacy document larger than the scan window', async () => {
+    const torn = join(work.dir, 'torn.jsonl');
+    const text = readFileSync(fx('success.jsonl'), 'utf8');
+    appendFileSync(torn, text.slice(0, text.lastIndexOf('"status"')));
+    expect((await run('gemini', payload(torn))).stdout).toMatch(/"decision":"deny"/);
+    expect(proveBootstrap(fx('legacy-success.json'), 1024, 'gemini')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/one JSON document larger than/),
+    });
+  });
+
+  it('a 60 MB session: the proof near the end is found, fast', () => {
+    const big = join(work.dir, 'big.jsonl');
+    const lines = readFileSync(fx('success.jsonl'), 'utf8').trimEnd().split('\n');
+    const filler = `${JSON.stringify({ id: 'f', type: 'user', content: [{ text: 'x'.repeat(4000) }] })}\n`;
+    appendFileSync(big, `${lines.slice(0, 3).join('\n')}\n`);
+    const block = filler.repeat(Math.ceil(MB / filler.length));
+    for (let i = 0; i < 60; i++) appendFileSync(big, block);
+    appendFileSync(big, `${lines.slice(3).join('\n')}\n`);
+    const started = performance.now();
+    expect(proveBootstrap(big, 32 * MB, 'gemini')).toMatchObject({ ok: true });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('hosts without a gate (no transcript can prove bootstrap)', () => {
+  it('VS Code running the shared .claude/settings.json hook: not gated, and says why', async () => {
+    const out = await run(undefined, {
+      session_id: 'vs-1',
+      transcript_path:
+        '/home/u/.config/Code/User/workspaceStorage/9f/GitHub.copilot-chat/transcripts/vs-1.jsonl',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'runInTerminal',
+      tool_input: { command: 'rm -rf build' },
+      tool_use_id: 't1',
+    });
+    expect(out).toMatchObject({ stdout: '', exitCode: 0 });
+    expect(out.stderr).toMatch(/not enforced on VS Code/);
+  });
+
+  it('Copilot CLI payload (camelCase, no transcript): not gated, and says why', async () => {
+    const out = await run(undefined, { sessionId: 'c', toolName: 'bash', toolArgs: '{"command":"ls"}' });
+    expect(out).toMatchObject({ stdout: '', exitCode: 0 });
+    expect(out.stderr).toMatch(/not enforced on Copilot CLI: .*no transcript/);
+  });
+
+  it('Cursor (an older install that still has preToolUse): not gated', async () => {
+    const transcript = join(work.dir, 'cursor.txt');
+    copyFileSync(join(FIXTURES, 'no-result.jsonl'), transcript);
+    const out = await run('cursor', {
+      conversation_id: 'c',
+      transcript_path: transcript,
+      tool_name: 'Shell',
+    });
+    expect(out).toMatchObject({ stdout: '', exitCode: 0 });
+    expect(out.stderr).toMatch(/not enforced on Cursor/);
+  });
+
+  it('Claude Code under the same shared hook still is', async () => {
+    const out = await run(undefined, {
+      session_id: 's',
+      transcript_path: join(FIXTURES, 'no-result.jsonl'),
+      tool_name: 'Bash',
+      tool_input: {},
+    });
+    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
+describe('Gemini CLI AfterAgent (stop) capture', () => {
+  it("stores the turn's prompt_response as the resumption tail", async () => {
+    const home = tempDir('firstlight-gemini-stop-');
+    try {
+      const words = 'I renamed the gate module; the torn-line tests are next.';
+      const out = await runHook({
+        event: 'stop',
+        host: 'gemini',
+        home: home.dir,
+        env: {},
+        cwd: home.dir,
+        stdin: JSON.stringify({
+          session_id: 'gm-stop',
+          transcript_path: join(FIXTURES, 'gemini', 'success.jsonl'),
+          cwd: '/work/p',
+          hook_event_name: 'AfterAgent',
+          timestamp: '2026-11-22T05:02:00.000Z',
+          prompt: 'rename the gate module',
+          prompt_response: words,
+          stop_hook_active: false,
+        }),
+      });
+      expect(out).toMatchObject({ stdout: '', exitCode: 0 });
+      const state = readSelfState(homePaths(home.dir).selfState);
+      expect(state.status).toBe('ok');
+      expect(state.status === 'ok' && state.state.stream_tail).toBe(words);
+    } finally {
+      home.dispose();
+    }
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * The hooks files install writes, read back from disk and checked against each host's documented
+ * format (shared/research/host-anchors.md §2; Gemini CLI docs/hooks/reference.md for `timeout` in
+ * milliseconds). Hand-written expectations here, not the adapters' own tables: a wrong table
+ * must fail this test.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOST_IDS, type InstallContext, install, resolveCommands } from '../../../src/host/index.js';
+import { posixCommand, powershellCommand } from '../../../src/host/install/command.js';
+import { tempDir } from '../../helpers/index.js';
+
+let project: { dir: string; dispose: () => void };
+let user: { dir: string; dispose: () => void };
+let home: { dir: string; dispose: () => void };
+
+const NODE = '/usr/bin/node';
+const CLI = '/opt/fire light/dist/cli/main.js';
+
+beforeAll(async () => {
+  project = tempDir('firstlight-hookfiles-');
+  user = tempDir('firstlight-hookfiles-user-');
+  home = tempDir('firstlight-hookfiles-home-');
+  const ctx: InstallContext = {
+    project: project.dir,
+    userHome: user.dir,
+    env: {},
+    platform: 'linux',
+    // The real resolver: CLI is not on PATH, so hooks run `node <cli> hook …`.
+    ...resolveCommands({ cliPath: CLI, execPath: NODE, env: { PATH: '' } }),
+  };
+  await install({ hosts: [...HOST_IDS], scope: 'project', ctx, home: home.dir });
+});
+afterAll(() => {
+  project.dispose();
+  user.dispose();
+  home.dispose();
+});
+
+type Obj = Record<string, unknown>;
+interface HooksFile {
+  version?: unknown;
+  mcpServers?: Obj;
+  hooks: Record<string, Obj[]>;
+}
+
+const read = (rel: string): HooksFile => JSON.parse(readFileSync(join(project.dir, rel), 'utf8'));
+
+/** Claude-style `{matcher?, hooks:[{type:"command", command, timeout}]}` groups. */
+function nestedGroup(file: HooksFile, event: string) {
+  const groups = file.hooks[event];
+  expect(Array.isArray(groups), event).toBe(true);
+  expect(groups).toHaveLength(1);
+  const group = groups![0]!;
+  expect(Object.keys(group).sort()).toEqual(
+    group.matcher === undefined ? ['hooks'] : ['hooks', 'matcher'].sort(),
+  );
+  expect(group.hooks).toHaveLength(1);
+  const hook = (group.hooks as Obj[])[0]!;
+  expect(Object.keys(hook).sort()).toEqual(['command', 'timeout', 'type']);
+  expect(hook.type).toBe('command');
+  expect(typeof hook.timeout).toBe('number');
+  return { group, hook };
+}
+
+describe('hooks files on disk, per host format', () => {
+  it('Claude Code: .claude/settings.json hooks, matchers, timeouts in seconds', () => {
+    const file = read('.claude/settings.json');
+    expect(Object.keys(file.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionStart', 'Stop']);
+    const start = nestedGroup(file, 'SessionStart');
+    expect(start.group.matcher).toBe('startup|resume|clear|compact');
+    expect(start.hook.command).toMatch(/ hook session-start\b/);
+    expect(nestedGroup(file, 'PreToolUse').group.matcher).toBe('*');
+    for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact']) {
+      const { hook } = nestedGroup(file, event);
+      // Seconds: a value of 1000+ would mean a quarter of an hour or more per hook.
+      expect(hook.timeout, event).toBeGreaterThanOrEqual(5);
+      expect(hook.timeout, event).toBeLessThanOrEqual(600);
+    }
+  });
+
+  it('Gemini CLI: settings.json hooks with timeout in MILLISECONDS (the default is 60000)', () => {
+    const file = read('.gemini/settings.json');
+    expect(file.mcpServers?.firstlight).toBeDefined();
+    expect(Object.keys(file.hooks).sort()).toEqual([
+      'AfterAgent',
+      'BeforeTool',
+      'PreCompress',
+      'SessionStart',
+    ]);
+    for (const event of Object.keys(file.hooks)) {
+      const { hook } = nestedGroup(file, event);
+      expect(hook.timeout, event).toBeGreaterThanOrEqual(5000);
+      expect(hook.timeout, event).toBeLessThanOrEqual(600_000);
+    }
+    expect(nestedGroup(file, 'BeforeTool').hook.timeout).toBe(10_000);
+  });
+
+  it('Codex CLI: .codex/hooks.json Claude-style, timeouts in seconds; config.toml switches codex_hooks on', () => {
+    const file = read('.codex/hooks.json');
+    expect(Object.keys(file)).toEqual(['hooks']);
+    for (const event of Object.keys(file.hooks)) {
+      const { hook } = nestedGroup(file, event);
+      expect(hook.timeout, event).toBeLessThanOrEqual(600);
+    }
+    expect(Object.keys(file.hooks)).toContain('SessionStart');
+    const toml = readFileSync(join(project.dir, '.codex', 'config.toml'), 'utf8');
+    expect(toml).toMatch(/^\[features\]\ncodex_hooks = true$/m);
+  });
+
+  it('Copilot CLI: .github/hooks/*.json with version 1, bash + powershell + timeoutSec, no matcher', () => {
+    const file = read('.github/hooks/firstlight.json');
+    expect(file.version).toBe(1);
+    // No preToolUse: Copilot CLI sends no transcript to prove bootstrap_session ran.
+    expect(Object.keys(file.hooks)).toEqual(['sessionStart']);
+    for (const list of Object.values(file.hooks)) {
+      expect(list).toHaveLength(1);
+      const hook = list[0]!;
+      expect(Object.keys(hook).sort()).toEqual(['bash', 'powershell', 'timeoutSec', 'type']);
+      expect(hook.type).toBe('command');
+      expect(hook.bash).toMatch(
+        /^\/usr\/bin\/node '\/opt\/fire light\/dist\/cli\/main\.js' hook [a-z-]+ --host copilot$/,
+      );
+      // PowerShell needs the call operator before a quoted program, and single quotes.
+      expect(hook.powershell).toMatch(
+        /^& '\/usr\/bin\/node' '\/opt\/fire light\/dist\/cli\/main\.js' hook [a-z-]+ --host copilot$/,
+      );
+      expect(hook.timeoutSec).toBeLessThanOrEqual(600);
+    }
+    expect(file.hooks.sessionStart).toBeDefined();
+  });
+
+  it('Cursor: .cursor/hooks.json with version 1 and {command} entries', () => {
+    const file = read('.cursor/hooks.json');
+    expect(file.version).toBe(1);
+    // No preToolUse: Cursor's transcript format is undocumented, so nothing could satisfy a gate.
+    expect(Object.keys(file.hooks).sort()).toEqual(['preCompact', 'sessionStart', 'stop']);
+    for (const list of Object.values(file.hooks)) {
+      expect(list).toHaveLength(1);
+      expect(Object.keys(list[0]!)).toEqual(['command']);
+      expect(list[0]!.command).toMatch(/ hook [a-z-]+ /);
+    }
+  });
+});
+
+describe('hook command quoting', () => {
+  it('PowerShell: call operator, single quotes, doubled quote, nothing expanded', () => {
+    expect(
+      powershellCommand(['C:\\Program Files\\node.exe', "C:\\it's $HOME\\main.js", 'hook', 'stop']),
+    ).toBe("& 'C:\\Program Files\\node.exe' 'C:\\it''s $HOME\\main.js' hook stop");
+  });
+
+  it('POSIX: single quotes with the quote escaped', () => {
+    expect(posixCommand(['/usr/bin/node', "/it's here/main.js", 'hook'])).toBe(
+      "/usr/bin/node '/it'\\''s here/main.js' hook",
+    );
+  });
+});
