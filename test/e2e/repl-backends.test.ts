@@ -198,3 +198,76 @@ describe('firstlight repl serve with real backend servers', () => {
     for (const pid of pids) expect(alive(Number(pid))).toBe(false);
   });
 });
+
+describe('relay calls from threads and interrupts', () => {
+  async function withEverything(): Promise<Wired> {
+    const w = await harness();
+    await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
+    return w;
+  }
+
+  it('answers relay calls from a ThreadPoolExecutor, each thread its own answer, in order', async () => {
+    const w = await withEverything();
+    const result = structured<Exec>(
+      await call(w, 'execute', {
+        code: [
+          'import time',
+          'from concurrent.futures import ThreadPoolExecutor',
+          't = time.perf_counter()',
+          'with ThreadPoolExecutor(4) as pool:',
+          '    echoed = list(pool.map(lambda i: everything.echo(message=f"m{i}"), range(16)))',
+          '(echoed, time.perf_counter() - t)',
+        ].join('\n'),
+        timeout: 20,
+      }),
+    );
+    expect(result.success, result.stderr).toBe(true);
+    const [echoed, seconds] = result.return_value as [string[], number];
+    expect(echoed).toEqual(Array.from({ length: 16 }, (_, i) => `Echo: m${i}`));
+    expect(seconds).toBeLessThan(2);
+    // The namespace survived (no hang, no kill-and-restart).
+    expect((await run(w, 'len(echoed)')).return_value).toBe(16);
+  });
+
+  it('ends a relay call at the timeout, and the next call gets its own answer', async () => {
+    const w = await withEverything();
+    await run(w, 'kept = "yes"');
+    const started = Date.now();
+    const timedOut = structured<Exec>(
+      await call(w, 'execute', {
+        code: 'everything.trigger_long_running_operation(duration=10, steps=10)',
+        timeout: 1,
+      }),
+    );
+    expect(timedOut).toMatchObject({ success: false, error_type: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect((await run(w, 'everything.echo(message="after")')).return_value).toBe('Echo: after');
+    expect((await run(w, 'kept')).return_value).toBe('yes');
+  });
+
+  it('drops the late answer of a call interrupted while another thread reads the channel', async () => {
+    const w = await withEverything();
+    const result = await run(
+      w,
+      [
+        'import os, signal, threading, time',
+        'slow = {}',
+        'reader = threading.Thread(target=lambda: slow.update(r=everything.trigger_long_running_operation(duration=2, steps=1)))',
+        'reader.start(); time.sleep(0.3)  # the thread is now the one reading answers',
+        'threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()',
+        'try:',
+        '    everything.trigger_long_running_operation(duration=1, steps=1)',
+        '    interrupted = False',
+        'except KeyboardInterrupt:',
+        '    interrupted = True',
+        'reader.join()',
+        '(interrupted, slow["r"], everything.echo(message="next"))',
+      ].join('\n'),
+    );
+    expect(result.success, result.stderr).toBe(true);
+    const [interrupted, slow, next] = result.return_value as [boolean, string, string];
+    expect(interrupted).toBe(true);
+    expect(slow).toMatch(/Duration: 2 seconds/);
+    expect(next).toBe('Echo: next');
+  });
+});

@@ -231,7 +231,11 @@ class Kernel:
 
 @contextlib.contextmanager
 def no_interrupt():
-    """Defers SIGINT while a relay request is written from a cell, so a line is never torn."""
+    """Defers SIGINT while a relay line is written or read, so a line is never torn.
+
+    A timeout still ends a waiting relay call: the harness answers it with an error at once,
+    and the deferred KeyboardInterrupt is raised when the mask is lifted.
+    """
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
