@@ -186,6 +186,60 @@ describe('firstlight repl serve (persistence)', () => {
     expect(describeResult.description).toContain('bump()');
   });
 
+  it('restores decorated classes and functions, and instances of them, after the process stops', async () => {
+    const dir = home();
+    const first = await harness(dir);
+    const defined = await run(
+      first,
+      [
+        'import dataclasses, functools',
+        'from functools import lru_cache',
+        '@dataclasses.dataclass(frozen=True)',
+        'class P:',
+        '    x: int',
+        '    y: int = 0',
+        'p = P(1, 2)',
+        'points = [P(3), P(4, 5)]',
+        '@functools.lru_cache',
+        'def fib(n):',
+        '    return n if n < 2 else fib(n - 1) + fib(n - 2)',
+        '@lru_cache(maxsize=None)',
+        'def square(n):',
+        '    """Squares n."""',
+        '    return n * n',
+        'fib(30), square(4)',
+      ].join('\n'),
+    );
+    expect(defined.return_value).toEqual([832040, 16]);
+    await first.close();
+    const file = JSON.parse(readFileSync(join(dir, 'repl', 'states', 'autosave.json'), 'utf8'));
+    expect(file.functions.fib.source).toMatch(/^@functools\.lru_cache\ndef fib/);
+    expect(file.functions.square.signature).toBe('(n)');
+    expect(file.unsaved).toEqual([]);
+
+    const second = await harness(dir);
+    const back = await run(
+      second,
+      '(repr(p), repr(points), fib(40), square(5), type(fib).__name__, dataclasses.is_dataclass(P))',
+    );
+    expect(back.stderr).not.toMatch(/NOT restored/);
+    expect(back.return_value).toEqual([
+      'P(x=1, y=2)',
+      '[P(x=3, y=0), P(x=4, y=5)]',
+      102334155,
+      25,
+      '_lru_cache_wrapper',
+      true,
+    ]);
+    const state = structured(await second.client.callTool({ name: 'state', arguments: {} }));
+    expect(state.defined_functions).toEqual(
+      expect.arrayContaining([
+        { name: 'fib', signature: '(n)', docstring: null },
+        { name: 'square', signature: '(n)', docstring: 'Squares n.' },
+      ]),
+    );
+  });
+
   it('saves and restores named states, and reset keeps capabilities', async () => {
     const w = await harness(home());
     await run(

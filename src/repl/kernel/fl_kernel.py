@@ -187,7 +187,8 @@ class Kernel:
         functions, variables = [], {}
         for name in self.user_names():
             value = self.ns[name]
-            if isinstance(value, types.FunctionType):
+            # Decorated functions (lru_cache, wraps) count as functions too.
+            if isinstance(value, types.FunctionType) or fl_persist.user_function(value, name) is not None:
                 try:
                     signature = str(inspect.signature(value))
                 except (TypeError, ValueError):
