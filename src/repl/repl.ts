@@ -33,6 +33,8 @@ export interface SaveResult {
     variables: number;
   };
   unsaved: ItemProblem[];
+  /** Items an earlier restore could not bring back, saved again as they were read. */
+  unrestored: ItemProblem[];
   message: string;
 }
 
@@ -45,9 +47,31 @@ export interface RestoreResult {
 
 const AUTOSAVE = 'autosave';
 
+type Section = 'capabilities' | 'functions' | 'classes' | 'variables' | 'native_capabilities';
+const SECTION_OF: Record<string, Section> = {
+  capability: 'capabilities',
+  function: 'functions',
+  class: 'classes',
+  variable: 'variables',
+  native_capability: 'native_capabilities',
+};
+
+/** An item a restore could not bring back, with its entry as read from the file. */
+interface Unrestored {
+  section: Section;
+  entry: unknown;
+  problem: ItemProblem;
+}
+
 /** The REPL harness: kernel, relay capabilities, native capabilities and saved states. */
 export class Repl extends KernelHost {
   private readonly specs = new Map<string, ServerSpec>();
+  /**
+   * What restores could not bring back, by name. Saves write these entries again, so a backend
+   * that failed to start once (a network hiccup under npx) is not dropped by the next autosave;
+   * an item leaves this list when the name is defined again, or uninstalled.
+   */
+  private readonly unrestored = new Map<string, Unrestored>();
   readonly store: StateStore;
   private closing: Promise<void> | undefined;
 
@@ -138,7 +162,13 @@ export class Repl extends KernelHost {
       const kernel = await this.liveKernel();
       const natives = (await kernel.request<{ names: string[] }>('natives')).names;
       const relay = this.specs.has(name);
-      if (!relay && !natives.includes(name)) throw this.unknownCapability(name, natives);
+      if (!relay && !natives.includes(name)) {
+        if (this.unrestored.get(name)?.section === 'capabilities') {
+          this.unrestored.delete(name);
+          return { name, message: `Dropped '${name}' (it had not been restored) from future saves` };
+        }
+        throw this.unknownCapability(name, natives);
+      }
       this.specs.delete(name);
       this.relayTools.delete(name);
       await kernel.request('uninstall', { name });
@@ -174,6 +204,9 @@ export class Repl extends KernelHost {
     return this.serial(async () => {
       const kernel = await this.liveKernel();
       await kernel.request('reset');
+      for (const [name, item] of this.unrestored) {
+        if (item.section !== 'capabilities') this.unrestored.delete(name);
+      }
       const capabilities = (await kernel.request<{ capabilities: string[] }>('state')).capabilities;
       return {
         message: `REPL reset: namespace and history cleared; capabilities kept: ${capabilities.join(', ') || '(none)'}`,
@@ -208,6 +241,7 @@ export class Repl extends KernelHost {
       ...exported,
       execution_count: count,
     };
+    const unrestored = this.carryUnrestored(state);
     const file = await this.store.write(name, state);
     const saved = {
       capabilities: Object.keys(capabilities).length,
@@ -221,7 +255,40 @@ export class Repl extends KernelHost {
       state.unsaved.length > 0
         ? `; not saved: ${state.unsaved.map((item) => `${item.name} (${item.reason})`).join('; ')}`
         : '';
-    return { name, file, saved, unsaved: state.unsaved, message: `State saved to ${bare}${unsavedText}` };
+    const unrestoredText =
+      unrestored.length > 0
+        ? `; kept as read, still not restored: ${unrestored.map((item) => `${item.name} [${item.kind}]`).join(', ')}`
+        : '';
+    return {
+      name,
+      file,
+      saved,
+      unsaved: state.unsaved,
+      unrestored,
+      message: `State saved to ${bare}${unsavedText}${unrestoredText}`,
+    };
+  }
+
+  /** Adds the entries of items no restore could bring back (and nothing has replaced) to `state`. */
+  private carryUnrestored(state: SavedState): ItemProblem[] {
+    const live = new Set([
+      ...Object.keys(state.capabilities),
+      ...Object.keys(state.native_capabilities),
+      ...Object.keys(state.functions),
+      ...Object.keys(state.classes),
+      ...Object.keys(state.variables),
+      ...state.unsaved.map((item) => item.name),
+    ]);
+    const carried: ItemProblem[] = [];
+    for (const [name, item] of this.unrestored) {
+      if (live.has(name)) {
+        this.unrestored.delete(name);
+        continue;
+      }
+      (state[item.section] as Record<string, unknown>)[name] = item.entry;
+      carried.push(item.problem);
+    }
+    return carried;
   }
 
   /** Re-installs the saved capabilities and merges the saved namespace into the current one. */
@@ -256,6 +323,12 @@ export class Repl extends KernelHost {
     });
     restored.push(...result.restored);
     failed.push(...result.failed);
+    for (const item of restored) this.unrestored.delete(item);
+    for (const problem of failed) {
+      const section = SECTION_OF[problem.kind];
+      const entry = section ? (state[section] as Record<string, unknown>)[problem.name] : undefined;
+      if (section && entry !== undefined) this.unrestored.set(problem.name, { section, entry, problem });
+    }
     const failedText =
       failed.length > 0
         ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}`

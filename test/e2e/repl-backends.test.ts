@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, structured, tempDir, textOf, type Wired, wireStdio } from '../helpers/index.js';
 
@@ -196,6 +196,60 @@ describe('firstlight repl serve with real backend servers', () => {
     expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const pid of pids) expect(alive(Number(pid))).toBe(false);
+  });
+});
+
+describe('persistence with backends', () => {
+  it('keeps what failed to restore in the next autosave, and restores it once it can', async () => {
+    const home = dir('firstlight-repl-carry-');
+    const flag = join(home, 'backend-ok');
+    const flaky = join(home, 'flaky-backend.sh');
+    writeFileSync(
+      flaky,
+      `#!/bin/sh\n[ -f "${flag}" ] || { echo "registry hiccup" >&2; exit 1; }\nexec "${join(BIN, 'mcp-server-everything')}"\n`,
+      { mode: 0o755 },
+    );
+    const autosave = join(home, 'repl', 'states', 'autosave.json');
+    mkdirSync(dirname(autosave), { recursive: true });
+    writeFileSync(
+      autosave,
+      JSON.stringify({
+        version: 1,
+        saved_at: '2026-01-01T00:00:00Z',
+        capabilities: { everything: { command: flaky, args: [], env: {}, cwd: null } },
+        functions: { shout: { source: '@needs_setup\ndef shout(s):\n    return s.upper()\n' } },
+        variables: { n: { type: 'json', value: 1 } },
+      }),
+    );
+
+    const first = await wireStdio(['repl', 'serve', '--home', home]);
+    const notice = await run(first, 'n');
+    expect(notice.return_value).toBe(1);
+    expect(notice.stderr).toMatch(/NOT restored: everything \[capability\].*registry hiccup/);
+    expect(notice.stderr).toMatch(/shout \[function\] \(NameError/);
+    const probe = structured(await call(first, 'save_state', { name: 'probe' }));
+    expect(probe.unrestored).toEqual([
+      expect.objectContaining({ name: 'everything', kind: 'capability' }),
+      expect.objectContaining({ name: 'shout', kind: 'function' }),
+    ]);
+    expect(probe.message).toMatch(/still not restored: everything \[capability\], shout \[function\]/);
+    await first.close();
+    const kept = JSON.parse(readFileSync(autosave, 'utf8'));
+    expect(kept.capabilities.everything.command).toBe(flaky);
+    expect(kept.functions.shout.source).toContain('@needs_setup');
+    expect(kept.variables.n).toEqual({ type: 'json', value: 1 });
+
+    writeFileSync(flag, '');
+    const second = await wireStdio(['repl', 'serve', '--home', home]);
+    cleanups.push(second.close);
+    const back = await run(second, 'everything.echo(message="back")');
+    expect(back.return_value).toBe('Echo: back');
+    expect(back.stderr).not.toMatch(/everything \[capability\]/);
+    expect(back.stderr).toMatch(/NOT restored: shout \[function\]/);
+    // Defining the name again replaces the unrestored entry.
+    await run(second, 'def shout(s):\n    return s + "!"');
+    const saved = structured(await call(second, 'save_state', { name: 'after' }));
+    expect(saved.unrestored).toEqual([]);
   });
 });
 

@@ -223,7 +223,7 @@ class Kernel:
         def run_source(source, label):
             result = self.execute(source, output_cap, store_history=False)
             if not result["success"]:
-                raise RuntimeError(f"{result['error_type']}: {result['error_message']}")
+                raise fl_persist.SourceFailed(f"{result['error_type']}: {result['error_message']}")
 
         restored, failed = fl_persist.import_namespace(state, self.ns, run_source, self.register_capability)
         self.history.extend(state.get("history") or [])

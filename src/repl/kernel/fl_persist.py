@@ -18,6 +18,10 @@ import types
 MAX_PICKLE_BYTES = 16 * 1024 * 1024
 
 
+class SourceFailed(Exception):
+    """Running a saved source raised; the message is the cell's own `Type: message`."""
+
+
 def _is_user_defined(obj):
     return getattr(obj, "__module__", None) == "__main__"
 
@@ -220,5 +224,5 @@ def _load_value(entry):
 
 
 def _why(error):
-    return f"{type(error).__name__}: {error}"
+    return str(error) if isinstance(error, SourceFailed) else f"{type(error).__name__}: {error}"
 
