@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
-import { NotFoundError, UserError } from '../core/index.js';
+import { ConfigError, NotFoundError, UserError } from '../core/index.js';
 import type { ServerSpec } from '../hub/index.js';
 import { KernelHost } from './harness.js';
 import { checkCapabilityName, pythonNamesFor, splitCommandLine } from './names.js';
-import { type SavedState, StateStore } from './state-store.js';
+import { KIND_OF, type SavedState, type Section, StateStore, type UnrestoredEntry } from './state-store.js';
 import type { ItemProblem, KernelTool, ReplDeps } from './types.js';
 
 /** Arguments of `install_capability`. */
@@ -47,21 +47,9 @@ export interface RestoreResult {
 
 const AUTOSAVE = 'autosave';
 
-type Section = 'capabilities' | 'functions' | 'classes' | 'variables' | 'native_capabilities';
-const SECTION_OF: Record<string, Section> = {
-  capability: 'capabilities',
-  function: 'functions',
-  class: 'classes',
-  variable: 'variables',
-  native_capability: 'native_capabilities',
-};
-
-/** An item a restore could not bring back, with its entry as read from the file. */
-interface Unrestored {
-  section: Section;
-  entry: unknown;
-  problem: ItemProblem;
-}
+const SECTION_OF = Object.fromEntries(
+  Object.entries(KIND_OF).map(([section, kind]) => [kind, section as Section]),
+) as Record<string, Section>;
 
 /** The REPL harness: kernel, relay capabilities, native capabilities and saved states. */
 export class Repl extends KernelHost {
@@ -71,7 +59,7 @@ export class Repl extends KernelHost {
    * that failed to start once (a network hiccup under npx) is not dropped by the next autosave;
    * an item leaves this list when the name is defined again, or uninstalled.
    */
-  private readonly unrestored = new Map<string, Unrestored>();
+  private readonly unrestored = new Map<string, UnrestoredEntry>();
   readonly store: StateStore;
   private closing: Promise<void> | undefined;
 
@@ -89,7 +77,13 @@ export class Repl extends KernelHost {
         const result = await repl.restoreState(AUTOSAVE);
         repl.notice(result.message);
       } catch (error) {
-        repl.notice(`could not restore the autosave: ${(error as Error).message}`);
+        let kept = '';
+        if (error instanceof ConfigError) {
+          // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
+          const aside = repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date());
+          kept = `; the file was kept as ${aside}`;
+        }
+        repl.notice(`could not restore the autosave: ${(error as Error).message}${kept}`);
       }
     }
     return repl;
@@ -297,20 +291,21 @@ export class Repl extends KernelHost {
   }
 
   private async restore(name: string): Promise<RestoreResult> {
-    const state = this.store.read(name);
+    const { state, invalid } = this.store.read(name);
     const failed: ItemProblem[] = state.unsaved.map((item) => ({
       ...item,
       reason: `not saved: ${item.reason}`,
     }));
     const restored: string[] = [];
-    for (const [capability, spec] of Object.entries(state.capabilities)) {
-      const current = this.specs.get(capability);
-      if (current && JSON.stringify(current) === JSON.stringify({ ...spec, cwd: spec.cwd ?? undefined })) {
-        restored.push(capability);
-        continue;
-      }
+    for (const [capability, saved] of Object.entries(state.capabilities)) {
+      const input = { name: capability, ...saved, cwd: saved.cwd ?? undefined };
       try {
-        await this.install({ name: capability, ...spec, cwd: spec.cwd ?? undefined });
+        const current = this.specs.get(capability);
+        if (current && JSON.stringify(current) === JSON.stringify(this.toSpec(input))) {
+          restored.push(capability);
+          continue;
+        }
+        await this.install(input);
         restored.push(capability);
       } catch (error) {
         failed.push({ name: capability, kind: 'capability', reason: (error as Error).message });
@@ -329,6 +324,10 @@ export class Repl extends KernelHost {
       const entry = section ? (state[section] as Record<string, unknown>)[problem.name] : undefined;
       if (section && entry !== undefined) this.unrestored.set(problem.name, { section, entry, problem });
     }
+    for (const item of invalid) {
+      failed.push(item.problem);
+      this.unrestored.set(item.problem.name, item);
+    }
     const failedText =
       failed.length > 0
         ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}`
@@ -337,7 +336,7 @@ export class Repl extends KernelHost {
       name,
       restored,
       failed,
-      message: `Restored state "${name}" saved ${state.saved_at}: ${restored.length} item(s)${
+      message: `Restored state "${name}"${state.saved_at ? ` saved ${state.saved_at}` : ''}: ${restored.length} item(s)${
         restored.length > 0 ? ` (${restored.join(', ')})` : ''
       }${failedText}`,
     };

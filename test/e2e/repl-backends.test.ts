@@ -200,6 +200,57 @@ describe('firstlight repl serve with real backend servers', () => {
 });
 
 describe('persistence with backends', () => {
+  it("restores the seed's example state file (only paths changed)", async () => {
+    const root = dir('firstlight-seed-root-');
+    const w = await harness();
+    const states = structured<{ file: string }>(await call(w, 'save_state', { name: 'probe' })).file;
+    // The seed's example (002, section 7.2) with its two commands pointing at real servers.
+    writeFileSync(
+      join(dirname(states), 'seed.json'),
+      `{
+  "version": 1,
+  "saved_at": "2026-01-12T10:30:00Z",
+  "capabilities": {
+    "gmail": {"command": "${join(BIN, 'mcp-server-everything')} stdio"},
+    "fs": {"command": "${join(BIN, 'mcp-server-filesystem')}", "args": {"root": "${root}"}}
+  },
+  "functions": {
+    "my_helper": {
+      "source": "def my_helper(x):\\n    return x * 2",
+      "signature": "(x)"
+    }
+  },
+  "variables": {
+    "config": {"type": "json", "value": {"key": "value"}},
+    "data": {"type": "dill", "value": "base64-encoded-dill-bytes"}
+  },
+  "history": [
+    "x = 1",
+    "def my_helper(x): return x * 2",
+    "result = gmail.search('test')"
+  ]
+}`,
+    );
+    const restored = structured<{ restored: string[]; failed: { name: string; reason: string }[] }>(
+      await call(w, 'restore_state', { name: 'seed' }),
+    );
+    expect(restored.restored.sort()).toEqual(['config', 'fs', 'gmail', 'my_helper']);
+    expect(restored.failed).toEqual([
+      expect.objectContaining({
+        name: 'data',
+        kind: 'variable',
+        reason: expect.stringMatching(/dill pickle/),
+      }),
+    ]);
+    const back = await run(
+      w,
+      '(my_helper(21), config, gmail.echo(message="hi"), fs.list_allowed_directories()["content"])',
+    );
+    expect(back.return_value).toEqual([42, { key: 'value' }, 'Echo: hi', expect.stringContaining(root)]);
+    const state = structured(await call(w, 'state', {}));
+    expect(state).toMatchObject({ capabilities: ['fs', 'gmail'], history_length: 4 });
+  });
+
   it('keeps what failed to restore in the next autosave, and restores it once it can', async () => {
     const home = dir('firstlight-repl-carry-');
     const flag = join(home, 'backend-ok');

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { structured, tempDir, type Wired, wireStdio } from '../helpers/index.js';
@@ -238,6 +238,22 @@ describe('firstlight repl serve (persistence)', () => {
         { name: 'square', signature: '(n)', docstring: 'Squares n.' },
       ]),
     );
+  });
+
+  it('keeps an unreadable autosave aside instead of overwriting it at shutdown', async () => {
+    const dir = home();
+    const states = join(dir, 'repl', 'states');
+    mkdirSync(states, { recursive: true });
+    writeFileSync(join(states, 'autosave.json'), '{"version": 1, "functions": {');
+    const w = await harness(dir);
+    const first = await run(w, '1');
+    expect(first.stderr).toMatch(
+      /could not restore the autosave: .*not valid JSON; the file was kept as .*autosave\.unreadable-/,
+    );
+    await w.close();
+    const files = readdirSync(states).sort();
+    expect(files).toEqual(['autosave.json', expect.stringMatching(/^autosave\.unreadable-.*\.json$/)]);
+    expect(readFileSync(join(states, files[1] as string), 'utf8')).toBe('{"version": 1, "functions": {');
   });
 
   it('saves and restores named states, and reset keeps capabilities', async () => {

@@ -213,6 +213,13 @@ def _load_value(entry):
         return entry["value"]
     if kind == "pickle":
         return pickle.loads(base64.b64decode(entry["value"]))
+    if kind == "dill":
+        # The seed's format; dill is not in the standard library, but a dill pickle of plain
+        # data is a standard pickle. Anything else fails here, reported for this variable only.
+        try:
+            return pickle.loads(base64.b64decode(entry["value"], validate=True))
+        except Exception as error:  # noqa: BLE001
+            raise ValueError(f"a dill pickle the standard pickle module cannot load ({_why(error)})") from None
     if kind == "module":
         return importlib.import_module(entry["value"])
     if kind == "import":
