@@ -27,7 +27,7 @@ export class KernelHost {
   private expectedExit = false;
   /** Set at shutdown: no new kernel may start after it. */
   protected stopped = false;
-  private running: { abort: AbortController; activity: string; stdout: string; stderr: string } | undefined;
+  private running: { abort: AbortController; activity: string } | undefined;
 
   constructor(protected readonly deps: ReplDeps) {
     this.log = deps.log;
@@ -84,15 +84,9 @@ export class KernelHost {
     return `the Python kernel ${how} and was restarted with an empty namespace (${lost}${keptText}). Native capabilities must be registered again; restore_state brings back a saved state.`;
   }
 
+  /** What reaches the kernel's fd 1/2 between cells (a cell's own goes into its result). */
   private onKernelOutput(stream: 'stdout' | 'stderr', text: string): void {
-    const running = this.running;
-    if (!running) {
-      this.log.debug(`kernel ${stream}: ${text.trimEnd()}`);
-      return;
-    }
-    // fd-level output (subprocesses, C code); capped like the cell's own output.
-    const cap = this.deps.settings.output_max_chars;
-    if (running[stream].length < cap) running[stream] += text.slice(0, cap - running[stream].length);
+    this.log.debug(`kernel ${stream}: ${text.trimEnd()}`);
   }
 
   private async relay(request: RelayRequest): Promise<RelayAnswer> {
@@ -131,7 +125,7 @@ export class KernelHost {
     const kernel = await this.liveKernel();
     const settings = this.deps.settings;
     const timeoutS = options.timeoutS ?? settings.timeout_s;
-    const running = { abort: new AbortController(), activity: 'running', stdout: '', stderr: '' };
+    const running = { abort: new AbortController(), activity: 'running' };
     this.running = running;
     const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
@@ -159,8 +153,6 @@ export class KernelHost {
         code,
         output_cap: settings.output_max_chars,
       });
-      // fd-level output that raced the reply is read in this same turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
       const { names, ...shape } = raw;
       this.lastNames = names;
       this.lastCount = raw.execution_count;
@@ -196,8 +188,6 @@ export class KernelHost {
       clearInterval(heartbeat);
       this.running = undefined;
     }
-    if (running.stdout) result.stdout += running.stdout;
-    if (running.stderr) result.stderr += running.stderr;
     if (notices.length > 0) result.stderr = `${notices.join('\n')}\n${result.stderr}`;
     return result;
   }

@@ -20,7 +20,7 @@ export interface KernelOptions {
   env: NodeJS.ProcessEnv;
   log: Logger;
   onRelay: (request: RelayRequest) => Promise<RelayAnswer>;
-  /** Bytes the kernel's fd 1/2 produce (subprocesses, C extensions): not the protocol. */
+  /** What the kernel's fd 1/2 pass on between cells (during a cell it is in the result). */
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** Called once when the process exits, whoever caused it. */
   onExit: (how: string) => void;

@@ -133,6 +133,22 @@ describe('firstlight repl serve (kernel semantics)', () => {
     expect(result.return_value).toBe('done');
     expect(result.stdout).toContain('from-a-subprocess');
   });
+
+  it('gives output written to fd 1/2 by subprocesses the same cap and note as print()', async () => {
+    const w = await harness(home());
+    const result = await run(
+      w,
+      'import os\nos.system("python3 -c \'print(\\"y\\" * 100_000)\'")\nos.system("echo to-stderr >&2")\nprint("z" * 30_000)\n"done"',
+    );
+    expect(result.return_value).toBe('done');
+    // One budget for the stream: 100,001 + 30,001 characters, capped at 20,000 plus one note.
+    expect(result.stdout.length).toBeLessThan(20_300);
+    expect(result.stdout).toMatch(/\[\.\.\. output truncated: 130,002 characters written, 110,002 dropped/);
+    expect(result.stdout.match(/output truncated/g)).toHaveLength(1);
+    expect(result.stdout.startsWith('yyyy')).toBe(true);
+    expect(result.stdout.trimEnd().endsWith('zzzz')).toBe(true);
+    expect(result.stderr).toBe('to-stderr\n');
+  });
 });
 
 describe('firstlight repl serve (persistence)', () => {

@@ -4,7 +4,7 @@ Standard library only. Channels (all JSON lines, each message with an id):
   fd 3  control: harness -> kernel requests, kernel -> harness replies
   fd 4  relay:   kernel -> harness capability calls, harness -> kernel answers
 stdin is /dev/null; fd 1 and 2 stay plain output (a subprocess writing there cannot corrupt
-the protocol). Cells follow Jupyter: statements run, a trailing expression's value is returned
+the protocol): while a cell runs it is captured into the cell's capped stdout/stderr. Cells follow Jupyter: statements run, a trailing expression's value is returned
 (None hidden), an execution counter, each cell in linecache under `<cell-N>`.
 SIGINT raises KeyboardInterrupt only while user code runs; elsewhere it is ignored, so a late
 interrupt can never tear a protocol message.
@@ -33,7 +33,8 @@ RELAY_FD = 4
 
 
 class Kernel:
-    def __init__(self):
+    def __init__(self, fd_capture=None):
+        self.fd_capture = fd_capture
         self.user_code_running = False
         self.execution_count = 0
         self.restore_count = 0
@@ -132,6 +133,8 @@ class Kernel:
         result = {"success": True, "return_value": None, "error_type": None, "error_message": None}
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = stdout, stderr
+        if self.fd_capture is not None:
+            self.fd_capture.start(stdout, stderr)
         try:
             value = self.run_cell(code, filename, output_cap)
             if value is not None:
@@ -144,6 +147,8 @@ class Kernel:
             stderr.write(self._format_traceback(error))
         finally:
             sys.stdout, sys.stderr = saved
+            if self.fd_capture is not None:
+                self.fd_capture.stop()
         result["stdout"] = stdout.getvalue()
         result["stderr"] = stderr.getvalue()
         result["execution_count"] = count
@@ -250,7 +255,7 @@ def main():
     relay_in = os.fdopen(RELAY_FD, "rb")
     relay_out = os.fdopen(os.dup(RELAY_FD), "wb")
     fl_capabilities.set_channel(fl_capabilities.RelayChannel(relay_in, relay_out, no_interrupt))
-    kernel = Kernel()
+    kernel = Kernel(fl_output.FdCapture())
 
     def on_sigint(signum, frame):
         if kernel.user_code_running:
