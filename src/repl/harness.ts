@@ -9,6 +9,13 @@ interface RawExecution extends ExecutionResult {
 
 const NOTICE = '[firstlight-repl]';
 
+/** A request's kernel was killed (or died) and a new one started; the message says what was lost. */
+export class KernelRestartedError extends SystemError {
+  constructor(report: string) {
+    super(report, { code: 'KERNEL_RESTARTED' });
+  }
+}
+
 /**
  * The kernel's lifecycle and `execute`: one kernel process at a time, requests in order, a
  * timeout that interrupts then kills, restarts that say what was lost. Capabilities and
@@ -23,6 +30,10 @@ export class KernelHost {
   private queue: Promise<unknown> = Promise.resolve();
   private notices: string[] = [];
   private lastNames: string[] = [];
+  /**
+   * The number of the last cell, kept across kernel restarts: a restarted kernel counts on from
+   * it (a killed cell keeps its number), so numbers and `<cell-N>` names never repeat.
+   */
   private lastCount = 0;
   private expectedExit = false;
   /** Set at shutdown: no new kernel may start after it. */
@@ -56,12 +67,12 @@ export class KernelHost {
         hint: 'start a new `firstlight repl serve`',
       });
     }
-    const died = this.kernel !== undefined;
     this.expectedExit = false;
     const kernel = await KernelProcess.start({
       python: this.deps.settings.python,
       cwd: this.deps.cwd,
       env: this.deps.env,
+      executionCount: this.lastCount,
       log: this.log,
       onRelay: (request) => this.relay(request),
       onOutput: (stream, text) => this.onKernelOutput(stream, text),
@@ -71,7 +82,6 @@ export class KernelHost {
     });
     this.kernel = kernel;
     for (const [name, tools] of this.relayTools) await kernel.request('install', { name, tools });
-    if (died) this.lastCount = 0;
     return kernel;
   }
 
@@ -160,6 +170,9 @@ export class KernelHost {
       if (timing.phase !== 'running' && raw.error_type === 'KeyboardInterrupt') {
         result.error_type = 'TimeoutError';
         result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt); the namespace is intact`;
+      } else if (timing.phase !== 'running') {
+        // e.g. os.system ignores SIGINT while it waits, but the child it waits for does not.
+        result.stderr += `${NOTICE} the cell passed the ${timeoutS} s timeout; the interrupt stopped a subprocess and the cell then ended by itself\n`;
       }
     } catch (error) {
       if (!(error instanceof KernelExitedError)) throw error;
@@ -168,6 +181,7 @@ export class KernelHost {
           ? `did not stop within ${settings.interrupt_grace_s} s of SIGINT, was killed`
           : error.how;
       const report = this.lossReport(how.startsWith('did not') ? how : `died (${how})`);
+      this.lastCount += 1;
       this.kernel = undefined;
       await this.ensureKernel();
       result = {
@@ -180,7 +194,7 @@ export class KernelHost {
           timing.phase === 'killed'
             ? `execution exceeded the ${timeoutS} s timeout; ${report}`
             : `${report} The cell did not finish.`,
-        execution_count: this.lastCount + 1,
+        execution_count: this.lastCount,
       };
     } finally {
       clearTimeout(timer);
@@ -190,6 +204,38 @@ export class KernelHost {
     }
     if (notices.length > 0) result.stderr = `${notices.join('\n')}\n${result.stderr}`;
     return result;
+  }
+
+  /**
+   * A kernel request that runs user code outside a cell (a restore); call it from inside
+   * `serial`. Past `seconds` the kernel is killed and restarted, and the request fails with a
+   * KernelRestartedError saying so.
+   */
+  protected async requestBounded<T>(
+    op: string,
+    payload: Record<string, unknown>,
+    seconds: number,
+  ): Promise<T> {
+    const kernel = await this.liveKernel();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      this.expectedExit = true;
+      void kernel.kill();
+    }, seconds * 1000);
+    try {
+      return await kernel.request<T>(op, payload);
+    } catch (error) {
+      if (!(error instanceof KernelExitedError)) throw error;
+      const report = this.lossReport(
+        late ? `did not finish "${op}" within ${seconds} s, was killed` : `died (${error.how})`,
+      );
+      this.kernel = undefined;
+      await this.ensureKernel();
+      throw new KernelRestartedError(report);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The kernel for a non-execute request, reporting a death noticed on the way. */

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, NotFoundError, UserError } from '../core/index.js';
 import type { ServerSpec } from '../hub/index.js';
-import { KernelHost } from './harness.js';
+import { KernelHost, KernelRestartedError } from './harness.js';
 import { checkCapabilityName, pythonNamesFor, splitCommandLine } from './names.js';
 import { KIND_OF, type SavedState, type Section, StateStore, type UnrestoredEntry } from './state-store.js';
 import type { ItemProblem, KernelTool, ReplDeps } from './types.js';
@@ -46,6 +46,8 @@ export interface RestoreResult {
 }
 
 const AUTOSAVE = 'autosave';
+/** Seconds a saved definition may run while it is restored (a class body is code). */
+const RESTORE_ITEM_TIMEOUT_S = 10;
 
 const SECTION_OF = Object.fromEntries(
   Object.entries(KIND_OF).map(([section, kind]) => [kind, section as Section]),
@@ -68,23 +70,30 @@ export class Repl extends KernelHost {
     this.store = new StateStore(deps.home);
   }
 
-  /** Starts the kernel and, when autosave is on and a previous one exists, restores it. */
+  /**
+   * Starts the kernel and, when autosave is on and a previous one exists, queues its restore:
+   * requests wait behind it, but the server can answer `initialize` meanwhile (a backend may
+   * take a while to start). The outcome is a notice on the next execute.
+   */
   static async start(deps: ReplDeps): Promise<Repl> {
     const repl = new Repl(deps);
     await repl.serial(() => repl.ensureKernel());
     if (deps.settings.autosave && repl.store.exists(AUTOSAVE)) {
-      try {
-        const result = await repl.restoreState(AUTOSAVE);
-        repl.notice(result.message);
-      } catch (error) {
-        let kept = '';
-        if (error instanceof ConfigError) {
-          // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
-          const aside = repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date());
-          kept = `; the file was kept as ${aside}`;
-        }
-        repl.notice(`could not restore the autosave: ${(error as Error).message}${kept}`);
-      }
+      repl.restoreState(AUTOSAVE).then(
+        (result) => repl.notice(result.message),
+        (error) => {
+          let kept = '';
+          if (error instanceof ConfigError) {
+            // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
+            try {
+              kept = `; the file was kept as ${repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date())}`;
+            } catch (renameError) {
+              kept = `; it could not be set aside either (${(renameError as Error).message})`;
+            }
+          }
+          repl.notice(`could not restore the autosave: ${(error as Error).message}${kept}`);
+        },
+      );
     }
     return repl;
   }
@@ -311,11 +320,32 @@ export class Repl extends KernelHost {
         failed.push({ name: capability, kind: 'capability', reason: (error as Error).message });
       }
     }
-    const kernel = await this.liveKernel();
-    const result = await kernel.request<{ restored: string[]; failed: ItemProblem[] }>('restore', {
-      state,
-      output_cap: this.deps.settings.output_max_chars,
-    });
+    let result: { restored: string[]; failed: ItemProblem[] };
+    try {
+      // Each definition may run for RESTORE_ITEM_TIMEOUT_S (or the cell timeout if shorter):
+      // a looping class body is reported alone. Beyond those, the restore gets the cell
+      // timeout; past it the kernel is restarted.
+      const itemTimeout = Math.min(RESTORE_ITEM_TIMEOUT_S, this.deps.settings.timeout_s);
+      const definitions = ['functions', 'classes', 'native_capabilities'] as const;
+      const count = definitions.reduce((sum, section) => sum + Object.keys(state[section]).length, 0);
+      result = await this.requestBounded(
+        'restore',
+        { state, output_cap: this.deps.settings.output_max_chars, item_timeout: itemTimeout },
+        this.deps.settings.timeout_s + itemTimeout * count,
+      );
+    } catch (error) {
+      if (!(error instanceof KernelRestartedError)) throw error;
+      result = { restored: [], failed: [{ name: '(namespace)', kind: 'kernel', reason: error.message }] };
+      for (const section of ['functions', 'classes', 'variables', 'native_capabilities'] as const) {
+        for (const item of Object.keys(state[section])) {
+          result.failed.push({
+            name: item,
+            kind: KIND_OF[section],
+            reason: 'the kernel was restarted during the restore',
+          });
+        }
+      }
+    }
     restored.push(...result.restored);
     failed.push(...result.failed);
     for (const item of restored) this.unrestored.delete(item);

@@ -33,10 +33,10 @@ RELAY_FD = 4
 
 
 class Kernel:
-    def __init__(self, fd_capture=None):
+    def __init__(self, fd_capture=None, execution_count=0):
         self.fd_capture = fd_capture
         self.user_code_running = False
-        self.execution_count = 0
+        self.execution_count = execution_count
         self.restore_count = 0
         self.current_cell = None
         self.history = []
@@ -224,13 +224,25 @@ class Kernel:
     def export(self):
         return fl_persist.export_namespace(self.ns, self.user_names(), self.natives, self.history)
 
-    def restore(self, state, output_cap):
+    def restore(self, state, output_cap, item_timeout):
+        def on_alarm(signum, frame):
+            if self.user_code_running:
+                raise TimeoutError(f"still running after {item_timeout:g} s (a loop in a class body or decorator?)")
+
         def run_source(source, label):
-            result = self.execute(source, output_cap, store_history=False)
+            signal.setitimer(signal.ITIMER_REAL, item_timeout)
+            try:
+                result = self.execute(source, output_cap, store_history=False)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
             if not result["success"]:
                 raise fl_persist.SourceFailed(f"{result['error_type']}: {result['error_message']}")
 
-        restored, failed = fl_persist.import_namespace(state, self.ns, run_source, self.register_capability)
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        try:
+            restored, failed = fl_persist.import_namespace(state, self.ns, run_source, self.register_capability)
+        finally:
+            signal.signal(signal.SIGALRM, previous)
         self.history.extend(state.get("history") or [])
         return {"restored": restored, "failed": failed}
 
@@ -255,7 +267,8 @@ def main():
     relay_in = os.fdopen(RELAY_FD, "rb")
     relay_out = os.fdopen(os.dup(RELAY_FD), "wb")
     fl_capabilities.set_channel(fl_capabilities.RelayChannel(relay_in, relay_out, no_interrupt))
-    kernel = Kernel(fl_output.FdCapture())
+    # argv[1]: the number of the last cell of the kernel this one replaces (0 at first).
+    kernel = Kernel(fl_output.FdCapture(), int(sys.argv[1]) if len(sys.argv) > 1 else 0)
 
     def on_sigint(signum, frame):
         if kernel.user_code_running:
@@ -317,7 +330,7 @@ def dispatch(kernel, request):
     if op == "export":
         return kernel.export()
     if op == "restore":
-        return kernel.restore(request["state"], cap)
+        return kernel.restore(request["state"], cap, float(request.get("item_timeout") or 10))
     raise ValueError(f"unknown op {op!r}")
 
 
