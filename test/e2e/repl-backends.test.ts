@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, structured, tempDir, textOf, type Wired, wireStdio } from '../helpers/index.js';
+import { CLI, REPO_ROOT, structured, tempDir, textOf, type Wired, wireStdio } from '../helpers/index.js';
+import { childrenOf, gone, waitGone } from './repl-procs.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
 
@@ -31,6 +33,37 @@ async function harness(): Promise<Wired> {
   return wired;
 }
 
+/** Bare JSON-RPC over a harness's stdio, for tests that must control its stdin themselves. */
+function jsonRpc(child: ChildProcess) {
+  // biome-ignore lint/suspicious/noExplicitAny: raw protocol messages
+  const waiting = new Map<number, (result: any) => void>();
+  let buffered = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    let newline = buffered.indexOf('\n');
+    while (newline !== -1) {
+      const message = JSON.parse(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      waiting.get(message.id)?.(message.result);
+      newline = buffered.indexOf('\n');
+    }
+  });
+  let next = 1;
+  return {
+    // biome-ignore lint/suspicious/noExplicitAny: raw protocol messages
+    request(method: string, params: unknown): Promise<any> {
+      const id = next++;
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      });
+    },
+    notify(method: string): void {
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+    },
+  };
+}
+
 async function call(w: Wired, name: string, args: Record<string, unknown>) {
   return w.client.callTool({ name, arguments: args });
 }
@@ -39,13 +72,29 @@ async function run(w: Wired, code: string): Promise<Exec> {
   return structured<Exec>(await call(w, 'execute', { code }));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** The pids of the harness and its kernel, read from inside the kernel. */
+async function harnessPids(w: Wired): Promise<{ harness: number; kernel: number }> {
+  const [harnessPid, kernel] = (await run(w, 'import os as _os\n(_os.getppid(), _os.getpid())'))
+    .return_value as number[];
+  return { harness: harnessPid as number, kernel: kernel as number };
+}
+
+/** The backend servers the harness started: its children other than the kernel. */
+async function backendPids(w: Wired): Promise<number[]> {
+  const { harness: harnessPid, kernel } = await harnessPids(w);
+  return childrenOf(harnessPid).filter((pid) => pid !== kernel);
+}
+
+/** A backend wrapper that forks a grandchild (`sleep`), records its pid, then execs the server. */
+function forkingBackend(where: string): { command: string; grandchildPid: () => number } {
+  const command = join(where, 'forking-backend.sh');
+  const pidFile = join(where, 'grandchild.pid');
+  writeFileSync(
+    command,
+    `#!/bin/sh\nsleep 1000 &\necho $! > "${pidFile}"\nexec "${join(BIN, 'mcp-server-everything')}"\n`,
+    { mode: 0o755 },
+  );
+  return { command, grandchildPid: () => Number(readFileSync(pidFile, 'utf8').trim()) };
 }
 
 describe('firstlight repl serve with real backend servers', () => {
@@ -83,16 +132,11 @@ describe('firstlight repl serve with real backend servers', () => {
     expect((await run(w, 'sorted(n for n in dir(fs) if n.startswith("read"))')).return_value).toEqual(
       expect.arrayContaining(['read_text_file', 'read_media_file']),
     );
-    const pids = (
-      await run(
-        w,
-        'import subprocess\nsubprocess.run(["pgrep", "-f", "mcp-server-filesystem"], capture_output=True, text=True).stdout.split()',
-      )
-    ).return_value as string[];
-    expect(pids.length).toBeGreaterThan(0);
+    const pids = await backendPids(w);
+    expect(pids).toHaveLength(1);
     const removed = structured(await call(w, 'uninstall_capability', { name: 'fs' }));
     expect(removed.message).toMatch(/stopped its server/);
-    for (const pid of pids) expect(alive(Number(pid))).toBe(false);
+    expect(await waitGone(pids)).toEqual([]);
     expect((await run(w, 'fs')).error_type).toBe('NameError');
   });
 
@@ -181,21 +225,68 @@ describe('firstlight repl serve with real backend servers', () => {
     expect(textOf(saved)).toBe('State saved to my_session.json');
   });
 
-  it('exits when stdin closes, saving and killing its backends', async () => {
+  it('exits cleanly within 2 s when its stdin ends, saving and killing its backends and their children', async () => {
     const home = dir('firstlight-repl-exit-');
-    const w = await wireStdio(['repl', 'serve', '--home', home]);
-    await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
-    const pids = (
-      await run(
-        w,
-        'import subprocess, os\n[p for p in subprocess.run(["pgrep", "-P", str(os.getppid())], capture_output=True, text=True).stdout.split()]',
-      )
-    ).return_value as string[];
-    expect(pids.length).toBeGreaterThanOrEqual(2);
-    await w.close();
+    const backend = forkingBackend(home);
+    const harness = spawn(process.execPath, [CLI, 'repl', 'serve', '--home', home], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    cleanups.push(() => {
+      if (harness.exitCode === null) harness.kill('SIGKILL');
+    });
+    const rpc = jsonRpc(harness);
+    await rpc.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'firstlight-test', version: '0' },
+    });
+    rpc.notify('notifications/initialized');
+    const installed = await rpc.request('tools/call', {
+      name: 'install_capability',
+      arguments: { name: 'everything', command: backend.command },
+    });
+    expect(installed.isError).toBeUndefined();
+    const kernel = (
+      await rpc.request('tools/call', { name: 'execute', arguments: { code: 'import os\nos.getpid()' } })
+    ).structuredContent.return_value as number;
+    const backends = childrenOf(harness.pid as number).filter((pid) => pid !== kernel);
+    expect(backends).toHaveLength(1);
+    const processes = [kernel, ...backends, backend.grandchildPid()];
+    expect(processes.filter(gone)).toEqual([]);
+
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      harness.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const started = Date.now();
+    harness.stdin.end();
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(2000);
     expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    for (const pid of pids) expect(alive(Number(pid))).toBe(false);
+    expect(await waitGone(processes, 1000)).toEqual([]);
+  });
+
+  it('kills the whole process group of a backend on uninstall, forked children included', async () => {
+    const backend = forkingBackend(dir('firstlight-repl-group-'));
+    const w = await harness();
+    await call(w, 'install_capability', { name: 'everything', command: backend.command });
+    const [server] = await backendPids(w);
+    const grandchild = backend.grandchildPid();
+    expect(gone(server as number) || gone(grandchild)).toBe(false);
+    await call(w, 'uninstall_capability', { name: 'everything' });
+    expect(await waitGone([server as number, grandchild])).toEqual([]);
+  });
+
+  it('reset keeps relay and native capabilities usable', async () => {
+    const w = await harness();
+    await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
+    await run(
+      w,
+      'class Tool:\n    name = "tool"\n    def describe(self):\n        return "tool"\nregister_capability(Tool())\nscratch = 1',
+    );
+    const reset = structured(await call(w, 'reset', {}));
+    expect(reset.capabilities).toEqual(['everything', 'tool']);
+    const after = await run(w, '(everything.echo(message="still"), tool.describe(), "scratch" in dir())');
+    expect(after.return_value).toEqual(['Echo: still', 'tool', false]);
   });
 });
 
