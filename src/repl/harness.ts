@@ -1,13 +1,31 @@
 import { type Logger, SystemError } from '../core/index.js';
-import { Hub, unwrapToolResult } from '../hub/index.js';
+import { type BackendConnection, Hub, unwrapToolResult } from '../hub/index.js';
 import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
 import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
 
 interface RawExecution extends ExecutionResult {
-  names: string[];
+  /** The user's names, when they changed since the last execute. */
+  names?: string[];
 }
 
 const NOTICE = '[firstlight-repl]';
+
+/** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
+class RunningCell {
+  activity = 'running';
+  // Made on first use: most cells make no relay call and are never aborted.
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+}
 
 /** A request's kernel was killed (or died) and a new one started; the message says what was lost. */
 export class KernelRestartedError extends SystemError {
@@ -38,7 +56,7 @@ export class KernelHost {
   private expectedExit = false;
   /** Set at shutdown: no new kernel may start after it. */
   protected stopped = false;
-  private running: { abort: AbortController; activity: string } | undefined;
+  private running: RunningCell | undefined;
 
   constructor(protected readonly deps: ReplDeps) {
     this.log = deps.log;
@@ -105,7 +123,7 @@ export class KernelHost {
     if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
     // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
     // it is given, and a loop of relay calls in one cell would pile them up on the cell's.
-    const parent = this.running?.abort.signal;
+    const parent = this.running?.signal;
     const controller = new AbortController();
     const onAbort = () => controller.abort(parent?.reason);
     parent?.addEventListener('abort', onAbort, { once: true });
@@ -135,14 +153,14 @@ export class KernelHost {
     const kernel = await this.liveKernel();
     const settings = this.deps.settings;
     const timeoutS = options.timeoutS ?? settings.timeout_s;
-    const running = { abort: new AbortController(), activity: 'running' };
+    const running = new RunningCell();
     this.running = running;
     const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
     const started = Date.now();
     const timer = setTimeout(() => {
       timing.phase = 'interrupted';
-      running.abort.abort(new Error(`execute timed out after ${timeoutS} s`));
+      running.abort(new Error(`execute timed out after ${timeoutS} s`));
       kernel.interrupt();
       graceTimer = setTimeout(() => {
         timing.phase = 'killed';
@@ -163,10 +181,10 @@ export class KernelHost {
         code,
         output_cap: settings.output_max_chars,
       });
-      const { names, ...shape } = raw;
-      this.lastNames = names;
+      if (raw.names) this.lastNames = raw.names;
+      delete raw.names;
       this.lastCount = raw.execution_count;
-      result = shape;
+      result = raw;
       if (timing.phase !== 'running' && raw.error_type === 'KeyboardInterrupt') {
         result.error_type = 'TimeoutError';
         result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt); the namespace is intact`;
@@ -258,16 +276,21 @@ export class KernelHost {
   protected async stopProcesses(): Promise<void> {
     this.expectedExit = true;
     this.stopped = true;
-    this.running?.abort.abort();
+    this.running?.abort();
     await Promise.all([this.hub.closeAll(), this.kernel?.close()]);
   }
 
   /** Interrupts a running cell (used at shutdown so the autosave is not stuck behind it). */
   protected interruptRunning(): boolean {
     if (!this.running || !this.kernel) return false;
-    this.running.abort.abort();
+    this.running.abort();
     this.kernel.interrupt();
     return true;
+  }
+
+  /** The hub's live connection to a relay capability's server (diagnostics, bench/repl). */
+  backend(name: string): BackendConnection | undefined {
+    return this.hub.get(name);
   }
 
   /** The kernel's pid, for tests and diagnostics. */

@@ -48,22 +48,55 @@ class RelayChannel:
         line = json.dumps({"id": request_id, "capability": capability, "tool": tool, "arguments": arguments})
         with self._cond:
             self._slots[request_id] = _WAITING
+            reader = not self._reading  # the usual case: no other thread is waiting
+            self._reading = True
         try:
-            with self._write_lock, self.guard():
-                self.writer.write(line.encode("utf-8") + b"\n")
-                self.writer.flush()
-            answer = self._answer(request_id)
+            if reader:
+                # One SIGINT mask for the write and the read (two system calls, not four).
+                with self.guard():
+                    self._write(line)
+                    answer = self._read(request_id)
+            else:
+                with self.guard():
+                    self._write(line)
+                answer = self._wait(request_id)
         finally:
             with self._cond:
                 self._slots.pop(request_id, None)
+                if reader:
+                    self._reading = False
+                    self._cond.notify_all()
         if answer is None:
             raise CapabilityError(capability, method, "the harness closed the relay channel")
         if not answer.get("ok"):
             raise CapabilityError(capability, method, answer.get("error") or "unknown error")
         return answer.get("result")
 
-    def _answer(self, request_id):
-        """Waits for the answer to `request_id`, reading the channel when nobody else is."""
+    def _write(self, line):
+        with self._write_lock:
+            self.writer.write(line.encode("utf-8") + b"\n")
+            self.writer.flush()
+
+    def _read(self, request_id):
+        """Reads answers until the one for `request_id`, filing the others in their slots."""
+        while True:
+            raw = self.reader.readline()
+            if not raw:
+                with self._cond:
+                    self._closed = True
+                    self._cond.notify_all()
+                return None
+            answer = json.loads(raw)
+            answer_id = answer.get("id")
+            if answer_id == request_id:
+                return answer
+            with self._cond:
+                if answer_id in self._slots:
+                    self._slots[answer_id] = answer
+                    self._cond.notify_all()
+
+    def _wait(self, request_id):
+        """Waits while another thread reads; reads in its place when it is done."""
         with self._cond:
             while True:
                 answer = self._slots.get(request_id)
@@ -77,20 +110,7 @@ class RelayChannel:
                 self._cond.wait()
         try:
             with self.guard():
-                while True:
-                    raw = self.reader.readline()
-                    if not raw:
-                        with self._cond:
-                            self._closed = True
-                        return None
-                    answer = json.loads(raw)
-                    answer_id = answer.get("id")
-                    if answer_id == request_id:
-                        return answer
-                    with self._cond:
-                        if answer_id in self._slots:
-                            self._slots[answer_id] = answer
-                            self._cond.notify_all()
+                return self._read(request_id)
         finally:
             with self._cond:
                 self._reading = False

@@ -21,15 +21,23 @@ class CappedWriter(io.TextIOBase):
 
     def __init__(self, cap):
         super().__init__()
-        self.cap = max(int(cap), 100)
-        self.head_cap = int(self.cap * HEAD_SHARE)
-        self.tail_cap = self.cap - self.head_cap
-        self.head = []
-        self.head_len = 0
-        self.tail = []
-        self.tail_len = 0
-        self.total = 0
         self.lock = threading.Lock()  # print() and FdCapture may write at once
+        self.total = -1
+        self.reset(cap)
+
+    def reset(self, cap):
+        """Empties the writer for a new cell with cap `cap`."""
+        if self.total == 0 and self.cap == cap:  # most cells print nothing
+            return
+        with self.lock:
+            self.cap = max(int(cap), 100)
+            self.head_cap = int(self.cap * HEAD_SHARE)
+            self.tail_cap = self.cap - self.head_cap
+            self.head = []
+            self.head_len = 0
+            self.tail = []
+            self.tail_len = 0
+            self.total = 0
 
     @property
     def encoding(self):
@@ -101,7 +109,8 @@ class FdCapture:
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.targets = None
+        self.targets = None  # the cell's (stdout, stderr) writers, set by the kernel
+        self.capturing = False
         self.streams = []  # (read end, original descriptor, decoder)
         for fd in (1, 2):
             read_end, write_end = os.pipe()
@@ -128,18 +137,17 @@ class FdCapture:
                         break
                     if not data:
                         break
-                    if self.targets is None:
+                    if not self.capturing:
                         os.write(original, data)
                     else:
                         self.targets[index].write(decoder.decode(data))
 
-    def start(self, stdout, stderr):
-        with self.lock:
-            self.targets = (stdout, stderr)
+    def start(self):
+        self.capturing = True
 
     def stop(self):
         """Takes in what the cell's subprocesses wrote before it ended, then passes through."""
         if select.select(self.read_ends, [], [], 0)[0]:
             self._drain()
         with self.lock:
-            self.targets = None
+            self.capturing = False
