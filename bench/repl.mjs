@@ -10,13 +10,17 @@
 //     by K (the relay side thus also carries 1/K of an execute). Batches alternate, and which
 //     side goes first alternates too.                                              goal ≤ 1.5×
 //
-// Extra rows explain the figures; they have no goal: a bare Node<->Python round trip over a
-// socket pair (the floor of any kernel exchange) and execute("everything.echo(...)") end to end.
+// Extra rows explain the figures; they have no goal: the floor of (a), a tools/call on a minimal
+// SDK server whose tool makes one bare round trip to a Python echo (bench/fixtures/
+// repl-floor-server.mjs, alternating with its own ping); a bare Node<->Python round trip over
+// a socket pair (the least a relay call adds); execute("everything.echo(...)") end to end.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { defaultSettings, silentLogger } from '../dist/core/index.js';
 import { Repl } from '../dist/repl/index.js';
 import { connect, fmt, printTable, ROOT, stats, writeResult } from './lib.mjs';
@@ -54,13 +58,29 @@ const bareRoundTrip = () =>
     socket.write('{"id":1,"op":"ping"}\n');
   });
 
-const a = { ping: [], execute: [], floor: [], endToEnd: [] };
+const floorServer = new Client({ name: 'firstlight-bench', version: '0' });
+await floorServer.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'bench', 'fixtures', 'repl-floor-server.mjs')],
+    stderr: 'ignore',
+  }),
+);
+const a = { ping: [], execute: [], floorPing: [], floorExecute: [], floor: [], endToEnd: [] };
+const calls = {
+  ping: () => server.ping(),
+  execute: () => execute('1+1'),
+  floorPing: () => floorServer.ping(),
+  floorExecute: () => floorServer.callTool({ name: 'execute', arguments: { code: '1+1' } }),
+};
 for (let i = 0; i < N + 40; i++) {
-  const order = i % 2 === 0 ? ['ping', 'execute'] : ['execute', 'ping'];
+  const order =
+    i % 2 === 0
+      ? ['ping', 'execute', 'floorPing', 'floorExecute']
+      : ['floorExecute', 'floorPing', 'execute', 'ping'];
   for (const what of order) {
     const t0 = ns();
-    if (what === 'ping') await server.ping();
-    else await execute('1+1');
+    await calls[what]();
     if (i >= 40) a[what].push(ms(t0));
   }
   let t0 = ns();
@@ -74,6 +94,7 @@ for (let i = 0; i < N + 40; i++) {
 }
 socket.end();
 await server.close();
+await floorServer.close();
 
 // ---- (b) relay from Python vs direct callTool, same backend, same hub client -----------------
 const settings = defaultSettings().repl;
@@ -134,6 +155,13 @@ printTable(
       '≤ 1.5× direct',
       verdict(relayRatio, 1.5),
     ),
+    row('    floor: ping of a minimal server', s.floorPing, 1),
+    row(
+      '    floor: its tool, one bare Python round trip',
+      s.floorExecute,
+      s.floorExecute.median / s.floorPing.median,
+      '(vs its ping)',
+    ),
     row('    bare Node<->Python round trip', s.floor, s.floor.median / s.ping.median, '(vs ping)'),
     row('    execute("everything.echo(...)")', s.endToEnd, s.endToEnd.median / s.ping.median, '(vs ping)'),
   ],
@@ -144,7 +172,11 @@ writeResult('repl', {
   batches: BATCHES,
   calls_per_batch: K,
   ms: s,
-  ratios: { execute_vs_ping: executeRatio, relay_vs_direct: relayRatio },
+  ratios: {
+    execute_vs_ping: executeRatio,
+    relay_vs_direct: relayRatio,
+    floor_execute_vs_ping: s.floorExecute.median / s.floorPing.median,
+  },
   goals: { execute_vs_ping: 2, relay_vs_direct: 1.5 },
   met: { execute_vs_ping: executeRatio <= 2, relay_vs_direct: relayRatio <= 1.5 },
 });

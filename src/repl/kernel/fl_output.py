@@ -11,6 +11,7 @@ import codecs
 import io
 import os
 import select
+import sys
 import threading
 
 HEAD_SHARE = 0.8
@@ -120,6 +121,10 @@ class FdCapture:
             os.set_blocking(read_end, False)
             self.streams.append((read_end, original, codecs.getincrementaldecoder("utf-8")("replace")))
         self.read_ends = [stream[0] for stream in self.streams]
+        # The kernel's own messages between cells (a traceback if it crashes) go straight to the
+        # harness, not through the pump thread, which may not outlive them.
+        sys.stdout = open(self.streams[0][1], "w", buffering=1, encoding="utf-8", closefd=False)
+        sys.stderr = open(self.streams[1][1], "w", buffering=1, encoding="utf-8", closefd=False)
         threading.Thread(target=self._pump, name="fl-fd-capture", daemon=True).start()
 
     def _pump(self):
