@@ -1,13 +1,38 @@
 import { type Logger, SystemError } from '../core/index.js';
-import { Hub, unwrapToolResult } from '../hub/index.js';
+import { type BackendConnection, Hub, unwrapToolResult } from '../hub/index.js';
 import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
 import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
 
 interface RawExecution extends ExecutionResult {
-  names: string[];
+  /** The user's names, when they changed since the last execute. */
+  names?: string[];
 }
 
 const NOTICE = '[firstlight-repl]';
+
+/** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
+class RunningCell {
+  activity = 'running';
+  // Made on first use: most cells make no relay call and are never aborted.
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+}
+
+/** A request's kernel was killed (or died) and a new one started; the message says what was lost. */
+export class KernelRestartedError extends SystemError {
+  constructor(report: string) {
+    super(report, { code: 'KERNEL_RESTARTED' });
+  }
+}
 
 /**
  * The kernel's lifecycle and `execute`: one kernel process at a time, requests in order, a
@@ -23,11 +48,15 @@ export class KernelHost {
   private queue: Promise<unknown> = Promise.resolve();
   private notices: string[] = [];
   private lastNames: string[] = [];
+  /**
+   * The number of the last cell, kept across kernel restarts: a restarted kernel counts on from
+   * it (a killed cell keeps its number), so numbers and `<cell-N>` names never repeat.
+   */
   private lastCount = 0;
   private expectedExit = false;
   /** Set at shutdown: no new kernel may start after it. */
   protected stopped = false;
-  private running: { abort: AbortController; activity: string; stdout: string; stderr: string } | undefined;
+  private running: RunningCell | undefined;
 
   constructor(protected readonly deps: ReplDeps) {
     this.log = deps.log;
@@ -56,12 +85,12 @@ export class KernelHost {
         hint: 'start a new `firstlight repl serve`',
       });
     }
-    const died = this.kernel !== undefined;
     this.expectedExit = false;
     const kernel = await KernelProcess.start({
       python: this.deps.settings.python,
       cwd: this.deps.cwd,
       env: this.deps.env,
+      executionCount: this.lastCount,
       log: this.log,
       onRelay: (request) => this.relay(request),
       onOutput: (stream, text) => this.onKernelOutput(stream, text),
@@ -71,7 +100,6 @@ export class KernelHost {
     });
     this.kernel = kernel;
     for (const [name, tools] of this.relayTools) await kernel.request('install', { name, tools });
-    if (died) this.lastCount = 0;
     return kernel;
   }
 
@@ -84,15 +112,9 @@ export class KernelHost {
     return `the Python kernel ${how} and was restarted with an empty namespace (${lost}${keptText}). Native capabilities must be registered again; restore_state brings back a saved state.`;
   }
 
+  /** What reaches the kernel's fd 1/2 between cells (a cell's own goes into its result). */
   private onKernelOutput(stream: 'stdout' | 'stderr', text: string): void {
-    const running = this.running;
-    if (!running) {
-      this.log.debug(`kernel ${stream}: ${text.trimEnd()}`);
-      return;
-    }
-    // fd-level output (subprocesses, C code); capped like the cell's own output.
-    const cap = this.deps.settings.output_max_chars;
-    if (running[stream].length < cap) running[stream] += text.slice(0, cap - running[stream].length);
+    this.log.debug(`kernel ${stream}: ${text.trimEnd()}`);
   }
 
   private async relay(request: RelayRequest): Promise<RelayAnswer> {
@@ -101,7 +123,7 @@ export class KernelHost {
     if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
     // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
     // it is given, and a loop of relay calls in one cell would pile them up on the cell's.
-    const parent = this.running?.abort.signal;
+    const parent = this.running?.signal;
     const controller = new AbortController();
     const onAbort = () => controller.abort(parent?.reason);
     parent?.addEventListener('abort', onAbort, { once: true });
@@ -131,14 +153,14 @@ export class KernelHost {
     const kernel = await this.liveKernel();
     const settings = this.deps.settings;
     const timeoutS = options.timeoutS ?? settings.timeout_s;
-    const running = { abort: new AbortController(), activity: 'running', stdout: '', stderr: '' };
+    const running = new RunningCell();
     this.running = running;
     const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
     const started = Date.now();
     const timer = setTimeout(() => {
       timing.phase = 'interrupted';
-      running.abort.abort(new Error(`execute timed out after ${timeoutS} s`));
+      running.abort(new Error(`execute timed out after ${timeoutS} s`));
       kernel.interrupt();
       graceTimer = setTimeout(() => {
         timing.phase = 'killed';
@@ -159,15 +181,16 @@ export class KernelHost {
         code,
         output_cap: settings.output_max_chars,
       });
-      // fd-level output that raced the reply is read in this same turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
-      const { names, ...shape } = raw;
-      this.lastNames = names;
+      if (raw.names) this.lastNames = raw.names;
+      delete raw.names;
       this.lastCount = raw.execution_count;
-      result = shape;
+      result = raw;
       if (timing.phase !== 'running' && raw.error_type === 'KeyboardInterrupt') {
         result.error_type = 'TimeoutError';
         result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt); the namespace is intact`;
+      } else if (timing.phase !== 'running') {
+        // e.g. os.system ignores SIGINT while it waits, but the child it waits for does not.
+        result.stderr += `${NOTICE} the cell passed the ${timeoutS} s timeout; the interrupt stopped a subprocess and the cell then ended by itself\n`;
       }
     } catch (error) {
       if (!(error instanceof KernelExitedError)) throw error;
@@ -176,6 +199,7 @@ export class KernelHost {
           ? `did not stop within ${settings.interrupt_grace_s} s of SIGINT, was killed`
           : error.how;
       const report = this.lossReport(how.startsWith('did not') ? how : `died (${how})`);
+      this.lastCount += 1;
       this.kernel = undefined;
       await this.ensureKernel();
       result = {
@@ -188,7 +212,7 @@ export class KernelHost {
           timing.phase === 'killed'
             ? `execution exceeded the ${timeoutS} s timeout; ${report}`
             : `${report} The cell did not finish.`,
-        execution_count: this.lastCount + 1,
+        execution_count: this.lastCount,
       };
     } finally {
       clearTimeout(timer);
@@ -196,10 +220,40 @@ export class KernelHost {
       clearInterval(heartbeat);
       this.running = undefined;
     }
-    if (running.stdout) result.stdout += running.stdout;
-    if (running.stderr) result.stderr += running.stderr;
     if (notices.length > 0) result.stderr = `${notices.join('\n')}\n${result.stderr}`;
     return result;
+  }
+
+  /**
+   * A kernel request that runs user code outside a cell (a restore); call it from inside
+   * `serial`. Past `seconds` the kernel is killed and restarted, and the request fails with a
+   * KernelRestartedError saying so.
+   */
+  protected async requestBounded<T>(
+    op: string,
+    payload: Record<string, unknown>,
+    seconds: number,
+  ): Promise<T> {
+    const kernel = await this.liveKernel();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      this.expectedExit = true;
+      void kernel.kill();
+    }, seconds * 1000);
+    try {
+      return await kernel.request<T>(op, payload);
+    } catch (error) {
+      if (!(error instanceof KernelExitedError)) throw error;
+      const report = this.lossReport(
+        late ? `did not finish "${op}" within ${seconds} s, was killed` : `died (${error.how})`,
+      );
+      this.kernel = undefined;
+      await this.ensureKernel();
+      throw new KernelRestartedError(report);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The kernel for a non-execute request, reporting a death noticed on the way. */
@@ -222,16 +276,21 @@ export class KernelHost {
   protected async stopProcesses(): Promise<void> {
     this.expectedExit = true;
     this.stopped = true;
-    this.running?.abort.abort();
+    this.running?.abort();
     await Promise.all([this.hub.closeAll(), this.kernel?.close()]);
   }
 
   /** Interrupts a running cell (used at shutdown so the autosave is not stuck behind it). */
   protected interruptRunning(): boolean {
     if (!this.running || !this.kernel) return false;
-    this.running.abort.abort();
+    this.running.abort();
     this.kernel.interrupt();
     return true;
+  }
+
+  /** The hub's live connection to a relay capability's server (diagnostics, bench/repl). */
+  backend(name: string): BackendConnection | undefined {
+    return this.hub.get(name);
   }
 
   /** The kernel's pid, for tests and diagnostics. */

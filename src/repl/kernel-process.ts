@@ -18,9 +18,11 @@ export interface KernelOptions {
   python: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The number of the last cell run before this kernel: the kernel counts on from it. */
+  executionCount?: number;
   log: Logger;
   onRelay: (request: RelayRequest) => Promise<RelayAnswer>;
-  /** Bytes the kernel's fd 1/2 produce (subprocesses, C extensions): not the protocol. */
+  /** What the kernel's fd 1/2 pass on between cells (during a cell it is in the result). */
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** Called once when the process exits, whoever caused it. */
   onExit: (how: string) => void;
@@ -63,11 +65,16 @@ export class KernelProcess {
   readonly ready: Promise<{ pid: number; python: string }>;
 
   private constructor(private readonly options: KernelOptions) {
-    this.child = spawn(options.python, ['-X', 'utf8', kernelScript()], {
+    this.child = spawn(options.python, ['-X', 'utf8', kernelScript(), String(options.executionCount ?? 0)], {
       cwd: options.cwd,
       env: { ...options.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      // Its own process group: an interrupt reaches a cell's subprocesses as Ctrl-C would, and
+      // a kill takes them along instead of orphaning them.
+      detached: true,
     });
+    const sweep = () => this.signalGroup('SIGKILL');
+    process.once('exit', sweep);
     this.control = this.child.stdio[3] as Duplex;
     this.relay = this.child.stdio[4] as Duplex;
     this.ready = new Promise((resolve, reject) => {
@@ -88,9 +95,12 @@ export class KernelProcess {
           });
       this.finish(failure.message, failure);
     });
-    this.child.on('exit', (code, signal) =>
-      this.finish(signal ? `killed by ${signal}` : `exit code ${code}`),
-    );
+    this.child.on('exit', (code, signal) => {
+      // Whatever the cell started in the background goes with the kernel.
+      this.signalGroup('SIGKILL');
+      process.off('exit', sweep);
+      this.finish(signal ? `killed by ${signal}` : `exit code ${code}`);
+    });
     readLines(this.control, (line) => this.onControl(line));
     readLines(this.relay, (line) => void this.onRelayLine(line));
     for (const stream of ['stdout', 'stderr'] as const) {
@@ -132,17 +142,29 @@ export class KernelProcess {
     });
   }
 
-  /** KeyboardInterrupt in the running cell (ignored by the kernel between cells). */
+  /**
+   * KeyboardInterrupt in the running cell (ignored by the kernel between cells); the cell's
+   * subprocesses get the SIGINT too, as from Ctrl-C in a terminal (and as Jupyter sends it).
+   */
   interrupt(): void {
-    if (this.alive && this.child.pid) process.kill(this.child.pid, 'SIGINT');
+    if (this.alive) this.signalGroup('SIGINT');
   }
 
-  /** Kills the kernel at once and waits for it to be gone. */
+  /** Kills the kernel and its subprocesses at once and waits for it to be gone. */
   async kill(): Promise<void> {
     if (!this.alive) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.kill('SIGKILL');
+    this.signalGroup('SIGKILL');
     await gone;
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, signal);
+    } catch {
+      // The group is gone already.
+    }
   }
 
   /** Closes the control channel (the kernel exits on EOF) and kills it if it lingers. */
@@ -150,7 +172,7 @@ export class KernelProcess {
     if (!this.alive) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.control.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const timer = setTimeout(() => this.signalGroup('SIGKILL'), graceMs);
     await gone;
     clearTimeout(timer);
   }

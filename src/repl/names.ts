@@ -43,7 +43,7 @@ const PYTHON_KEYWORDS = new Set([
 const RESERVED_MEMBERS = new Set(['name', 'describe']);
 
 /**
- * An MCP tool name as a Python identifier: `get-sum` → `get_sum`, `3d-render` → `_3d_render`,
+ * An MCP tool name as a Python identifier: `get-sum` → `get_sum`, `3d-render` → `t_3d_render`,
  * `import` → `import_`, `describe` → `describe_`. Names starting with `_` are private in Python
  * and hidden by the capability object, so a leading `_` is dropped where possible.
  */

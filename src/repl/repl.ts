@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
-import { NotFoundError, UserError } from '../core/index.js';
+import { ConfigError, NotFoundError, UserError } from '../core/index.js';
 import type { ServerSpec } from '../hub/index.js';
-import { KernelHost } from './harness.js';
+import { KernelHost, KernelRestartedError } from './harness.js';
 import { checkCapabilityName, pythonNamesFor, splitCommandLine } from './names.js';
-import { type SavedState, StateStore } from './state-store.js';
+import { KIND_OF, type SavedState, type Section, StateStore, type UnrestoredEntry } from './state-store.js';
 import type { ItemProblem, KernelTool, ReplDeps } from './types.js';
 
 /** Arguments of `install_capability`. */
@@ -33,6 +33,8 @@ export interface SaveResult {
     variables: number;
   };
   unsaved: ItemProblem[];
+  /** Items an earlier restore could not bring back, saved again as they were read. */
+  unrestored: ItemProblem[];
   message: string;
 }
 
@@ -44,10 +46,22 @@ export interface RestoreResult {
 }
 
 const AUTOSAVE = 'autosave';
+/** Seconds a saved definition may run while it is restored (a class body is code). */
+const RESTORE_ITEM_TIMEOUT_S = 10;
+
+const SECTION_OF = Object.fromEntries(
+  Object.entries(KIND_OF).map(([section, kind]) => [kind, section as Section]),
+) as Record<string, Section>;
 
 /** The REPL harness: kernel, relay capabilities, native capabilities and saved states. */
 export class Repl extends KernelHost {
   private readonly specs = new Map<string, ServerSpec>();
+  /**
+   * What restores could not bring back, by name. Saves write these entries again, so a backend
+   * that failed to start once (a network hiccup under npx) is not dropped by the next autosave;
+   * an item leaves this list when the name is defined again, or uninstalled.
+   */
+  private readonly unrestored = new Map<string, UnrestoredEntry>();
   readonly store: StateStore;
   private closing: Promise<void> | undefined;
 
@@ -56,17 +70,30 @@ export class Repl extends KernelHost {
     this.store = new StateStore(deps.home);
   }
 
-  /** Starts the kernel and, when autosave is on and a previous one exists, restores it. */
+  /**
+   * Starts the kernel and, when autosave is on and a previous one exists, queues its restore:
+   * requests wait behind it, but the server can answer `initialize` meanwhile (a backend may
+   * take a while to start). The outcome is a notice on the next execute.
+   */
   static async start(deps: ReplDeps): Promise<Repl> {
     const repl = new Repl(deps);
     await repl.serial(() => repl.ensureKernel());
     if (deps.settings.autosave && repl.store.exists(AUTOSAVE)) {
-      try {
-        const result = await repl.restoreState(AUTOSAVE);
-        repl.notice(result.message);
-      } catch (error) {
-        repl.notice(`could not restore the autosave: ${(error as Error).message}`);
-      }
+      repl.restoreState(AUTOSAVE).then(
+        (result) => repl.notice(result.message),
+        (error) => {
+          let kept = '';
+          if (error instanceof ConfigError) {
+            // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
+            try {
+              kept = `; the file was kept as ${repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date())}`;
+            } catch (renameError) {
+              kept = `; it could not be set aside either (${(renameError as Error).message})`;
+            }
+          }
+          repl.notice(`could not restore the autosave: ${(error as Error).message}${kept}`);
+        },
+      );
     }
     return repl;
   }
@@ -138,7 +165,13 @@ export class Repl extends KernelHost {
       const kernel = await this.liveKernel();
       const natives = (await kernel.request<{ names: string[] }>('natives')).names;
       const relay = this.specs.has(name);
-      if (!relay && !natives.includes(name)) throw this.unknownCapability(name, natives);
+      if (!relay && !natives.includes(name)) {
+        if (this.unrestored.get(name)?.section === 'capabilities') {
+          this.unrestored.delete(name);
+          return { name, message: `Dropped '${name}' (it had not been restored) from future saves` };
+        }
+        throw this.unknownCapability(name, natives);
+      }
       this.specs.delete(name);
       this.relayTools.delete(name);
       await kernel.request('uninstall', { name });
@@ -174,6 +207,9 @@ export class Repl extends KernelHost {
     return this.serial(async () => {
       const kernel = await this.liveKernel();
       await kernel.request('reset');
+      for (const [name, item] of this.unrestored) {
+        if (item.section !== 'capabilities') this.unrestored.delete(name);
+      }
       const capabilities = (await kernel.request<{ capabilities: string[] }>('state')).capabilities;
       return {
         message: `REPL reset: namespace and history cleared; capabilities kept: ${capabilities.join(', ') || '(none)'}`,
@@ -208,6 +244,7 @@ export class Repl extends KernelHost {
       ...exported,
       execution_count: count,
     };
+    const unrestored = this.carryUnrestored(state);
     const file = await this.store.write(name, state);
     const saved = {
       capabilities: Object.keys(capabilities).length,
@@ -221,7 +258,40 @@ export class Repl extends KernelHost {
       state.unsaved.length > 0
         ? `; not saved: ${state.unsaved.map((item) => `${item.name} (${item.reason})`).join('; ')}`
         : '';
-    return { name, file, saved, unsaved: state.unsaved, message: `State saved to ${bare}${unsavedText}` };
+    const unrestoredText =
+      unrestored.length > 0
+        ? `; kept as read, still not restored: ${unrestored.map((item) => `${item.name} [${item.kind}]`).join(', ')}`
+        : '';
+    return {
+      name,
+      file,
+      saved,
+      unsaved: state.unsaved,
+      unrestored,
+      message: `State saved to ${bare}${unsavedText}${unrestoredText}`,
+    };
+  }
+
+  /** Adds the entries of items no restore could bring back (and nothing has replaced) to `state`. */
+  private carryUnrestored(state: SavedState): ItemProblem[] {
+    const live = new Set([
+      ...Object.keys(state.capabilities),
+      ...Object.keys(state.native_capabilities),
+      ...Object.keys(state.functions),
+      ...Object.keys(state.classes),
+      ...Object.keys(state.variables),
+      ...state.unsaved.map((item) => item.name),
+    ]);
+    const carried: ItemProblem[] = [];
+    for (const [name, item] of this.unrestored) {
+      if (live.has(name)) {
+        this.unrestored.delete(name);
+        continue;
+      }
+      (state[item.section] as Record<string, unknown>)[name] = item.entry;
+      carried.push(item.problem);
+    }
+    return carried;
   }
 
   /** Re-installs the saved capabilities and merges the saved namespace into the current one. */
@@ -230,32 +300,64 @@ export class Repl extends KernelHost {
   }
 
   private async restore(name: string): Promise<RestoreResult> {
-    const state = this.store.read(name);
+    const { state, invalid } = this.store.read(name);
     const failed: ItemProblem[] = state.unsaved.map((item) => ({
       ...item,
       reason: `not saved: ${item.reason}`,
     }));
     const restored: string[] = [];
-    for (const [capability, spec] of Object.entries(state.capabilities)) {
-      const current = this.specs.get(capability);
-      if (current && JSON.stringify(current) === JSON.stringify({ ...spec, cwd: spec.cwd ?? undefined })) {
-        restored.push(capability);
-        continue;
-      }
+    for (const [capability, saved] of Object.entries(state.capabilities)) {
+      const input = { name: capability, ...saved, cwd: saved.cwd ?? undefined };
       try {
-        await this.install({ name: capability, ...spec, cwd: spec.cwd ?? undefined });
+        const current = this.specs.get(capability);
+        if (current && JSON.stringify(current) === JSON.stringify(this.toSpec(input))) {
+          restored.push(capability);
+          continue;
+        }
+        await this.install(input);
         restored.push(capability);
       } catch (error) {
         failed.push({ name: capability, kind: 'capability', reason: (error as Error).message });
       }
     }
-    const kernel = await this.liveKernel();
-    const result = await kernel.request<{ restored: string[]; failed: ItemProblem[] }>('restore', {
-      state,
-      output_cap: this.deps.settings.output_max_chars,
-    });
+    let result: { restored: string[]; failed: ItemProblem[] };
+    try {
+      // Each definition may run for RESTORE_ITEM_TIMEOUT_S (or the cell timeout if shorter):
+      // a looping class body is reported alone. Beyond those, the restore gets the cell
+      // timeout; past it the kernel is restarted.
+      const itemTimeout = Math.min(RESTORE_ITEM_TIMEOUT_S, this.deps.settings.timeout_s);
+      const definitions = ['functions', 'classes', 'native_capabilities'] as const;
+      const count = definitions.reduce((sum, section) => sum + Object.keys(state[section]).length, 0);
+      result = await this.requestBounded(
+        'restore',
+        { state, output_cap: this.deps.settings.output_max_chars, item_timeout: itemTimeout },
+        this.deps.settings.timeout_s + itemTimeout * count,
+      );
+    } catch (error) {
+      if (!(error instanceof KernelRestartedError)) throw error;
+      result = { restored: [], failed: [{ name: '(namespace)', kind: 'kernel', reason: error.message }] };
+      for (const section of ['functions', 'classes', 'variables', 'native_capabilities'] as const) {
+        for (const item of Object.keys(state[section])) {
+          result.failed.push({
+            name: item,
+            kind: KIND_OF[section],
+            reason: 'the kernel was restarted during the restore',
+          });
+        }
+      }
+    }
     restored.push(...result.restored);
     failed.push(...result.failed);
+    for (const item of restored) this.unrestored.delete(item);
+    for (const problem of failed) {
+      const section = SECTION_OF[problem.kind];
+      const entry = section ? (state[section] as Record<string, unknown>)[problem.name] : undefined;
+      if (section && entry !== undefined) this.unrestored.set(problem.name, { section, entry, problem });
+    }
+    for (const item of invalid) {
+      failed.push(item.problem);
+      this.unrestored.set(item.problem.name, item);
+    }
     const failedText =
       failed.length > 0
         ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}`
@@ -264,7 +366,7 @@ export class Repl extends KernelHost {
       name,
       restored,
       failed,
-      message: `Restored state "${name}" saved ${state.saved_at}: ${restored.length} item(s)${
+      message: `Restored state "${name}"${state.saved_at ? ` saved ${state.saved_at}` : ''}: ${restored.length} item(s)${
         restored.length > 0 ? ` (${restored.join(', ')})` : ''
       }${failedText}`,
     };

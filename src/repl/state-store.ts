@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -11,9 +11,28 @@ import {
   writeFileAtomically,
 } from '../core/index.js';
 
+/**
+ * The seed's dict form of `args` (`{"root": "/home/user"}`) as words: each key becomes a flag
+ * (`--root`, or the key itself when it starts with `-`) followed by its value; `true` gives
+ * the bare flag, `false` and `null` leave it out.
+ */
+export function argsFromDict(args: Record<string, string | number | boolean | null>): string[] {
+  return Object.entries(args).flatMap(([key, value]) => {
+    const flag = key.startsWith('-') ? key : `--${key}`;
+    if (value === false || value === null) return [];
+    return value === true ? [flag] : [flag, String(value)];
+  });
+}
+
 const capabilitySpec = z.object({
   command: z.string().min(1),
-  args: z.array(z.string()).default([]),
+  /** Absent: `command` may be a whole command line (the seed's form), split at install. */
+  args: z
+    .union([
+      z.array(z.string()),
+      z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).transform(argsFromDict),
+    ])
+    .optional(),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().nullable().optional(),
 });
@@ -24,37 +43,72 @@ const definition = z.object({
   order: z.array(z.number()).optional(),
 });
 
-/** The saved-state file, `<home>/repl/states/<name>.json` (docs/repl.md describes it). */
-export const savedStateSchema = z.object({
+const nativeCapability = z.object({
+  class_name: z.string(),
+  source: z.string(),
+  state: z.string().nullable().default(null),
+});
+
+/** Any type name: the kernel restores json, pickle, module and import, and reports the rest. */
+const variable = z.object({ type: z.string(), value: z.unknown(), module: z.string().optional() });
+
+/** The entries of each section; one bad entry is reported alone, the rest still load. */
+const SECTIONS = {
+  capabilities: capabilitySpec,
+  native_capabilities: nativeCapability,
+  functions: definition,
+  classes: definition,
+  variables: variable,
+} as const;
+export type Section = keyof typeof SECTIONS;
+
+const problem = z.object({ name: z.string(), kind: z.string(), reason: z.string() });
+
+const envelope = {
   version: z.literal(1),
-  saved_at: z.string(),
-  capabilities: z.record(z.string(), capabilitySpec).default({}),
-  native_capabilities: z
-    .record(
-      z.string(),
-      z.object({ class_name: z.string(), source: z.string(), state: z.string().nullable() }),
-    )
-    .default({}),
-  functions: z.record(z.string(), definition).default({}),
-  classes: z.record(z.string(), definition).default({}),
-  variables: z
-    .record(
-      z.string(),
-      z.object({
-        type: z.enum(['json', 'pickle', 'module', 'import']),
-        value: z.unknown(),
-        module: z.string().optional(),
-      }),
-    )
-    .default({}),
+  saved_at: z.string().default(''),
   history: z.array(z.string()).default([]),
   execution_count: z.number().int().min(0).default(0),
   /** What could not be saved, with the reason (kept in the file so a restore can report it). */
-  unsaved: z.array(z.object({ name: z.string(), kind: z.string(), reason: z.string() })).default([]),
+  unsaved: z.array(problem).default([]),
+};
+
+/** The saved-state file, `<home>/repl/states/<name>.json` (docs/repl.md describes it). */
+export const savedStateSchema = z.object({
+  ...envelope,
+  capabilities: z.record(z.string(), SECTIONS.capabilities).default({}),
+  native_capabilities: z.record(z.string(), SECTIONS.native_capabilities).default({}),
+  functions: z.record(z.string(), SECTIONS.functions).default({}),
+  classes: z.record(z.string(), SECTIONS.classes).default({}),
+  variables: z.record(z.string(), SECTIONS.variables).default({}),
+});
+
+/** What `read` checks first: the envelope, with each section's entries left for one by one. */
+const looseSchema = z.object({
+  ...envelope,
+  ...(Object.fromEntries(
+    Object.keys(SECTIONS).map((section) => [section, z.record(z.string(), z.unknown()).default({})]),
+  ) as Record<Section, z.ZodDefault<z.ZodRecord<z.ZodString, z.ZodUnknown>>>),
 });
 
 export type SavedState = z.infer<typeof savedStateSchema>;
 export type CapabilitySpecRecord = z.infer<typeof capabilitySpec>;
+
+/** The item kind of each section, as restore failures name it. */
+export const KIND_OF: Record<Section, string> = {
+  capabilities: 'capability',
+  native_capabilities: 'native_capability',
+  functions: 'function',
+  classes: 'class',
+  variables: 'variable',
+};
+
+/** An entry of a saved file, with why it was not restored (its shape, or a failed restore). */
+export interface UnrestoredEntry {
+  section: Section;
+  entry: unknown;
+  problem: { name: string; kind: string; reason: string };
+}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -93,6 +147,17 @@ export class StateStore {
     return readTextIfExists(this.fileFor(name)) !== undefined;
   }
 
+  /**
+   * Renames a state out of the way (`<name>.unreadable-<time>.json`), so that a file that could
+   * not be read is kept for a human instead of being overwritten by the next save.
+   */
+  setAside(name: string, now: Date): string {
+    const bare = this.fileFor(name).slice(this.dir.length + 1, -'.json'.length);
+    const aside = this.fileFor(`${bare}.unreadable-${now.toISOString().replace(/[:.]/g, '-')}`);
+    renameSync(this.fileFor(name), aside);
+    return aside;
+  }
+
   async write(name: string, state: SavedState): Promise<string> {
     const file = this.fileFor(name);
     mkdirSync(this.dir, { recursive: true });
@@ -101,7 +166,8 @@ export class StateStore {
     return file;
   }
 
-  read(name: string): SavedState {
+  /** Reads a state; entries of the wrong shape come back in `invalid`, not as a failure. */
+  read(name: string): { state: SavedState; invalid: UnrestoredEntry[] } {
     const file = this.fileFor(name);
     const text = readTextIfExists(file);
     if (text === undefined) {
@@ -122,7 +188,7 @@ export class StateStore {
         cause: error,
       });
     }
-    const parsed = savedStateSchema.safeParse(raw);
+    const parsed = looseSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || '(top level)';
@@ -133,6 +199,30 @@ export class StateStore {
         hint: `fix "${field}" (see docs/repl.md for the format) or delete the file`,
       });
     }
-    return parsed.data;
+    const state = { ...parsed.data } as SavedState;
+    const invalid: UnrestoredEntry[] = [];
+    for (const section of Object.keys(SECTIONS) as Section[]) {
+      const entries: Record<string, unknown> = {};
+      for (const [item, entry] of Object.entries(parsed.data[section])) {
+        const checked = SECTIONS[section].safeParse(entry);
+        if (checked.success) {
+          entries[item] = checked.data;
+          continue;
+        }
+        const issue = checked.error.issues[0];
+        const where = [section, item, ...(issue?.path ?? [])].join('.');
+        invalid.push({
+          section,
+          entry,
+          problem: {
+            name: item,
+            kind: KIND_OF[section],
+            reason: `invalid entry ${where}: ${issue?.message}`,
+          },
+        });
+      }
+      (state as Record<Section, unknown>)[section] = entries;
+    }
+    return { state, invalid };
   }
 }

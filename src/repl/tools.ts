@@ -146,6 +146,9 @@ export function replTools(repl: Repl): ToolSpec[] {
           variables: z.number().int(),
         }),
         unsaved: z.array(problem),
+        unrestored: z
+          .array(problem)
+          .describe('Items an earlier restore could not bring back, kept in the file as they were read'),
         ...message,
       },
       annotations: WRITES_ADDITIVE,

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { structured, tempDir, type Wired, wireStdio } from '../helpers/index.js';
+import { gone, waitGone } from './repl-procs.js';
 
 interface Exec {
   success: boolean;
@@ -86,18 +87,70 @@ describe('firstlight repl serve (kernel semantics)', () => {
     expect(next - started).toBeLessThan(5000);
   });
 
-  it('kills and restarts a kernel that ignores SIGINT, and says what was lost', async () => {
+  it('kills and restarts a kernel that ignores SIGINT with its subprocesses, says what was lost, counts on', async () => {
     const w = await harness(home());
-    await run(w, 'lost_value = 7');
-    const result = await run(
+    // A subprocess that ignores SIGINT too: only the kill of the kernel's process group ends it.
+    const child = await run(
       w,
-      'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass',
-      1,
+      [
+        'import signal, subprocess',
+        'lost_value = 7',
+        'kernel_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)',
+        'sleeper = subprocess.Popen(["sleep", "1000"])',
+        'signal.signal(signal.SIGINT, kernel_handler)',
+        'sleeper.pid',
+      ].join('\n'),
     );
-    expect(result).toMatchObject({ success: false, error_type: 'TimeoutError' });
+    expect(child.execution_count).toBe(1);
+    const sleeper = child.return_value as number;
+    expect(gone(sleeper)).toBe(false);
+    const result = await run(w, 'signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass', 1);
+    expect(result).toMatchObject({ success: false, error_type: 'TimeoutError', execution_count: 2 });
     expect(result.error_message).toMatch(/killed/);
     expect(result.error_message).toContain('lost_value');
-    expect((await run(w, '1 + 1')).return_value).toBe(2);
+    expect(await waitGone([sleeper])).toEqual([]);
+    // The new kernel counts on from the killed cell: numbers (and <cell-N> names) never repeat.
+    expect(await run(w, '1 + 1')).toMatchObject({ return_value: 2, execution_count: 3 });
+    expect((await run(w, '1 / 0')).stderr).toContain('<cell-4>');
+  });
+
+  it('stops a subprocess at the timeout even where Python ignores SIGINT (os.system)', async () => {
+    const w = await harness(home());
+    const started = Date.now();
+    const result = await run(w, 'import os\nstatus = os.system("sleep 30")\nstatus', 1);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.success).toBe(true);
+    expect(result.stderr).toMatch(/passed the 1 s timeout; the interrupt stopped a subprocess/);
+    expect((await run(w, 'status')).return_value).not.toBe(0);
+  });
+
+  it('register_capability refuses objects without a usable name or describe()', async () => {
+    const w = await harness(home());
+    const attempt = async (setup: string) => {
+      const result = await run(
+        w,
+        `${setup}\ntry:\n    register_capability(obj)\nexcept (TypeError, ValueError) as e:\n    refused = f"{type(e).__name__}: {e}"\nrefused`,
+      );
+      return result.return_value as string;
+    };
+    expect(await attempt('class NoName:\n    def describe(self): return "x"\nobj = NoName()')).toMatch(
+      /^TypeError: register_capability: the object needs a `name` attribute/,
+    );
+    expect(
+      await attempt(
+        'class BadName:\n    name = "has space"\n    def describe(self): return "x"\nobj = BadName()',
+      ),
+    ).toMatch(/needs a `name` attribute that is a Python identifier/);
+    expect(await attempt('class NoDescribe:\n    name = "nodesc"\nobj = NoDescribe()')).toBe(
+      "TypeError: register_capability: 'nodesc' needs a describe() method returning a string",
+    );
+    expect(
+      await attempt(
+        'class NotText:\n    name = "nottext"\n    def describe(self): return 42\nobj = NotText()',
+      ),
+    ).toBe('TypeError: register_capability: nottext.describe() returned int, not str');
+    const state = structured(await w.client.callTool({ name: 'state', arguments: {} }));
+    expect(state.capabilities).toEqual([]);
   });
 
   it('truncates 50 MB of output with a note', async () => {
@@ -115,7 +168,7 @@ describe('firstlight repl serve (kernel semantics)', () => {
     process.kill(pid, 'SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 200));
     const after = await run(w, '21 * 2');
-    expect(after.return_value).toBe(42);
+    expect(after).toMatchObject({ return_value: 42, execution_count: 2 });
     expect(after.stderr).toMatch(/kernel died while idle.*lost: os/);
     const pid2 = (await run(w, 'import os\nos.getpid()')).return_value as number;
     expect(pid2).not.toBe(pid);
@@ -132,6 +185,22 @@ describe('firstlight repl serve (kernel semantics)', () => {
     const result = await run(w, 'import os\nos.system("echo from-a-subprocess")\n"done"');
     expect(result.return_value).toBe('done');
     expect(result.stdout).toContain('from-a-subprocess');
+  });
+
+  it('gives output written to fd 1/2 by subprocesses the same cap and note as print()', async () => {
+    const w = await harness(home());
+    const result = await run(
+      w,
+      'import os\nos.system("python3 -c \'print(\\"y\\" * 100_000)\'")\nos.system("echo to-stderr >&2")\nprint("z" * 30_000)\n"done"',
+    );
+    expect(result.return_value).toBe('done');
+    // One budget for the stream: 100,001 + 30,001 characters, capped at 20,000 plus one note.
+    expect(result.stdout.length).toBeLessThan(20_300);
+    expect(result.stdout).toMatch(/\[\.\.\. output truncated: 130,002 characters written, 110,002 dropped/);
+    expect(result.stdout.match(/output truncated/g)).toHaveLength(1);
+    expect(result.stdout.startsWith('yyyy')).toBe(true);
+    expect(result.stdout.trimEnd().endsWith('zzzz')).toBe(true);
+    expect(result.stderr).toBe('to-stderr\n');
   });
 });
 
@@ -184,6 +253,125 @@ describe('firstlight repl serve (persistence)', () => {
       await second.client.callTool({ name: 'describe_capability', arguments: { name: 'counter' } }),
     );
     expect(describeResult.description).toContain('bump()');
+  });
+
+  it('restores decorated classes and functions, and instances of them, after the process stops', async () => {
+    const dir = home();
+    const first = await harness(dir);
+    const defined = await run(
+      first,
+      [
+        'import dataclasses, functools',
+        'from functools import lru_cache',
+        '@dataclasses.dataclass(frozen=True)',
+        'class P:',
+        '    x: int',
+        '    y: int = 0',
+        'p = P(1, 2)',
+        'points = [P(3), P(4, 5)]',
+        '@functools.lru_cache',
+        'def fib(n):',
+        '    return n if n < 2 else fib(n - 1) + fib(n - 2)',
+        '@lru_cache(maxsize=None)',
+        'def square(n):',
+        '    """Squares n."""',
+        '    return n * n',
+        'fib(30), square(4)',
+      ].join('\n'),
+    );
+    expect(defined.return_value).toEqual([832040, 16]);
+    await first.close();
+    const file = JSON.parse(readFileSync(join(dir, 'repl', 'states', 'autosave.json'), 'utf8'));
+    expect(file.functions.fib.source).toMatch(/^@functools\.lru_cache\ndef fib/);
+    expect(file.functions.square.signature).toBe('(n)');
+    expect(file.unsaved).toEqual([]);
+
+    const second = await harness(dir);
+    const back = await run(
+      second,
+      '(repr(p), repr(points), fib(40), square(5), type(fib).__name__, dataclasses.is_dataclass(P))',
+    );
+    expect(back.stderr).not.toMatch(/NOT restored/);
+    expect(back.return_value).toEqual([
+      'P(x=1, y=2)',
+      '[P(x=3, y=0), P(x=4, y=5)]',
+      102334155,
+      25,
+      '_lru_cache_wrapper',
+      true,
+    ]);
+    const state = structured(await second.client.callTool({ name: 'state', arguments: {} }));
+    expect(state.defined_functions).toEqual(
+      expect.arrayContaining([
+        { name: 'fib', signature: '(n)', docstring: null },
+        { name: 'square', signature: '(n)', docstring: 'Squares n.' },
+      ]),
+    );
+  });
+
+  it('keeps an unreadable autosave aside instead of overwriting it at shutdown', async () => {
+    const dir = home();
+    const states = join(dir, 'repl', 'states');
+    mkdirSync(states, { recursive: true });
+    writeFileSync(join(states, 'autosave.json'), '{"version": 1, "functions": {');
+    const w = await harness(dir);
+    const first = await run(w, '1');
+    expect(first.stderr).toMatch(
+      /could not restore the autosave: .*not valid JSON; the file was kept as .*autosave\.unreadable-/,
+    );
+    await w.close();
+    const files = readdirSync(states).sort();
+    expect(files).toEqual(['autosave.json', expect.stringMatching(/^autosave\.unreadable-.*\.json$/)]);
+    expect(readFileSync(join(states, files[1] as string), 'utf8')).toBe('{"version": 1, "functions": {');
+  });
+
+  it('bounds each definition of the start-up restore and reports the one that loops', async () => {
+    const dir = home();
+    writeFileSync(join(dir, 'firstlight.yaml'), 'repl:\n  timeout_s: 2\n');
+    const states = join(dir, 'repl', 'states');
+    mkdirSync(states, { recursive: true });
+    writeFileSync(
+      join(states, 'autosave.json'),
+      JSON.stringify({
+        version: 1,
+        classes: { Spin: { source: 'class Spin:\n    while True:\n        pass\n', order: [1, 1] } },
+        functions: { after: { source: 'def after():\n    return "fine"\n', order: [2, 1] } },
+      }),
+    );
+    const started = Date.now();
+    const w = await harness(dir);
+    const result = await run(w, 'after()');
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(result.return_value, JSON.stringify(result)).toBe('fine');
+    expect(result.stderr).toMatch(/NOT restored: Spin \[class\] \(TimeoutError: still running after 2 s/);
+  });
+
+  it('restarts the kernel when a restore cannot be interrupted, and keeps its entries for the next save', async () => {
+    const dir = home();
+    writeFileSync(join(dir, 'firstlight.yaml'), 'repl:\n  timeout_s: 1\n');
+    const states = join(dir, 'repl', 'states');
+    mkdirSync(states, { recursive: true });
+    const deaf =
+      'class Deaf:\n    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n';
+    writeFileSync(
+      join(states, 'autosave.json'),
+      JSON.stringify({
+        version: 1,
+        classes: { Deaf: { source: deaf } },
+        variables: { v: { type: 'json', value: 1 } },
+      }),
+    );
+    const w = await harness(dir);
+    const result = await run(w, '"up"');
+    expect(result.return_value).toBe('up');
+    expect(result.stderr).toMatch(
+      /\(namespace\) \[kernel\] \(the Python kernel did not finish "restore" within 2 s, was killed/,
+    );
+    expect(result.stderr).toMatch(/Deaf \[class\] \(the kernel was restarted during the restore\)/);
+    const saved = structured<{ unrestored: { name: string }[] }>(
+      await w.client.callTool({ name: 'save_state', arguments: { name: 'after' } }),
+    );
+    expect(saved.unrestored.map((item) => item.name).sort()).toEqual(['Deaf', 'v']);
   });
 
   it('saves and restores named states, and reset keeps capabilities', async () => {

@@ -1,14 +1,15 @@
 """Capability objects: relay capabilities backed by MCP servers, and native ones written in Python.
 
 A relay call leaves the kernel on its own channel (file descriptor 4, never stdout) as one JSON
-line with a request id; the harness makes the MCP call and answers with the same id. Answers
-with another id are stale (their call was interrupted) and are skipped.
+line with a request id; the harness makes the MCP call and answers with the same id. Calls may
+come from several threads at once; each gets the answer with its own id (RelayChannel).
 """
 
 import inspect
 import itertools
 import json
 import keyword
+import threading
 
 
 class CapabilityError(RuntimeError):
@@ -21,31 +22,102 @@ class CapabilityError(RuntimeError):
 
 
 class RelayChannel:
-    """Request/response over one duplex descriptor, one JSON object per line."""
+    """Relay calls over one duplex descriptor, one JSON object per line, from any thread.
+
+    Requests are written whole under a lock. Answers are routed by id: a waiting thread that
+    finds nobody reading becomes the reader, files answers meant for other threads in their
+    slots (waking them) and hands the role on once its own answer is in. A cell calling from
+    one thread thus reads its answer itself, with no thread switch. An answer whose caller
+    stopped waiting (interrupted) finds no slot and is dropped.
+    """
 
     def __init__(self, reader, writer, guard):
         self.reader = reader
         self.writer = writer
-        self.guard = guard  # makes writes atomic with respect to SIGINT
+        self.guard = guard  # defers SIGINT in the main thread, so a line is never torn
         self.ids = itertools.count(1)
+        self._write_lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._slots = {}  # id -> answer, or _WAITING
+        self._reading = False
+        self._closed = False
 
     def call(self, capability, tool, arguments, method=None):
         method = method or tool
         request_id = next(self.ids)
         line = json.dumps({"id": request_id, "capability": capability, "tool": tool, "arguments": arguments})
-        with self.guard():
-            self.writer.write(line.encode("utf-8") + b"\n")
-            self.writer.flush()
-        while True:
-            raw = self.reader.readline()
-            if not raw:
-                raise CapabilityError(capability, method, "the harness closed the relay channel")
-            answer = json.loads(raw)
-            if answer.get("id") == request_id:
-                break
+        with self._cond:
+            self._slots[request_id] = _WAITING
+            reader = not self._reading  # the usual case: no other thread is waiting
+            self._reading = True
+        try:
+            if reader:
+                # One SIGINT mask for the write and the read (two system calls, not four).
+                with self.guard():
+                    self._write(line)
+                    answer = self._read(request_id)
+            else:
+                with self.guard():
+                    self._write(line)
+                answer = self._wait(request_id)
+        finally:
+            with self._cond:
+                self._slots.pop(request_id, None)
+                if reader:
+                    self._reading = False
+                    self._cond.notify_all()
+        if answer is None:
+            raise CapabilityError(capability, method, "the harness closed the relay channel")
         if not answer.get("ok"):
             raise CapabilityError(capability, method, answer.get("error") or "unknown error")
         return answer.get("result")
+
+    def _write(self, line):
+        with self._write_lock:
+            self.writer.write(line.encode("utf-8") + b"\n")
+            self.writer.flush()
+
+    def _read(self, request_id):
+        """Reads answers until the one for `request_id`, filing the others in their slots."""
+        while True:
+            raw = self.reader.readline()
+            if not raw:
+                with self._cond:
+                    self._closed = True
+                    self._cond.notify_all()
+                return None
+            answer = json.loads(raw)
+            answer_id = answer.get("id")
+            if answer_id == request_id:
+                return answer
+            with self._cond:
+                if answer_id in self._slots:
+                    self._slots[answer_id] = answer
+                    self._cond.notify_all()
+
+    def _wait(self, request_id):
+        """Waits while another thread reads; reads in its place when it is done."""
+        with self._cond:
+            while True:
+                answer = self._slots.get(request_id)
+                if answer is not _WAITING:
+                    return answer
+                if self._closed:
+                    return None
+                if not self._reading:
+                    self._reading = True
+                    break
+                self._cond.wait()
+        try:
+            with self.guard():
+                return self._read(request_id)
+        finally:
+            with self._cond:
+                self._reading = False
+                self._cond.notify_all()
+
+
+_WAITING = object()
 
 
 class _Unset:

@@ -4,7 +4,7 @@ Standard library only. Channels (all JSON lines, each message with an id):
   fd 3  control: harness -> kernel requests, kernel -> harness replies
   fd 4  relay:   kernel -> harness capability calls, harness -> kernel answers
 stdin is /dev/null; fd 1 and 2 stay plain output (a subprocess writing there cannot corrupt
-the protocol). Cells follow Jupyter: statements run, a trailing expression's value is returned
+the protocol): while a cell runs it is captured into the cell's capped stdout/stderr. Cells follow Jupyter: statements run, a trailing expression's value is returned
 (None hidden), an execution counter, each cell in linecache under `<cell-N>`.
 SIGINT raises KeyboardInterrupt only while user code runs; elsewhere it is ignored, so a late
 interrupt can never tear a protocol message.
@@ -12,7 +12,6 @@ interrupt can never tear a protocol message.
 
 import ast
 import builtins
-import contextlib
 import inspect
 import json
 import linecache
@@ -33,9 +32,17 @@ RELAY_FD = 4
 
 
 class Kernel:
-    def __init__(self):
+    def __init__(self, fd_capture=None, execution_count=0):
+        # One pair of writers for every cell (reset each time): cheaper than new ones, and a
+        # thread that kept a reference to sys.stdout prints into the current cell.
+        self.stdout = fl_output.CappedWriter(20000)
+        self.stderr = fl_output.CappedWriter(20000)
+        self.fd_capture = fd_capture
+        if fd_capture is not None:
+            fd_capture.targets = (self.stdout, self.stderr)
+        self.sent_names = []
         self.user_code_running = False
-        self.execution_count = 0
+        self.execution_count = execution_count
         self.restore_count = 0
         self.current_cell = None
         self.history = []
@@ -92,12 +99,18 @@ class Kernel:
         """Runs one cell; returns (value, error) with stdout/stderr captured by the caller."""
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         tree = ast.parse(code, filename, "exec")
-        last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = compile(ast.Expression(tree.body.pop().value), filename, "eval")
-        # A cell that is one expression (`fs.read_text_file("a")`, `1+1`) has no statements to
-        # compile or run; skipping them is a third of the kernel's work for such a cell.
-        body = compile(tree, filename, "exec") if tree.body else None
+        body = last = None
+        if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
+            # One expression (`fs.read_text_file("a")`, `1+1`): compiling the text is a third
+            # of the cost of compiling the tree back (`1+1;` only compiles as a tree).
+            try:
+                last = compile(code, filename, "eval")
+            except SyntaxError:
+                last = compile(ast.Expression(tree.body[0].value), filename, "eval")
+        else:
+            if tree.body and isinstance(tree.body[-1], ast.Expr):
+                last = compile(ast.Expression(tree.body.pop().value), filename, "eval")
+            body = compile(tree, filename, "exec")
         self.user_code_running = True
         self.current_cell = filename
         try:
@@ -127,11 +140,14 @@ class Kernel:
         else:
             self.restore_count += 1
             filename = f"<restore-{self.restore_count}>"
-        stdout = fl_output.CappedWriter(output_cap)
-        stderr = fl_output.CappedWriter(output_cap)
+        stdout, stderr = self.stdout, self.stderr
+        stdout.reset(output_cap)
+        stderr.reset(output_cap)
         result = {"success": True, "return_value": None, "error_type": None, "error_message": None}
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = stdout, stderr
+        if self.fd_capture is not None:
+            self.fd_capture.start()
         try:
             value = self.run_cell(code, filename, output_cap)
             if value is not None:
@@ -144,10 +160,11 @@ class Kernel:
             stderr.write(self._format_traceback(error))
         finally:
             sys.stdout, sys.stderr = saved
+            if self.fd_capture is not None:
+                self.fd_capture.stop()
         result["stdout"] = stdout.getvalue()
         result["stderr"] = stderr.getvalue()
         result["execution_count"] = count
-        result["names"] = self.user_names()
         return result
 
     def _format_traceback(self, error):
@@ -156,6 +173,9 @@ class Kernel:
         return "".join(entry for entry in entries if KERNEL_DIR not in entry)
 
     def to_json(self, value, cap):
+        kind = type(value)
+        if kind is bool or (kind is int and -(1 << 53) <= value <= 1 << 53):
+            return value
         try:
             text = json.dumps(value, allow_nan=False)
             if len(text) <= cap:
@@ -187,7 +207,8 @@ class Kernel:
         functions, variables = [], {}
         for name in self.user_names():
             value = self.ns[name]
-            if isinstance(value, types.FunctionType):
+            # Decorated functions (lru_cache, wraps) count as functions too.
+            if isinstance(value, types.FunctionType) or fl_persist.user_function(value, name) is not None:
                 try:
                     signature = str(inspect.signature(value))
                 except (TypeError, ValueError):
@@ -218,25 +239,47 @@ class Kernel:
     def export(self):
         return fl_persist.export_namespace(self.ns, self.user_names(), self.natives, self.history)
 
-    def restore(self, state, output_cap):
-        def run_source(source, label):
-            result = self.execute(source, output_cap, store_history=False)
-            if not result["success"]:
-                raise RuntimeError(f"{result['error_type']}: {result['error_message']}")
+    def restore(self, state, output_cap, item_timeout):
+        def on_alarm(signum, frame):
+            if self.user_code_running:
+                raise TimeoutError(f"still running after {item_timeout:g} s (a loop in a class body or decorator?)")
 
-        restored, failed = fl_persist.import_namespace(state, self.ns, run_source, self.register_capability)
+        def run_source(source, label):
+            signal.setitimer(signal.ITIMER_REAL, item_timeout)
+            try:
+                result = self.execute(source, output_cap, store_history=False)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            if not result["success"]:
+                raise fl_persist.SourceFailed(f"{result['error_type']}: {result['error_message']}")
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        try:
+            restored, failed = fl_persist.import_namespace(state, self.ns, run_source, self.register_capability)
+        finally:
+            signal.signal(signal.SIGALRM, previous)
         self.history.extend(state.get("history") or [])
         return {"restored": restored, "failed": failed}
 
 
-@contextlib.contextmanager
-def no_interrupt():
-    """Defers SIGINT while a relay request is written from a cell, so a line is never torn."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+class NoInterrupt:
+    """Defers SIGINT while a relay line is written or read, so a line is never torn.
+
+    A timeout still ends a waiting relay call: the harness answers it with an error at once,
+    and the deferred KeyboardInterrupt is raised when the mask is lifted. (A class rather than
+    a contextmanager: it is entered twice per relay call.)
+    """
+
+    SIGINT = {signal.SIGINT}
+
+    def __call__(self):
+        return self
+
+    def __enter__(self):
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGINT)
+
+    def __exit__(self, *exc):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGINT)
 
 
 def main():
@@ -244,8 +287,9 @@ def main():
     control_out = os.fdopen(os.dup(CONTROL_FD), "wb")
     relay_in = os.fdopen(RELAY_FD, "rb")
     relay_out = os.fdopen(os.dup(RELAY_FD), "wb")
-    fl_capabilities.set_channel(fl_capabilities.RelayChannel(relay_in, relay_out, no_interrupt))
-    kernel = Kernel()
+    fl_capabilities.set_channel(fl_capabilities.RelayChannel(relay_in, relay_out, NoInterrupt()))
+    # argv[1]: the number of the last cell of the kernel this one replaces (0 at first).
+    kernel = Kernel(fl_output.FdCapture(), int(sys.argv[1]) if len(sys.argv) > 1 else 0)
 
     def on_sigint(signum, frame):
         if kernel.user_code_running:
@@ -285,7 +329,13 @@ def dispatch(kernel, request):
     if op == "ping":
         return {}
     if op == "execute":
-        return kernel.execute(request["code"], cap)
+        result = kernel.execute(request["code"], cap)
+        # The harness keeps the user's names to say what a kernel death lost; they are sent
+        # only when they changed.
+        names = kernel.user_names()
+        if names != kernel.sent_names:
+            result["names"] = kernel.sent_names = names
+        return result
     if op == "state":
         return kernel.state()
     if op == "install":
@@ -307,7 +357,7 @@ def dispatch(kernel, request):
     if op == "export":
         return kernel.export()
     if op == "restore":
-        return kernel.restore(request["state"], cap)
+        return kernel.restore(request["state"], cap, float(request.get("item_timeout") or 10))
     raise ValueError(f"unknown op {op!r}")
 
 

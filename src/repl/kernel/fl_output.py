@@ -3,9 +3,16 @@
 A cell that prints 50 MB must not turn into a 50 MB tool result (or a 50 MB pipe message), so
 the writer keeps the head and the tail of what was written and counts the rest. The note that
 replaces the middle says how much was dropped, so the model knows the output is incomplete.
+What reaches file descriptors 1 and 2 (subprocesses, C code, os.write) goes into the same
+writers (FdCapture), so a cell has one budget per stream whoever wrote.
 """
 
+import codecs
 import io
+import os
+import select
+import sys
+import threading
 
 HEAD_SHARE = 0.8
 
@@ -15,14 +22,23 @@ class CappedWriter(io.TextIOBase):
 
     def __init__(self, cap):
         super().__init__()
-        self.cap = max(int(cap), 100)
-        self.head_cap = int(self.cap * HEAD_SHARE)
-        self.tail_cap = self.cap - self.head_cap
-        self.head = []
-        self.head_len = 0
-        self.tail = []
-        self.tail_len = 0
-        self.total = 0
+        self.lock = threading.Lock()  # print() and FdCapture may write at once
+        self.total = -1
+        self.reset(cap)
+
+    def reset(self, cap):
+        """Empties the writer for a new cell with cap `cap`."""
+        if self.total == 0 and self.cap == cap:  # most cells print nothing
+            return
+        with self.lock:
+            self.cap = max(int(cap), 100)
+            self.head_cap = int(self.cap * HEAD_SHARE)
+            self.tail_cap = self.cap - self.head_cap
+            self.head = []
+            self.head_len = 0
+            self.tail = []
+            self.tail_len = 0
+            self.total = 0
 
     @property
     def encoding(self):
@@ -37,6 +53,10 @@ class CappedWriter(io.TextIOBase):
     def write(self, text):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        with self.lock:
+            return self._write(text)
+
+    def _write(self, text):
         n = len(text)
         self.total += n
         room = self.head_cap - self.head_len
@@ -78,3 +98,61 @@ def cap_text(text, cap):
     writer = CappedWriter(cap)
     writer.write(text)
     return writer.getvalue()
+
+
+class FdCapture:
+    """Sends what is written to file descriptors 1 and 2 into the running cell's writers.
+
+    Each descriptor becomes the write end of a pipe; a thread waits on the read ends. While a
+    cell runs, the text goes to the cell's CappedWriter for that stream; between cells it passes
+    through to the original descriptors (the harness logs it).
+    """
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.targets = None  # the cell's (stdout, stderr) writers, set by the kernel
+        self.capturing = False
+        self.streams = []  # (read end, original descriptor, decoder)
+        for fd in (1, 2):
+            read_end, write_end = os.pipe()
+            original = os.dup(fd)
+            os.dup2(write_end, fd)
+            os.close(write_end)
+            os.set_blocking(read_end, False)
+            self.streams.append((read_end, original, codecs.getincrementaldecoder("utf-8")("replace")))
+        self.read_ends = [stream[0] for stream in self.streams]
+        # The kernel's own messages between cells (a traceback if it crashes) go straight to the
+        # harness, not through the pump thread, which may not outlive them.
+        sys.stdout = open(self.streams[0][1], "w", buffering=1, encoding="utf-8", closefd=False)
+        sys.stderr = open(self.streams[1][1], "w", buffering=1, encoding="utf-8", closefd=False)
+        threading.Thread(target=self._pump, name="fl-fd-capture", daemon=True).start()
+
+    def _pump(self):
+        while True:
+            select.select(self.read_ends, [], [])
+            self._drain()
+
+    def _drain(self):
+        with self.lock:
+            for index, (read_end, original, decoder) in enumerate(self.streams):
+                while True:
+                    try:
+                        data = os.read(read_end, 65536)
+                    except BlockingIOError:
+                        break
+                    if not data:
+                        break
+                    if not self.capturing:
+                        os.write(original, data)
+                    else:
+                        self.targets[index].write(decoder.decode(data))
+
+    def start(self):
+        self.capturing = True
+
+    def stop(self):
+        """Takes in what the cell's subprocesses wrote before it ended, then passes through."""
+        if select.select(self.read_ends, [], [], 0)[0]:
+            self._drain()
+        with self.lock:
+            self.capturing = False

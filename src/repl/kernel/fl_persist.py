@@ -18,6 +18,10 @@ import types
 MAX_PICKLE_BYTES = 16 * 1024 * 1024
 
 
+class SourceFailed(Exception):
+    """Running a saved source raised; the message is the cell's own `Type: message`."""
+
+
 def _is_user_defined(obj):
     return getattr(obj, "__module__", None) == "__main__"
 
@@ -59,26 +63,51 @@ def _json_roundtrips(value):
     return type(back) is type(value) and back == value
 
 
+def user_function(value, name):
+    """The function to save by source for `value` bound to `name`, or None.
+
+    A plain `def` gives itself; a decorated one (`@functools.lru_cache`, anything built with
+    functools.wraps) gives the function it wraps, whose source starts at the decorators, so
+    running that source again rebuilds the decorated object.
+    """
+    if isinstance(value, types.FunctionType):
+        function = value
+    elif hasattr(value, "__wrapped__") and callable(value):
+        try:
+            function = inspect.unwrap(value)
+        except ValueError:
+            return None
+        if not isinstance(function, types.FunctionType):
+            return None
+    else:
+        return None
+    if not _is_user_defined(function) or function.__name__ != name:
+        return None
+    if "<locals>" in function.__qualname__ or function.__name__ == "<lambda>":
+        return None
+    return function
+
+
 def export_namespace(namespace, user_names, natives, history):
     functions, classes, variables, native_out, unsaved = {}, {}, {}, {}, []
     for name in user_names:
         value = namespace[name]
         try:
+            function = user_function(value, name)
             if isinstance(value, types.ModuleType):
                 variables[name] = {"type": "module", "value": value.__name__}
-            elif isinstance(value, (types.FunctionType, type)) and _is_user_defined(value):
-                if value.__name__ != name or "<locals>" in value.__qualname__ or value.__name__ == "<lambda>":
+            elif function is not None:
+                entry = {"source": _source(function), "order": list(_order_key(function))}
+                try:
+                    entry["signature"] = str(inspect.signature(value))
+                except (TypeError, ValueError):
+                    entry["signature"] = "(...)"
+                functions[name] = entry
+            elif isinstance(value, type) and _is_user_defined(value) and value.__name__ == name:
+                if "<locals>" in value.__qualname__:
                     _save_value(name, value, variables, unsaved)
                     continue
-                entry = {"source": _source(value), "order": list(_order_key(value))}
-                if isinstance(value, type):
-                    classes[name] = entry
-                else:
-                    try:
-                        entry["signature"] = str(inspect.signature(value))
-                    except (TypeError, ValueError):
-                        entry["signature"] = "(...)"
-                    functions[name] = entry
+                classes[name] = {"source": _source(value), "order": list(_order_key(value))}
             elif callable(value) and getattr(value, "__module__", None) not in (None, "__main__") and hasattr(
                 value, "__qualname__"
             ):
@@ -123,13 +152,33 @@ def _save_value(name, value, variables, unsaved):
     variables[name] = {"type": "pickle", "value": base64.b64encode(data).decode("ascii")}
 
 
+# Variables by when they can be restored: modules and imports before the definitions (a
+# decorator or a base class may name them), plain JSON data too (a default argument may), and
+# pickles after them (an instance needs its class).
+_BEFORE_DEFINITIONS = ("module", "import", "json")
+
+
 def import_namespace(state, namespace, run_source, register_native):
-    """Restores definitions (in their original order), then variables, then native capabilities.
+    """Restores modules, imports and JSON values; then definitions in their original order;
+    then pickled values; then native capabilities.
 
     `run_source(source, label)` executes a definition as a new cell so it lands in linecache
     again (and can be saved again). Returns (restored names, failures).
     """
     restored, failed = [], []
+    variables = state.get("variables") or {}
+
+    def load_variables(early):
+        for name, entry in variables.items():
+            if (entry.get("type") in _BEFORE_DEFINITIONS) != early:
+                continue
+            try:
+                namespace[name] = _load_value(entry)
+                restored.append(name)
+            except Exception as error:  # noqa: BLE001
+                failed.append({"name": name, "kind": "variable", "reason": _why(error)})
+
+    load_variables(early=True)
     definitions = []
     for kind in ("classes", "functions"):
         for name, entry in (state.get(kind) or {}).items():
@@ -143,12 +192,7 @@ def import_namespace(state, namespace, run_source, register_native):
             restored.append(name)
         except BaseException as error:  # noqa: BLE001 - KeyboardInterrupt included: report, go on
             failed.append({"name": name, "kind": kind[:-1] if kind == "functions" else "class", "reason": _why(error)})
-    for name, entry in (state.get("variables") or {}).items():
-        try:
-            namespace[name] = _load_value(entry)
-            restored.append(name)
-        except Exception as error:  # noqa: BLE001
-            failed.append({"name": name, "kind": "variable", "reason": _why(error)})
+    load_variables(early=False)
     for name, entry in (state.get("native_capabilities") or {}).items():
         try:
             cls = namespace.get(entry["class_name"])
@@ -169,6 +213,13 @@ def _load_value(entry):
         return entry["value"]
     if kind == "pickle":
         return pickle.loads(base64.b64decode(entry["value"]))
+    if kind == "dill":
+        # The seed's format; dill is not in the standard library, but a dill pickle of plain
+        # data is a standard pickle. Anything else fails here, reported for this variable only.
+        try:
+            return pickle.loads(base64.b64decode(entry["value"], validate=True))
+        except Exception as error:  # noqa: BLE001
+            raise ValueError(f"a dill pickle the standard pickle module cannot load ({_why(error)})") from None
     if kind == "module":
         return importlib.import_module(entry["value"])
     if kind == "import":
@@ -180,5 +231,5 @@ def _load_value(entry):
 
 
 def _why(error):
-    return f"{type(error).__name__}: {error}"
+    return str(error) if isinstance(error, SourceFailed) else f"{type(error).__name__}: {error}"
 

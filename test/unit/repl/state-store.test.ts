@@ -32,7 +32,7 @@ describe('StateStore', () => {
       unsaved: [],
     });
     expect(file).toBe(join(s.dir, 'my_session.json'));
-    expect(s.read('my_session.json').capabilities.fs?.args).toEqual(['/root']);
+    expect(s.read('my_session.json').state.capabilities.fs?.args).toEqual(['/root']);
     expect(s.list()).toEqual(['my_session']);
   });
 
@@ -48,6 +48,109 @@ describe('StateStore', () => {
     mkdirSync(s.dir, { recursive: true });
     writeFileSync(join(s.dir, 'bad.json'), JSON.stringify({ version: 2, saved_at: 'x' }));
     expect(() => s.read('bad')).toThrow(/version/);
+  });
+});
+
+/** The example of the seed (002, section 7.2), verbatim. */
+const SEED_EXAMPLE = `{
+  "version": 1,
+  "saved_at": "2026-01-12T10:30:00Z",
+  "capabilities": {
+    "gmail": {"command": "npx @anthropic/gmail-mcp"},
+    "fs": {"command": "npx @anthropic/filesystem-mcp", "args": {"root": "/home/user"}}
+  },
+  "functions": {
+    "my_helper": {
+      "source": "def my_helper(x):\\n    return x * 2",
+      "signature": "(x)"
+    }
+  },
+  "variables": {
+    "config": {"type": "json", "value": {"key": "value"}},
+    "data": {"type": "dill", "value": "base64-encoded-dill-bytes"}
+  },
+  "history": [
+    "x = 1",
+    "def my_helper(x): return x * 2",
+    "result = gmail.search('test')"
+  ]
+}`;
+
+describe('StateStore reading the seed format', () => {
+  it("loads the seed's example file: one-string commands, dict args, a dill variable", () => {
+    const s = store();
+    mkdirSync(s.dir, { recursive: true });
+    writeFileSync(join(s.dir, 'seed.json'), SEED_EXAMPLE);
+    const { state, invalid } = s.read('seed');
+    expect(invalid).toEqual([]);
+    expect(state.capabilities).toEqual({
+      gmail: { command: 'npx @anthropic/gmail-mcp', env: {} },
+      fs: { command: 'npx @anthropic/filesystem-mcp', args: ['--root', '/home/user'], env: {} },
+    });
+    expect(state.functions.my_helper).toEqual({
+      source: 'def my_helper(x):\n    return x * 2',
+      signature: '(x)',
+    });
+    // Unknown variable types load here; the kernel restores what it can and reports the rest.
+    expect(state.variables.data).toEqual({ type: 'dill', value: 'base64-encoded-dill-bytes' });
+    expect(state.history).toHaveLength(3);
+    expect(state).toMatchObject({ native_capabilities: {}, classes: {}, unsaved: [], execution_count: 0 });
+  });
+
+  it('maps dict args to flags: --key value, true a bare flag, false and null left out', () => {
+    const s = store();
+    mkdirSync(s.dir, { recursive: true });
+    const args = { root: '/x', n: 3, verbose: true, quiet: false, skip: null, '-v': '2' };
+    writeFileSync(
+      join(s.dir, 'flags.json'),
+      JSON.stringify({ version: 1, capabilities: { c: { command: 'srv', args } } }),
+    );
+    expect(s.read('flags').state.capabilities.c?.args).toEqual([
+      '--root',
+      '/x',
+      '--n',
+      '3',
+      '--verbose',
+      '-v',
+      '2',
+    ]);
+  });
+
+  it('reports a malformed entry alone and loads the rest', () => {
+    const s = store();
+    mkdirSync(s.dir, { recursive: true });
+    writeFileSync(
+      join(s.dir, 'mixed.json'),
+      JSON.stringify({
+        version: 1,
+        capabilities: { bad: { args: ['x'] }, good: { command: 'srv' } },
+        functions: { f: { source: 'def f(): pass' }, g: { signature: '()' } },
+        variables: { v: { type: 'json', value: 1 }, w: 'not an object' },
+      }),
+    );
+    const { state, invalid } = s.read('mixed');
+    expect(Object.keys(state.capabilities)).toEqual(['good']);
+    expect(Object.keys(state.functions)).toEqual(['f']);
+    expect(Object.keys(state.variables)).toEqual(['v']);
+    expect(invalid.map((item) => [item.section, item.problem.name, item.problem.kind])).toEqual([
+      ['capabilities', 'bad', 'capability'],
+      ['functions', 'g', 'function'],
+      ['variables', 'w', 'variable'],
+    ]);
+    expect(invalid[0]?.problem.reason).toMatch(/^invalid entry capabilities\.bad\.command: /);
+    expect(invalid[0]?.entry).toEqual({ args: ['x'] });
+  });
+});
+
+describe('StateStore.setAside', () => {
+  it('renames an unreadable state so the next save cannot overwrite it', () => {
+    const s = store();
+    mkdirSync(s.dir, { recursive: true });
+    writeFileSync(join(s.dir, 'autosave.json'), '{ torn');
+    const aside = s.setAside('autosave', new Date('2026-01-02T03:04:05.678Z'));
+    expect(aside).toBe(join(s.dir, 'autosave.unreadable-2026-01-02T03-04-05-678Z.json'));
+    expect(s.list()).toEqual(['autosave.unreadable-2026-01-02T03-04-05-678Z']);
+    expect(s.exists('autosave')).toBe(false);
   });
 });
 
