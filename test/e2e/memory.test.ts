@@ -103,6 +103,23 @@ describe('memory over MCP (stdio, built CLI, real SDK client)', () => {
   });
 });
 
+describe('memory server shutdown', () => {
+  it('saves the recall index when the server stops, before its idle save would have run', async () => {
+    const dir = home();
+    const wired = await wireStdio(['serve', '--home', dir]);
+    await wired.client.callTool({
+      name: 'remember',
+      arguments: { content: 'Quokkas nest under the deploy bridge.', type: 'note', name: 'Quokka nest' },
+    });
+    await wired.client.callTool({ name: 'recall', arguments: { query: 'quokka' } });
+    await wired.close();
+    const saved = readFileSync(join(dir, 'cache', 'recall-index.json'), 'utf8');
+    const head = JSON.parse(saved.slice(0, saved.indexOf('\n'))) as { manifest: [string][] };
+    expect(head.manifest.map((row) => row[0])).toContain('note_quokka_nest.md');
+    expect(saved).toMatch(/^quokka\t/m);
+  });
+});
+
 describe('memory CLI', () => {
   it('remember reads stdin, refuses a duplicate with exit 2, and recall prints JSON', () => {
     const dir = home();

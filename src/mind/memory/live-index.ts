@@ -1,0 +1,326 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
+import { whenWords } from './dates.js';
+import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
+import { bodyOf } from './fast-frontmatter.js';
+import {
+  editDistanceWithin,
+  type IndexTables,
+  loadTermJson,
+  type ManifestRow,
+  readSavedIndex,
+  tablesOf,
+  termJson,
+  termsOf,
+  writeSavedIndex,
+} from './persisted-index.js';
+import type { MemorySnapshot, MemoryStore } from './store.js';
+import { contentTerms, normalizeTerm, tokenize } from './text.js';
+
+/** The searchable fields of one memory. */
+export interface IndexedDoc {
+  id: string;
+  name: string;
+  description: string;
+  tags: string;
+  body: string;
+  /** Month, year and day the memory is about (see dates.ts). */
+  when: string;
+}
+
+const FIELDS = ['name', 'description', 'tags', 'body', 'when'] as const;
+const MINI_OPTIONS = {
+  idField: 'id',
+  fields: [...FIELDS],
+  storeFields: [] as string[],
+  tokenize,
+  processTerm: (term: string) => normalizeTerm(term) ?? null,
+};
+/** Bump when analysis (tokenizer, stemmer, fields) or the file layout changes: an old saved index is then ignored. */
+const INDEX_FORMAT = 6;
+/** Background work (loading the rest of a saved index, saving) starts after this long without a recall. */
+const IDLE_MS = 500;
+/** ... and runs in slices of this many milliseconds, so a recall arriving meanwhile waits at most one slice. */
+const SLICE_MS = 8;
+/** Postings of discarded memories are dropped by a full rewrite once they are this share of the index. */
+const DEAD_SHARE = 0.1;
+export const PREFIX_MIN = 5;
+export const FUZZY_MIN = 7;
+export const FUZZY = 0.15;
+
+/**
+ * The MiniSearch index of memory/, kept in step with the MemoryStore's snapshot and saved under
+ * cache/ with a manifest (each file's mtime and size).
+ *
+ * Nothing here blocks a recall for long. A saved index is loaded lazily: the document tables at
+ * once, a term's postings only when a query can reach it or a change adds to it; a long-running
+ * process loads the rest in idle slices. Only files whose mtime or size moved are re-read.
+ * Saving re-serialises only the terms whose postings changed (every other line is written as it
+ * was read) and runs when recall has been idle for IDLE_MS, in slices; one-shot commands flush()
+ * after printing, and servers on close().
+ */
+export class LiveIndex {
+  mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+  /** The memories indexed (or skipped as bodyProblems), by file. */
+  entries = new Map<string, MemoryEntry>();
+  readonly bodyProblems = new Map<string, MemoryProblem>();
+  filesRead = 0;
+  private readonly store: MemoryStore;
+  private readonly cacheFile: string | undefined;
+  private loaded = false;
+  private synced: MemorySnapshot | undefined;
+  private manifest = new Map<string, { mtimeMs: number; size: number }>();
+  /** term -> postings JSON as last read or written. */
+  private lines = new Map<string, string>();
+  /** Terms of `lines` not yet loaded into `mini`. */
+  private pending = new Set<string>();
+  /** The same terms in a trie, for a process that keeps searching before they are all loaded. */
+  private pendingTrie: SearchableMap<true> | undefined;
+  private scans = 0;
+  /** Terms whose postings changed since `lines` was written. */
+  private touched = new Set<string>();
+  /** Discarded documents `lines` may still mention. */
+  private dead = 0;
+  private unsaved = false;
+  /** Bumped by every change to the index; a save in slices restarts when it moves. */
+  private generation = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private slice: NodeJS.Immediate | undefined;
+
+  constructor(store: MemoryStore, cacheFile: string | undefined) {
+    this.store = store;
+    this.cacheFile = cacheFile;
+  }
+
+  /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
+  refresh(): MemorySnapshot {
+    const snapshot = this.store.snapshot();
+    if (this.loaded && snapshot === this.synced) return snapshot;
+    if (!this.loaded) this.load();
+    const current = new Map<string, MemoryEntry>();
+    for (const entry of snapshot.entries) if (entry.type !== 'index') current.set(entry.file, entry);
+    let changed = false;
+    for (const file of [...this.manifest.keys()]) {
+      if (current.has(file)) continue;
+      this.discard(file);
+      this.manifest.delete(file);
+      this.bodyProblems.delete(file);
+      changed = true;
+    }
+    for (const entry of current.values()) {
+      const known = this.manifest.get(entry.file);
+      if (known && known.mtimeMs === entry.mtimeMs && known.size === entry.size) continue;
+      this.discard(entry.file);
+      this.bodyProblems.delete(entry.file);
+      const doc = this.readDoc(entry);
+      if ('problem' in doc) this.bodyProblems.set(entry.file, doc);
+      else this.add(doc);
+      this.manifest.set(entry.file, { mtimeMs: entry.mtimeMs, size: entry.size });
+      changed = true;
+    }
+    this.entries = current;
+    this.synced = snapshot;
+    if (changed) {
+      this.generation++;
+      this.unsaved = this.cacheFile !== undefined;
+    }
+    this.scheduleIdle();
+    return snapshot;
+  }
+
+  /**
+   * Loads the postings a search for `terms` can visit: the exact terms, their prefix extensions
+   * and fuzzy neighbours, by MiniSearch's own rules. A one-shot recall scans the unloaded terms
+   * (~10 ms at 10,000 memories); a process that keeps searching puts them in a trie (~45 ms once).
+   */
+  reach(terms: string[]): void {
+    if (this.pending.size === 0 || terms.length === 0) return;
+    if (!this.pendingTrie && ++this.scans > 2) {
+      this.pendingTrie = new SearchableMap<true>();
+      for (const term of this.pending) this.pendingTrie.set(term, true);
+    }
+    const found = new Set<string>();
+    for (const t of terms) {
+      if (this.pending.has(t)) found.add(t);
+      const prefix = t.length >= PREFIX_MIN;
+      const max = t.length >= FUZZY_MIN ? fuzzyDistance(t) : 0;
+      if (this.pendingTrie) {
+        if (prefix) for (const term of this.pendingTrie.atPrefix(t).keys()) found.add(term);
+        if (max > 0) for (const term of this.pendingTrie.fuzzyGet(t, max).keys()) found.add(term);
+        continue;
+      }
+      if (!prefix && max === 0) continue;
+      for (const term of this.pending) {
+        if ((prefix && term.startsWith(t)) || (max > 0 && editDistanceWithin(t, term, max) <= max))
+          found.add(term);
+      }
+    }
+    for (const term of found) this.loadPending(term);
+  }
+
+  /** Writes unsaved changes to cache/ now (one-shot commands after printing; servers on close). */
+  flush(): void {
+    this.stopBackground();
+    this.save(false);
+  }
+
+  close(): void {
+    this.flush();
+  }
+
+  private load(): void {
+    this.loaded = true;
+    const saved = this.cacheFile ? readSavedIndex(this.cacheFile, INDEX_FORMAT) : undefined;
+    // Missing or damaged: the index is derived, so start empty and index from the files.
+    if (!saved) return;
+    this.mini = MiniSearch.loadJS<IndexedDoc>({ ...saved.tables, index: [] }, MINI_OPTIONS);
+    this.lines = saved.lines;
+    this.pending = new Set(saved.lines.keys());
+    this.dead = saved.dead;
+    for (const [file, mtimeMs, size] of saved.manifest) this.manifest.set(file, { mtimeMs, size });
+  }
+
+  private loadPending(term: string): void {
+    this.pending.delete(term);
+    this.pendingTrie?.delete(term);
+    loadTermJson(this.mini, term, this.lines.get(term)!);
+  }
+
+  private add(doc: IndexedDoc): void {
+    // A term's saved postings must be in memory before a document is added to them.
+    for (const field of FIELDS) {
+      for (const term of contentTerms(doc[field])) {
+        if (this.pending.has(term)) this.loadPending(term);
+        if (this.cacheFile) this.touched.add(term);
+      }
+    }
+    this.mini.add(doc);
+  }
+
+  private discard(file: string): void {
+    if (!this.mini.has(file)) return;
+    this.mini.discard(file);
+    this.dead++;
+  }
+
+  private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
+    this.filesRead++;
+    let text: string;
+    try {
+      const buffer = readFileSync(join(this.store.memoryDir, entry.file));
+      if (buffer.length > MAX_MEMORY_BYTES) return { file: entry.file, problem: 'too large' };
+      if (buffer.includes(0)) return { file: entry.file, problem: 'binary content' };
+      text = buffer.toString('utf8');
+    } catch (error) {
+      return { file: entry.file, problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
+    }
+    // The snapshot already parsed (and vetted) this file's frontmatter; only the body is new here.
+    return {
+      id: entry.file,
+      name: entry.name,
+      description: entry.description,
+      tags: entry.tags.join(' '),
+      body: bodyOf(text),
+      when: whenWords(entry),
+    };
+  }
+
+  /**
+   * (Re)starts the idle countdown: a recall postpones background work and never waits for it.
+   * Work already under way goes on in slices, which a recall fits between.
+   */
+  private scheduleIdle(): void {
+    if (this.slice) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.pending.size === 0 && !this.unsaved) return;
+    this.idleTimer = setTimeout(() => this.idleWork(), IDLE_MS);
+    this.idleTimer.unref();
+  }
+
+  private stopBackground(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.slice) clearImmediate(this.slice);
+    this.idleTimer = undefined;
+    this.slice = undefined;
+  }
+
+  private continueLater(work: () => void): void {
+    this.slice = setImmediate(work);
+    this.slice.unref();
+  }
+
+  /** Loads the rest of a saved index, then saves, one slice at a time. */
+  private idleWork(): void {
+    this.idleTimer = undefined;
+    this.slice = undefined;
+    if (this.pending.size > 0) {
+      const until = performance.now() + SLICE_MS;
+      for (const term of this.pending) {
+        this.loadPending(term);
+        if (performance.now() > until) break;
+      }
+      this.continueLater(() => this.idleWork());
+      return;
+    }
+    this.save(true);
+  }
+
+  /**
+   * Saves the index: the terms whose postings changed are serialised (in slices when `sliced`;
+   * a change meanwhile restarts the save later), every other line is written as it was read.
+   */
+  private save(sliced: boolean): void {
+    if (!this.cacheFile || !this.unsaved) return;
+    const generation = this.generation;
+    const tables = tablesOf(this.mini);
+    const documents = tables.documentCount;
+    const purge = this.pending.size === 0 && this.dead > Math.max(50, documents * DEAD_SHARE);
+    const todo = purge ? [...new Set([...this.lines.keys(), ...termsOf(this.mini)])] : [...this.touched];
+    const fresh = new Map<string, string | undefined>();
+    let i = 0;
+    const step = () => {
+      this.slice = undefined;
+      if (this.generation !== generation) return this.scheduleIdle();
+      const until = sliced ? performance.now() + SLICE_MS : Number.POSITIVE_INFINITY;
+      while (i < todo.length && performance.now() < until) {
+        const term = todo[i++]!;
+        fresh.set(term, termJson(this.mini, term, tables.documentIds));
+      }
+      if (i < todo.length) return this.continueLater(step);
+      this.commit(tables, fresh, purge);
+    };
+    step();
+  }
+
+  private commit(tables: IndexTables, fresh: Map<string, string | undefined>, purge: boolean): void {
+    for (const [term, json] of fresh) {
+      if (json === undefined) this.lines.delete(term);
+      else this.lines.set(term, json);
+    }
+    this.touched.clear();
+    if (purge) this.dead = 0;
+    this.unsaved = false;
+    // Problem files stay out of the manifest so they are retried (and reported) next time.
+    const manifest: ManifestRow[] = [];
+    for (const [file, m] of this.manifest)
+      if (!this.bodyProblems.has(file)) manifest.push([file, m.mtimeMs, m.size]);
+    try {
+      writeSavedIndex(this.cacheFile!, INDEX_FORMAT, {
+        manifest,
+        tables,
+        dead: this.dead,
+        lines: this.lines,
+      });
+    } catch {
+      // Derived data: failing to persist costs the next cold start time, not correctness.
+    }
+  }
+}
+
+/** MiniSearch's own rule: distance = round(length × fuzzy), capped by maxFuzzy (6). */
+function fuzzyDistance(term: string): number {
+  return Math.min(6, Math.round(term.length * FUZZY));
+}
