@@ -17,7 +17,7 @@ export { matchesFacet, parseFacet } from './facet.js';
 export { fileNameFor, normalizeType } from './names.js';
 export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from './recall-index.js';
 export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
-export type { RememberInput, RememberResult } from './remember.js';
+export type { RememberInput, RememberOptions, RememberResult } from './remember.js';
 export { MAX_CONTENT_CHARS, remember } from './remember.js';
 export { closeRecallIndex, recallIndexOf } from './shared-index.js';
 export { stem } from './stemmer.js';

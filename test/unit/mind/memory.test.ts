@@ -93,6 +93,48 @@ describe('remember', () => {
     expect(index).toContain('- [Force push caution](caution_force_push.md) - updated');
   });
 
+  it('refuses a name held only by a memory frontmatter (no MEMORY.md line), case-insensitively', async () => {
+    const dir = home();
+    // examples/home's running_commitments.md is named "Running commitments" and has no index line.
+    expect(readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8')).not.toContain('Running commitments');
+    await expect(
+      remember(dir, { content: 'x', type: 'note', name: 'running COMMITMENTS' }),
+    ).rejects.toMatchObject({
+      code: 'MEMORY_EXISTS',
+      message: expect.stringContaining('running_commitments.md'),
+    });
+    const out = await remember(dir, {
+      content: '- Ship the consumer',
+      type: 'project',
+      name: 'Running commitments',
+      replace: true,
+    });
+    expect(out).toMatchObject({ file: 'running_commitments.md', replaced: true });
+    expect(readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8')).toContain(
+      '- [Running commitments](running_commitments.md)',
+    );
+  });
+
+  it('keeps the original created date when replacing', async () => {
+    const dir = home();
+    await remember(
+      dir,
+      { content: 'v1', type: 'note', name: 'Dated' },
+      { now: new Date('2026-01-02T03:04:05Z') },
+    );
+    await remember(
+      dir,
+      { content: 'v2', type: 'note', name: 'Dated', replace: true },
+      { now: new Date('2026-03-04T05:06:07Z') },
+    );
+    const fm = parseFrontmatter(readFileSync(join(dir, 'memory', 'note_dated.md'), 'utf8'));
+    expect(fm.data).toMatchObject({
+      created: '2026-01-02T03:04:05.000Z',
+      updated: '2026-03-04T05:06:07.000Z',
+    });
+    expect(fm.body.trim()).toBe('v2');
+  });
+
   it('rejects empty content, bad types and bad globs with a hint', async () => {
     const dir = home();
     await expect(remember(dir, { content: '  ', type: 'note' })).rejects.toMatchObject({
