@@ -3,7 +3,15 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../src/core/index.js';
-import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
+import {
+  exampleHomeCopy,
+  REPO_ROOT,
+  runCli,
+  structured,
+  tempDir,
+  textOf,
+  wireStdio,
+} from '../helpers/index.js';
 
 const WORKER = join(REPO_ROOT, 'bench', 'fixtures', 'recall', 'remember-worker.mjs');
 const cleanup: (() => unknown)[] = [];
@@ -93,6 +101,15 @@ describe('memory over MCP (stdio, built CLI, real SDK client)', () => {
       kind: 'user_said',
     });
     expect(reflected.event_id).toMatch(/^ev_/);
+    // An unknown kind is refused before anything is recorded, naming the field and its values.
+    const badKind = await client.callTool({
+      name: 'reflect',
+      arguments: { observation: 'x', kind: 'gossip' },
+    });
+    expect(badKind.isError).toBe(true);
+    expect(textOf(badKind)).toMatch(/\bkind\b/);
+    for (const kind of ['user_said', 'time_passed', 'ambient', 'internal'])
+      expect(textOf(badKind)).toContain(kind);
     const eventFiles = readdirSync(join(dir, 'events'));
     expect(eventFiles).toHaveLength(1);
     expect(
