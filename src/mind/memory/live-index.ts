@@ -7,14 +7,17 @@ import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entrie
 import { bodyOf } from './fast-frontmatter.js';
 import {
   editDistanceWithin,
-  type IndexTables,
+  indexHeader,
+  indexLine,
   loadTermJson,
   type ManifestRow,
   readSavedIndex,
+  removeQuietly,
   tablesOf,
   termJson,
   termsOf,
-  writeSavedIndex,
+  writeIndexAsync,
+  writeIndexSync,
 } from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 import { contentTerms, normalizeTerm, tokenize } from './text.js';
@@ -88,6 +91,12 @@ export class LiveIndex {
   private generation = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private slice: NodeJS.Immediate | undefined;
+  /** Background work under way, one slice per call; true when finished. */
+  private job: (() => boolean) | undefined;
+  /** Saves started; an asynchronous write renames its file only if it is still the latest. */
+  private writes = 0;
+  /** The temp file of an asynchronous write under way (removed if a newer save overtakes it). */
+  private writing: string | undefined;
 
   constructor(store: MemoryStore, cacheFile: string | undefined) {
     this.store = store;
@@ -162,8 +171,9 @@ export class LiveIndex {
 
   /** Writes unsaved changes to cache/ now (one-shot commands after printing; servers on close). */
   flush(): void {
-    this.stopBackground();
-    this.save(false);
+    this.pause();
+    this.job = undefined;
+    if (this.unsaved) this.saveJob(false)();
   }
 
   close(): void {
@@ -228,95 +238,138 @@ export class LiveIndex {
   }
 
   /**
-   * (Re)starts the idle countdown: a recall postpones background work and never waits for it.
-   * Work already under way goes on in slices, which a recall fits between.
+   * (Re)starts the idle countdown. Every recall comes through here: background work pauses (it
+   * resumes where it stopped once recall has been idle IDLE_MS), so a recall waits at most for
+   * the slice that was running when it arrived.
    */
   private scheduleIdle(): void {
-    if (this.slice) return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    if (this.pending.size === 0 && !this.unsaved) return;
-    this.idleTimer = setTimeout(() => this.idleWork(), IDLE_MS);
+    this.pause();
+    if (this.writing) return; // it calls back when its write is done
+    if (!this.job && this.pending.size === 0 && !this.unsaved) return;
+    this.idleTimer = setTimeout(() => this.work(), IDLE_MS);
     this.idleTimer.unref();
   }
 
-  private stopBackground(): void {
+  private pause(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.slice) clearImmediate(this.slice);
     this.idleTimer = undefined;
     this.slice = undefined;
   }
 
-  private continueLater(work: () => void): void {
-    this.slice = setImmediate(work);
-    this.slice.unref();
-  }
-
-  /** Loads the rest of a saved index, then saves, one slice at a time. */
-  private idleWork(): void {
+  /** Runs one slice of background work (loading the rest of a saved index, then a save) and queues the next. */
+  private work(): void {
     this.idleTimer = undefined;
     this.slice = undefined;
-    if (this.pending.size > 0) {
-      const until = performance.now() + SLICE_MS;
-      for (const term of this.pending) {
-        this.loadPending(term);
-        if (performance.now() > until) break;
-      }
-      this.continueLater(() => this.idleWork());
-      return;
+    this.job ??=
+      this.pending.size > 0
+        ? () => this.loadSlice()
+        : this.unsaved && !this.writing
+          ? this.saveJob(true)
+          : undefined;
+    if (!this.job) return;
+    if (this.job()) this.job = undefined;
+    if (this.job || this.pending.size > 0 || (this.unsaved && !this.writing)) {
+      this.slice = setImmediate(() => this.work());
+      this.slice.unref();
     }
-    this.save(true);
+  }
+
+  /** Loads saved postings for SLICE_MS; true once none is left. */
+  private loadSlice(): boolean {
+    const until = performance.now() + SLICE_MS;
+    for (const term of this.pending) {
+      this.loadPending(term);
+      if (performance.now() > until) break;
+    }
+    return this.pending.size === 0;
   }
 
   /**
-   * Saves the index: the terms whose postings changed are serialised (in slices when `sliced`;
-   * a change meanwhile restarts the save later), every other line is written as it was read.
+   * A save, as a step to call until it returns true: the terms whose postings changed are
+   * serialised, every other line is written as it was read. When `sliced` (idle time) each step
+   * runs SLICE_MS, a change before the serialising is done abandons the save (a new one follows),
+   * and the file is written asynchronously; otherwise (flush) one step does all of it.
    */
-  private save(sliced: boolean): void {
-    if (!this.cacheFile || !this.unsaved) return;
+  private saveJob(sliced: boolean): () => boolean {
+    const cacheFile = this.cacheFile!;
     const generation = this.generation;
     const tables = tablesOf(this.mini);
-    const documents = tables.documentCount;
-    const purge = this.pending.size === 0 && this.dead > Math.max(50, documents * DEAD_SHARE);
+    const purge = this.pending.size === 0 && this.dead > Math.max(50, tables.documentCount * DEAD_SHARE);
     const todo = purge ? [...new Set([...this.lines.keys(), ...termsOf(this.mini)])] : [...this.touched];
     const fresh = new Map<string, string | undefined>();
     let i = 0;
-    const step = () => {
-      this.slice = undefined;
-      if (this.generation !== generation) return this.scheduleIdle();
+    let lines: Iterator<[string, string]> | undefined;
+    const chunks: string[] = [];
+    let chunk = '';
+    return () => {
       const until = sliced ? performance.now() + SLICE_MS : Number.POSITIVE_INFINITY;
-      while (i < todo.length && performance.now() < until) {
-        const term = todo[i++]!;
-        fresh.set(term, termJson(this.mini, term, tables.documentIds));
+      if (!lines) {
+        if (this.generation !== generation) return true;
+        while (i < todo.length && performance.now() < until) {
+          const term = todo[i++]!;
+          fresh.set(term, termJson(this.mini, term, tables.documentIds));
+        }
+        if (i < todo.length) return false;
+        // Everything serialised with no change in between: the lines now describe this index.
+        this.commit(fresh, purge);
+        lines = this.lines.entries();
+        chunk = indexHeader(INDEX_FORMAT, { manifest: this.manifestRows(), tables, dead: this.dead });
       }
-      if (i < todo.length) return this.continueLater(step);
-      this.commit(tables, fresh, purge);
+      for (let next = lines.next(); !next.done; next = lines.next()) {
+        chunk += indexLine(next.value[0], next.value[1]);
+        if (chunk.length < 256 * 1024) continue;
+        chunks.push(chunk);
+        chunk = '';
+        if (performance.now() > until) return false;
+      }
+      chunks.push(chunk);
+      this.write(cacheFile, chunks, generation, sliced);
+      return true;
     };
-    step();
   }
 
-  private commit(tables: IndexTables, fresh: Map<string, string | undefined>, purge: boolean): void {
+  private write(cacheFile: string, chunks: string[], generation: number, async: boolean): void {
+    const seq = ++this.writes;
+    if (this.writing) removeQuietly(this.writing); // overtaken: its rename will not happen
+    this.writing = undefined;
+    const done = () => {
+      if (this.generation === generation) this.unsaved = false;
+    };
+    if (!async) {
+      try {
+        writeIndexSync(cacheFile, chunks);
+        done();
+      } catch {
+        // Derived data: failing to save costs the next cold start time, not correctness.
+      }
+      return;
+    }
+    const temp = `${cacheFile}.${process.pid}.${seq}.tmp`;
+    this.writing = temp;
+    void writeIndexAsync(cacheFile, chunks, temp, () => seq === this.writes).then(() => {
+      if (this.writing !== temp) return;
+      this.writing = undefined;
+      done();
+      this.scheduleIdle(); // for changes made while it was writing
+    });
+  }
+
+  private commit(fresh: Map<string, string | undefined>, purge: boolean): void {
     for (const [term, json] of fresh) {
       if (json === undefined) this.lines.delete(term);
       else this.lines.set(term, json);
     }
     this.touched.clear();
     if (purge) this.dead = 0;
-    this.unsaved = false;
-    // Problem files stay out of the manifest so they are retried (and reported) next time.
-    const manifest: ManifestRow[] = [];
+  }
+
+  /** Problem files stay out of the manifest so they are retried (and reported) next time. */
+  private manifestRows(): ManifestRow[] {
+    const rows: ManifestRow[] = [];
     for (const [file, m] of this.manifest)
-      if (!this.bodyProblems.has(file)) manifest.push([file, m.mtimeMs, m.size]);
-    try {
-      writeSavedIndex(this.cacheFile!, INDEX_FORMAT, {
-        manifest,
-        tables,
-        dead: this.dead,
-        lines: this.lines,
-      });
-    } catch {
-      // Derived data: failing to persist costs the next cold start time, not correctness.
-    }
+      if (!this.bodyProblems.has(file)) rows.push([file, m.mtimeMs, m.size]);
+    return rows;
   }
 }
 

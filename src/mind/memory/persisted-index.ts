@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type MiniSearch from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 import { writeFileAtomicallySync } from '../../core/index.js';
@@ -122,13 +124,52 @@ export function readSavedIndex(file: string, format: number): SavedIndex | undef
   return { manifest: head.manifest, tables: head.tables, dead: head.dead ?? 0, lines };
 }
 
-/** Writes an index in the layout readSavedIndex reads (atomically: temp file, fsync, rename). */
-export function writeSavedIndex(file: string, format: number, saved: SavedIndex): void {
-  const { manifest, tables, dead, lines } = saved;
-  const parts = [JSON.stringify({ format, manifest, dead, tables })];
-  // Terms are words: no tab or newline survives the tokenizer, so one line per term is safe.
-  for (const [term, json] of lines) parts.push(`${term}\t${json}`);
-  writeFileAtomicallySync(file, `${parts.join('\n')}\n`);
+/** Line 1 of a saved index (see SavedIndex), newline included. */
+export function indexHeader(format: number, saved: Omit<SavedIndex, 'lines'>): string {
+  const { manifest, tables, dead } = saved;
+  return `${JSON.stringify({ format, manifest, dead, tables })}\n`;
+}
+
+/** One term's line. Terms are words: no tab or newline survives the tokenizer. */
+export function indexLine(term: string, json: string): string {
+  return `${term}\t${json}\n`;
+}
+
+/** Writes a saved index (header and lines, as chunks) atomically: temp file, fsync, rename. */
+export function writeIndexSync(file: string, chunks: string[]): void {
+  writeFileAtomicallySync(file, chunks.join(''));
+}
+
+/**
+ * writeIndexSync without blocking the event loop. The rename happens only if `current()` still
+ * says so when the data is on disk: a newer save started meanwhile wins, whichever ends first.
+ */
+export async function writeIndexAsync(file: string, chunks: string[], temp: string, current: () => boolean) {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(temp, 'w');
+    try {
+      for (const chunk of chunks) {
+        const bytes = Buffer.from(chunk);
+        for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (current()) renameSync(temp, file);
+    else unlinkSync(temp);
+  } catch {
+    removeQuietly(temp);
+  }
+}
+
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }
 
 /** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */

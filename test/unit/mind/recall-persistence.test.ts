@@ -28,6 +28,15 @@ function scratch(memories: number): { home: string; memory: string; cache: strin
 const indexOf = (s: { memory: string; cache: string }, cache = true) =>
   new RecallIndex(new MemoryStore(s.memory), cache ? { cacheFile: s.cache } : {});
 
+/** Waits (up to 10 s) for a background save to show. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the background save');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** [term, postings] lines of a saved index, without its header. */
 function savedLines(file: string): Map<string, string> {
   const lines = readFileSync(file, 'utf8').trim().split('\n').slice(1);
@@ -113,14 +122,12 @@ describe('RecallIndex persistence', () => {
     const index = indexOf(s);
     index.recall('deploy1');
     expect(existsSync(s.cache)).toBe(false);
-    await new Promise((r) => setTimeout(r, 1_200));
-    expect(existsSync(s.cache)).toBe(true);
+    await until(() => existsSync(s.cache));
     const saved = statSync(s.cache).mtimeMs;
     await remember(s.home, { content: 'Quokka facts.', type: 'note', name: 'Quokka' });
     expect(index.recall('quokka').results[0]?.name).toBe('Quokka');
     expect(statSync(s.cache).mtimeMs).toBe(saved);
-    await new Promise((r) => setTimeout(r, 1_200));
-    expect(statSync(s.cache).mtimeMs).toBeGreaterThan(saved);
+    await until(() => statSync(s.cache).mtimeMs > saved);
     expect(indexOf(s).recall('quokka').results[0]?.name).toBe('Quokka');
   });
 
