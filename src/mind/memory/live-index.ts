@@ -269,10 +269,11 @@ export class LiveIndex {
           : undefined;
     if (!this.job) return;
     if (this.job()) this.job = undefined;
-    if (this.job || this.pending.size > 0 || (this.unsaved && !this.writing)) {
+    // Not unref'd: an unref'd immediate does not stop the event loop from blocking in poll, so
+    // the next slice would wait for unrelated I/O. (The idle timer is unref'd: an idle process
+    // is not kept alive to start background work; close() stops it.)
+    if (this.job || this.pending.size > 0 || (this.unsaved && !this.writing))
       this.slice = setImmediate(() => this.work());
-      this.slice.unref();
-    }
   }
 
   /** Loads saved postings for SLICE_MS; true once none is left. */
