@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
-import SearchableMap from 'minisearch/SearchableMap';
 import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
 import {
-  editDistanceWithin,
   indexHeader,
   indexLine,
   loadTermJson,
@@ -21,6 +19,7 @@ import {
 } from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 import { contentTerms, normalizeTerm, tokenize } from './text.js';
+import { UnloadedTerms } from './unloaded-terms.js';
 
 /** The searchable fields of one memory. */
 export interface IndexedDoc {
@@ -49,9 +48,6 @@ const IDLE_MS = 500;
 const SLICE_MS = 8;
 /** Postings of discarded memories are dropped by a full rewrite once they are this share of the index. */
 const DEAD_SHARE = 0.1;
-export const PREFIX_MIN = 5;
-export const FUZZY_MIN = 7;
-export const FUZZY = 0.15;
 
 /**
  * The MiniSearch index of memory/, kept in step with the MemoryStore's snapshot and saved under
@@ -78,10 +74,7 @@ export class LiveIndex {
   /** term -> postings JSON as last read or written. */
   private lines = new Map<string, string>();
   /** Terms of `lines` not yet loaded into `mini`. */
-  private pending = new Set<string>();
-  /** The same terms in a trie, for a process that keeps searching before they are all loaded. */
-  private pendingTrie: SearchableMap<true> | undefined;
-  private scans = 0;
+  private pending = new UnloadedTerms();
   /** Terms whose postings changed since `lines` was written. */
   private touched = new Set<string>();
   /** Discarded documents `lines` may still mention. */
@@ -106,6 +99,7 @@ export class LiveIndex {
   /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
   refresh(): MemorySnapshot {
     const snapshot = this.store.snapshot();
+    this.scheduleIdle();
     if (this.loaded && snapshot === this.synced) return snapshot;
     if (!this.loaded) this.load();
     const current = new Map<string, MemoryEntry>();
@@ -134,39 +128,14 @@ export class LiveIndex {
     if (changed) {
       this.generation++;
       this.unsaved = this.cacheFile !== undefined;
+      this.scheduleIdle();
     }
-    this.scheduleIdle();
     return snapshot;
   }
 
-  /**
-   * Loads the postings a search for `terms` can visit: the exact terms, their prefix extensions
-   * and fuzzy neighbours, by MiniSearch's own rules. A one-shot recall scans the unloaded terms
-   * (~10 ms at 10,000 memories); a process that keeps searching puts them in a trie (~45 ms once).
-   */
+  /** Loads the postings a search for `terms` can visit (see UnloadedTerms). */
   reach(terms: string[]): void {
-    if (this.pending.size === 0 || terms.length === 0) return;
-    if (!this.pendingTrie && ++this.scans > 2) {
-      this.pendingTrie = new SearchableMap<true>();
-      for (const term of this.pending) this.pendingTrie.set(term, true);
-    }
-    const found = new Set<string>();
-    for (const t of terms) {
-      if (this.pending.has(t)) found.add(t);
-      const prefix = t.length >= PREFIX_MIN;
-      const max = t.length >= FUZZY_MIN ? fuzzyDistance(t) : 0;
-      if (this.pendingTrie) {
-        if (prefix) for (const term of this.pendingTrie.atPrefix(t).keys()) found.add(term);
-        if (max > 0) for (const term of this.pendingTrie.fuzzyGet(t, max).keys()) found.add(term);
-        continue;
-      }
-      if (!prefix && max === 0) continue;
-      for (const term of this.pending) {
-        if ((prefix && term.startsWith(t)) || (max > 0 && editDistanceWithin(t, term, max) <= max))
-          found.add(term);
-      }
-    }
-    for (const term of found) this.loadPending(term);
+    for (const term of this.pending.reachable(terms)) this.loadPending(term);
   }
 
   /** Writes unsaved changes to cache/ now (one-shot commands after printing; servers on close). */
@@ -187,14 +156,13 @@ export class LiveIndex {
     if (!saved) return;
     this.mini = MiniSearch.loadJS<IndexedDoc>({ ...saved.tables, index: [] }, MINI_OPTIONS);
     this.lines = saved.lines;
-    this.pending = new Set(saved.lines.keys());
+    this.pending = new UnloadedTerms(saved.lines.keys());
     this.dead = saved.dead;
     for (const [file, mtimeMs, size] of saved.manifest) this.manifest.set(file, { mtimeMs, size });
   }
 
   private loadPending(term: string): void {
     this.pending.delete(term);
-    this.pendingTrie?.delete(term);
     loadTermJson(this.mini, term, this.lines.get(term)!);
   }
 
@@ -372,9 +340,4 @@ export class LiveIndex {
       if (!this.bodyProblems.has(file)) rows.push([file, m.mtimeMs, m.size]);
     return rows;
   }
-}
-
-/** MiniSearch's own rule: distance = round(length × fuzzy), capped by maxFuzzy (6). */
-function fuzzyDistance(term: string): number {
-  return Math.min(6, Math.round(term.length * FUZZY));
 }

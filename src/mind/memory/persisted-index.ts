@@ -171,22 +171,3 @@ export function removeQuietly(path: string): void {
     // already gone
   }
 }
-
-/** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */
-export function editDistanceWithin(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      row.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    prev = row;
-  }
-  return prev[b.length] as number;
-}

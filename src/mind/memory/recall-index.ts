@@ -7,10 +7,11 @@ import type { MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
-import { FUZZY, FUZZY_MIN, LiveIndex, PREFIX_MIN } from './live-index.js';
+import { LiveIndex } from './live-index.js';
 import type { MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 import { contentTerms, normalizeTerm, tokenize } from './text.js';
+import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './unloaded-terms.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */
 export interface RecallHit {
