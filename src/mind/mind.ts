@@ -11,6 +11,7 @@ import {
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
+import { closeRecallIndex } from './memory/shared-index.js';
 import { MemoryStore } from './memory/store.js';
 import {
   type ActiveContext,
@@ -241,6 +242,8 @@ export class Mind {
 
   /** Stops watching; a pending deferred write still completes unless the process exits first. */
   close(): void {
+    // Saves what the recall index learnt since its last save (servers close on shutdown).
+    closeRecallIndex(this.memory);
     this.memory.close();
     void this.ledger.flush();
   }

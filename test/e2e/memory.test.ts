@@ -1,9 +1,17 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../src/core/index.js';
-import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
+import {
+  exampleHomeCopy,
+  REPO_ROOT,
+  runCli,
+  structured,
+  tempDir,
+  textOf,
+  wireStdio,
+} from '../helpers/index.js';
 
 const WORKER = join(REPO_ROOT, 'bench', 'fixtures', 'recall', 'remember-worker.mjs');
 const cleanup: (() => unknown)[] = [];
@@ -93,6 +101,15 @@ describe('memory over MCP (stdio, built CLI, real SDK client)', () => {
       kind: 'user_said',
     });
     expect(reflected.event_id).toMatch(/^ev_/);
+    // An unknown kind is refused before anything is recorded, naming the field and its values.
+    const badKind = await client.callTool({
+      name: 'reflect',
+      arguments: { observation: 'x', kind: 'gossip' },
+    });
+    expect(badKind.isError).toBe(true);
+    expect(textOf(badKind)).toMatch(/\bkind\b/);
+    for (const kind of ['user_said', 'time_passed', 'ambient', 'internal'])
+      expect(textOf(badKind)).toContain(kind);
     const eventFiles = readdirSync(join(dir, 'events'));
     expect(eventFiles).toHaveLength(1);
     expect(
@@ -100,6 +117,23 @@ describe('memory over MCP (stdio, built CLI, real SDK client)', () => {
         .trim()
         .split('\n'),
     ).toHaveLength(5);
+  });
+});
+
+describe('memory server shutdown', () => {
+  it('saves the recall index when the server stops, before its idle save would have run', async () => {
+    const dir = home();
+    const wired = await wireStdio(['serve', '--home', dir]);
+    await wired.client.callTool({
+      name: 'remember',
+      arguments: { content: 'Quokkas nest under the deploy bridge.', type: 'note', name: 'Quokka nest' },
+    });
+    await wired.client.callTool({ name: 'recall', arguments: { query: 'quokka' } });
+    await wired.close();
+    const saved = readFileSync(join(dir, 'cache', 'recall-index.json'), 'utf8');
+    const head = JSON.parse(saved.slice(0, saved.indexOf('\n'))) as { manifest: [string][] };
+    expect(head.manifest.map((row) => row[0])).toContain('note_quokka_nest.md');
+    expect(saved).toMatch(/^quokka\t/m);
   });
 });
 
@@ -135,15 +169,19 @@ describe('memory CLI', () => {
   });
 });
 
-function runWorker(dir: string, worker: number, count: number, pad = 0) {
-  const child = spawn(process.execPath, [WORKER, dir, String(worker), String(count), String(pad)], {
+function runWorker(dir: string, worker: number, count: number, pad = 0, pause?: string) {
+  const args = [WORKER, dir, String(worker), String(count), String(pad), ...(pause ? [pause] : [])];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString();
   });
-  const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const done = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.on('exit', (code) => resolve(code));
+  });
   return { child, done, stderr: () => stderr };
 }
 
@@ -180,45 +218,73 @@ describe('memory concurrency', () => {
     }
   }, 120_000);
 
-  it('a remember process killed with SIGKILL mid-write leaves no corrupt file', async () => {
-    const t = tempDir();
-    cleanup.push(t.dispose);
-    // Large contents keep the process inside write calls most of the time.
-    const worker = runWorker(t.dir, 7, 100_000, 150_000);
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 25));
-      try {
-        if (indexLines(t.dir).length >= 15) break;
-      } catch {
-        // MEMORY.md not written yet
+  // The writer pauses at a known point of memory m3's write and waits; the kill lands there.
+  for (const phase of ['temp', 'rename', 'index'] as const) {
+    it(`a remember process killed with SIGKILL mid-write (${phase}) leaves no corrupt file`, async () => {
+      const t = tempDir();
+      cleanup.push(t.dispose);
+      const dir = join(t.dir, 'memory');
+      const worker = runWorker(t.dir, 7, 10, 20_000, `3:${phase}`);
+      const marker = join(t.dir, 'paused.json');
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(marker) && worker.child.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(existsSync(marker), worker.stderr()).toBe(true);
+      worker.child.kill('SIGKILL');
+      expect(await worker.done).toBeNull(); // killed, not exited
+
+      const paused = JSON.parse(readFileSync(marker, 'utf8')) as { file: string; tmp?: string };
+      const files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'MEMORY.md');
+      const temps = readdirSync(dir).filter((f) => /\.md\.\d+$/.test(f));
+      // Every memory file is complete: its frontmatter parses and its body is all there.
+      for (const file of files) {
+        const text = readFileSync(join(dir, file), 'utf8');
+        const fm = parseFrontmatter(text);
+        expect(fm.error, file).toBeUndefined();
+        expect(fm.data.name, file).toMatch(/^w7 m\d+$/);
+        expect(fm.body, file).toMatch(/^Worker 7 memory \d+: token tok7x\d+ marks it\. lorem/);
+        expect(fm.body.length, file).toBeGreaterThan(20_000);
+        expect(text.endsWith('\n'), file).toBe(true);
       }
-    }
-    worker.child.kill('SIGKILL');
-    await worker.done;
-    const dir = join(t.dir, 'memory');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'MEMORY.md');
-    expect(files.length).toBeGreaterThanOrEqual(15);
-    for (const file of files) {
-      const text = readFileSync(join(dir, file), 'utf8');
-      const fm = parseFrontmatter(text);
-      expect(fm.error, file).toBeUndefined();
-      expect(fm.data.name, file).toMatch(/^w7 m\d+$/);
-      expect(text.endsWith('\n'), file).toBe(true);
-      expect(text.length, file).toBeGreaterThan(150_000);
-    }
-    const lines = indexLines(t.dir);
-    for (const line of lines) {
-      const m = /^- \[(w7 m\d+)\]\((note_w7_m\d+\.md)\) - .+$/.exec(line);
-      expect(m, line).not.toBeNull();
-      expect(statSync(join(dir, m![2]!)).isFile()).toBe(true);
-    }
-    // The index never runs ahead of the files, and at most the one in-flight memory lacks a line.
-    expect(files.length - lines.length).toBeLessThanOrEqual(1);
-    // And the home still works: recall skips nothing and finds the last complete memory.
-    const recall = runCli(['recall', 'tok7x0', '--home', t.dir, '--json']);
-    const out = JSON.parse(recall.stdout) as Hits & { skipped: unknown[] };
-    expect(out.skipped).toEqual([]);
-    expect(out.results[0]?.name).toBe('w7 m0');
-  }, 60_000);
+      const lines = indexLines(t.dir);
+      expect(lines).toHaveLength(3);
+      for (const line of lines) {
+        const m = /^- \[(w7 m\d+)\]\((note_w7_m\d+\.md)\) - .+$/.exec(line);
+        expect(m, line).not.toBeNull();
+        expect(files).toContain(m![2]);
+      }
+      if (phase === 'index') {
+        // Killed between the two steps: a complete memory without its index line.
+        expect(files.sort()).toEqual(['note_w7_m0.md', 'note_w7_m1.md', 'note_w7_m2.md', paused.file]);
+        expect(temps).toEqual([]);
+      } else {
+        // Killed inside the atomic write: the memory is absent, its temp file left behind.
+        expect(files.sort()).toEqual(['note_w7_m0.md', 'note_w7_m1.md', 'note_w7_m2.md']);
+        expect(temps).toEqual([paused.tmp!.split(/[\\/]/).pop()]);
+        if (phase === 'temp') expect(statSync(paused.tmp!).size).toBeLessThan(20_000);
+      }
+
+      // Readers ignore the temp file; recall skips nothing and finds every complete memory.
+      const recall = runCli(['recall', 'tok7x2', '--home', t.dir, '--json']);
+      const out = JSON.parse(recall.stdout) as Hits & { skipped: unknown[]; indexed: number };
+      expect(out.skipped).toEqual([]);
+      expect(out.indexed).toBe(files.length);
+      expect(out.results[0]?.name).toBe('w7 m2');
+
+      // Writing m3 again: a memory without an index line still holds its name.
+      const again = runCli(['remember', '--home', t.dir, '--type', 'note', '--name', 'w7 m3'], {
+        input: 'x',
+      });
+      expect(again.status).toBe(phase === 'index' ? 2 : 0);
+      // A later remember removes temp files older than a minute, and only those.
+      for (const tmp of temps)
+        utimesSync(join(dir, tmp), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+      writeFileSync(join(dir, 'note_fresh.md.123456'), 'in flight');
+      const later = runCli(['remember', '--home', t.dir, '--type', 'note', '--name', 'later'], {
+        input: 'later',
+      });
+      expect(later.status, later.stderr).toBe(0);
+      expect(readdirSync(dir).filter((f) => /\.md\.\d+$/.test(f))).toEqual(['note_fresh.md.123456']);
+    }, 60_000);
+  }
 });

@@ -43,8 +43,8 @@ export function registerRecall(program: Command): void {
         }
         return lines.join('\n');
       });
-      // After printing: a first build's save should not delay the answer.
-      index.flush();
+      // After printing, so saving the index (a first build, another process's change) never
+      // delays the answer: close() saves it.
       mind.close();
     });
 }

@@ -161,8 +161,8 @@ export class Cognition {
 
   /**
    * The newest unanswered expectation for this tool: same session and args first, then same
-   * session and tool; from this process's memory, else from the tail of today's event file
-   * (the before-call observe may have gone through another process).
+   * session and tool; from this process's memory, else from the tail of the event files of the
+   * last EXPECTATION_TTL_MS (the before-call observe may have gone through another process).
    */
   private takeExpectation(
     session: string,
@@ -180,7 +180,11 @@ export class Cognition {
       this.pending = this.pending.filter((p) => p !== local);
       return { id: local.id, expected: local.expected };
     }
-    const events = readRecentEvents(eventFileFor(this.eventsDir, now));
+    // The expectation may sit in yesterday's (UTC) file when the call straddles midnight.
+    const files = new Set(
+      [new Date(now.getTime() - EXPECTATION_TTL_MS), now].map((d) => eventFileFor(this.eventsDir, d)),
+    );
+    const events = [...files].flatMap((file) => readRecentEvents(file));
     const answered = new Set(events.map((e) => e.expectation_of).filter(Boolean));
     const candidates: Pending[] = events
       .filter((e) => e.kind === 'observe' && e.expected && e.result === undefined && !answered.has(e.id))

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { isAbsolute, join, normalize } from 'node:path';
 import { NotFoundError, PathEscapeError, parseFrontmatter, UserError } from '../../core/index.js';
+import { resolvesInside } from './confine.js';
 import { MAX_MEMORY_BYTES } from './entries.js';
 import type { MemorySnapshot } from './store.js';
 
@@ -65,9 +66,7 @@ export function readMemoryFile(memoryDir: string, requested: string): MemoryFile
       'call list_memory_files to see the names that exist',
     );
   }
-  const root = realpathSync(memoryDir);
-  const rel = relative(root, real);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
+  if (!resolvesInside(memoryDir, path)) {
     throw new PathEscapeError(requested, 'memory/', 'it is a symlink whose target is outside memory/');
   }
   const st = lstatSync(real);

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFrontmatter } from './fast-frontmatter.js';
+import { resolvesInside } from './confine.js';
+import { readFrontmatter, unclosedFrontmatter } from './fast-frontmatter.js';
 
 /** What the catalog and the index need of one memory file, without its body. */
 export interface MemoryEntry {
@@ -43,27 +44,36 @@ export function listMemoryFiles(memoryDir: string): string[] {
   return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
 }
 
-/** Reads one file's frontmatter into an entry, or a problem when the file is unusable. */
+/**
+ * Reads one file's frontmatter into an entry, or a problem when the file is unusable. A symlink
+ * is followed only while its target stays inside memory/ (as read_memory_file does).
+ */
 export function readMemoryEntry(memoryDir: string, file: string): MemoryEntry | MemoryProblem {
   const path = join(memoryDir, file);
-  let size: number;
-  let mtime: number;
+  let st: Stats;
   try {
-    const st = statSync(path);
-    if (!st.isFile()) return { file, problem: 'not a regular file' };
-    size = st.size;
-    mtime = st.mtimeMs;
+    st = lstatSync(path);
+    if (st.isSymbolicLink()) {
+      if (!resolvesInside(memoryDir, path))
+        return { file, problem: 'symlink whose target is outside memory/' };
+      st = statSync(path);
+    }
   } catch (error) {
     return {
       file,
       problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     };
   }
+  if (!st.isFile()) return { file, problem: 'not a regular file' };
+  const { size, mtimeMs: mtime } = st;
   if (size > MAX_MEMORY_BYTES) return { file, problem: `too large (${size} bytes > ${MAX_MEMORY_BYTES})` };
-  const head = readHead(path, Math.min(size, HEAD_BYTES));
+  let head = readHead(path, Math.min(size, HEAD_BYTES));
   if (head === undefined) return { file, problem: 'unreadable' };
   if (head.includes('\u0000')) return { file, problem: 'binary content' };
   if (file === INDEX_FILE) return entryFrom(file, mtime, size, { type: 'index', name: 'Memory index' });
+  // A frontmatter longer than the head: read the whole file before calling it unclosed.
+  if (size > HEAD_BYTES && unclosedFrontmatter(head)) head = readHead(path, size) ?? head;
+  if (unclosedFrontmatter(head)) return { file, problem: 'frontmatter never closes (no second --- line)' };
   const fm = readFrontmatter(head);
   if (fm.error) return { file, problem: fm.error };
   return entryFrom(file, mtime, size, fm.data);

@@ -28,6 +28,11 @@ export function readFrontmatter(text: string): Frontmatter {
   return { data, body: text.slice(match[0].length) };
 }
 
+/** True when `text` opens a frontmatter block (`---` line) that no `---` line closes. */
+export function unclosedFrontmatter(text: string): boolean {
+  return /^---\r?\n/.test(text) && !FENCE.test(text);
+}
+
 /** The body of a memory file, without parsing its frontmatter (already read into its entry). */
 export function bodyOf(text: string): string {
   const match = FENCE.exec(text);

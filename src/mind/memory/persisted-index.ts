@@ -1,131 +1,173 @@
-import { readFileSync } from 'node:fs';
-import MiniSearch, { type Options } from 'minisearch';
+import { readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 import { writeFileAtomicallySync } from '../../core/index.js';
 
 /** [file, mtimeMs, size] of each indexed file when the index was saved. */
 export type ManifestRow = [file: string, mtimeMs: number, size: number];
 
 type MiniJS = Parameters<typeof MiniSearch.loadJS>[0];
-type Postings = MiniJS['index'][number][1];
+/** What MiniSearch serialises besides the postings: ids, field lengths, averages. */
+export type IndexTables = Omit<MiniJS, 'index'>;
+
+/** One term's postings inside MiniSearch: field id -> (short document id -> term frequency). */
+type TermData = Map<number, Map<number, number>>;
+interface Postings {
+  get(term: string): TermData | undefined;
+  set(term: string, data: TermData): unknown;
+  keys(): Iterable<string>;
+}
 
 /**
- * The recall index on disk, in a form a one-shot process can use without loading all of it.
- *
- * Line 1 is JSON: the format, the manifest and MiniSearch's document tables (ids, field
- * lengths, averages: what BM25 needs besides the postings). Every further line is one term:
- * `term<TAB>postings-json`. Loading reads the file and splits it into lines, but parses only the
- * postings of the terms a query can reach (the exact term, its prefix extensions, its fuzzy
- * neighbours), so `firstlight recall` at 10,000 memories does not rebuild a 10 MB index to read
- * a dozen posting lists. Scores equal the full index's: the document tables are complete, and
- * MiniSearch only ever visits the terms this selects.
+ * MiniSearch keeps its postings in the protected `_index` and can only copy all of them at once
+ * (toJSON() spends ~0.4 s on 10,000 memories). Reading and loading one term at a time is what
+ * lets a one-shot process touch a few postings and a server save only what changed. Pinned by
+ * test/unit/mind/recall-persistence.test.ts against toJSON()/loadJS().
  */
-export class PersistedIndex<T> {
-  readonly manifest: ManifestRow[];
-  private readonly meta: Omit<MiniJS, 'index'>;
-  private readonly raw = new Map<string, string>();
-  private readonly loaded = new Map<string, Postings>();
-  private readonly options: Options<T>;
-  private mini: MiniSearch<T> | undefined;
-
-  private constructor(
-    manifest: ManifestRow[],
-    meta: Omit<MiniJS, 'index'>,
-    text: string,
-    from: number,
-    options: Options<T>,
-  ) {
-    this.manifest = manifest;
-    this.meta = meta;
-    this.options = options;
-    let at = from;
-    while (at < text.length) {
-      let end = text.indexOf('\n', at);
-      if (end < 0) end = text.length;
-      const tab = text.indexOf('\t', at);
-      if (tab > at && tab < end) this.raw.set(text.slice(at, tab), text.slice(tab + 1, end));
-      at = end + 1;
-    }
-  }
-
-  get documentCount(): number {
-    return this.meta.documentCount;
-  }
-
-  /** Reads a saved index, or undefined when there is none or it is of another format. */
-  static read<T>(file: string, format: number, options: Options<T>): PersistedIndex<T> | undefined {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
-    const eol = text.indexOf('\n');
-    try {
-      const head = JSON.parse(eol < 0 ? text : text.slice(0, eol)) as {
-        format?: number;
-        manifest?: ManifestRow[];
-        meta?: Omit<MiniJS, 'index'>;
-      };
-      if (head.format !== format || !Array.isArray(head.manifest) || !head.meta) return undefined;
-      return new PersistedIndex(head.manifest, head.meta, text, eol < 0 ? text.length : eol + 1, options);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** A MiniSearch holding every term `reach` accepts (plus those loaded before). */
-  searchable(reach: (term: string) => boolean): MiniSearch<T> {
-    let added = false;
-    for (const [term, json] of this.raw) {
-      if (this.loaded.has(term) || !reach(term)) continue;
-      this.loaded.set(term, JSON.parse(json) as Postings);
-      added = true;
-    }
-    if (added || !this.mini) this.mini = this.build(this.loaded);
-    return this.mini;
-  }
-
-  /** The whole index, for a process that is about to change it. */
-  full(): MiniSearch<T> {
-    for (const [term, json] of this.raw)
-      if (!this.loaded.has(term)) this.loaded.set(term, JSON.parse(json) as Postings);
-    return this.build(this.loaded);
-  }
-
-  private build(terms: Map<string, Postings>): MiniSearch<T> {
-    return MiniSearch.loadJS<T>({ ...this.meta, index: [...terms] } as MiniJS, this.options);
-  }
+function postingsOf<T>(mini: MiniSearch<T>): Postings {
+  return (mini as unknown as { _index: Postings })._index;
 }
 
-/** Saves `mini` with its manifest in the layout PersistedIndex reads. */
-export function writePersistedIndex<T>(
-  file: string,
-  format: number,
-  manifest: ManifestRow[],
+/** The index's terms (those loaded into it). */
+export function termsOf<T>(mini: MiniSearch<T>): Iterable<string> {
+  return postingsOf(mini).keys();
+}
+
+/**
+ * One term's postings as the JSON toJSON() would write, without documents in `dead` (discarded,
+ * not yet vacuumed). Undefined when nothing live remains.
+ */
+export function termJson<T>(
   mini: MiniSearch<T>,
-): void {
-  const { index, ...meta } = mini.toJSON();
-  const parts = [JSON.stringify({ format, manifest, meta })];
-  // Terms are words: no tab or newline survives the tokenizer, so one line per term is safe.
-  for (const [term, postings] of index) parts.push(`${term}\t${JSON.stringify(postings)}`);
-  writeFileAtomicallySync(file, `${parts.join('\n')}\n`);
+  term: string,
+  live: Record<string, unknown>,
+): string | undefined {
+  const data = postingsOf(mini).get(term);
+  if (!data) return undefined;
+  const fields: string[] = [];
+  for (const [fieldId, freqs] of data) {
+    const docs: string[] = [];
+    for (const [doc, n] of freqs) if (String(doc) in live) docs.push(`"${doc}":${n}`);
+    if (docs.length > 0) fields.push(`"${fieldId}":{${docs.join(',')}}`);
+  }
+  return fields.length > 0 ? `{${fields.join(',')}}` : undefined;
 }
 
-/** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */
-export function editDistanceWithin(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      row.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    prev = row;
+/** Loads one term's saved postings (termJson's output) into `mini`. */
+export function loadTermJson<T>(mini: MiniSearch<T>, term: string, json: string): void {
+  const data: TermData = new Map();
+  for (const [fieldId, docs] of Object.entries(JSON.parse(json) as Record<string, Record<string, number>>)) {
+    const freqs = new Map<number, number>();
+    for (const [doc, n] of Object.entries(docs)) freqs.set(Number(doc), n);
+    data.set(Number(fieldId), freqs);
   }
-  return prev[b.length] as number;
+  postingsOf(mini).set(term, data);
+}
+
+/** The document tables of `mini`, without copying its postings. */
+export function tablesOf<T>(mini: MiniSearch<T>): IndexTables {
+  const inner = mini as unknown as { _index: unknown };
+  const postings = inner._index;
+  inner._index = new SearchableMap();
+  try {
+    const { index: _none, ...tables } = mini.toJSON();
+    return tables;
+  } finally {
+    inner._index = postings;
+  }
+}
+
+/**
+ * The recall index on disk, in a form a process can use without loading all of it.
+ *
+ * Line 1 is JSON: the format, the manifest, how many discarded documents the postings may still
+ * mention (`dead`), and MiniSearch's document tables (what BM25 needs besides the postings).
+ * Every further line is one term: `term<TAB>postings-json`. A reader splits the file into lines
+ * but parses the postings of a term only when a query can reach it or a change adds to it.
+ */
+export interface SavedIndex {
+  manifest: ManifestRow[];
+  tables: IndexTables;
+  dead: number;
+  /** term -> postings JSON, as on disk. */
+  lines: Map<string, string>;
+}
+
+/** Reads a saved index, or undefined when there is none, it is damaged, or of another format. */
+export function readSavedIndex(file: string, format: number): SavedIndex | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // A file cut short (a full disk) must not pass for a complete index with missing postings.
+  if (!text.endsWith('\n')) return undefined;
+  const eol = text.indexOf('\n');
+  let head: { format?: number; manifest?: ManifestRow[]; tables?: IndexTables; dead?: number };
+  try {
+    head = JSON.parse(text.slice(0, eol));
+  } catch {
+    return undefined;
+  }
+  if (head.format !== format || !Array.isArray(head.manifest) || !head.tables) return undefined;
+  const lines = new Map<string, string>();
+  let at = eol + 1;
+  while (at < text.length) {
+    const end = text.indexOf('\n', at);
+    const tab = text.indexOf('\t', at);
+    if (tab > at && tab < end) lines.set(text.slice(at, tab), text.slice(tab + 1, end));
+    at = end + 1;
+  }
+  return { manifest: head.manifest, tables: head.tables, dead: head.dead ?? 0, lines };
+}
+
+/** Line 1 of a saved index (see SavedIndex), newline included. */
+export function indexHeader(format: number, saved: Omit<SavedIndex, 'lines'>): string {
+  const { manifest, tables, dead } = saved;
+  return `${JSON.stringify({ format, manifest, dead, tables })}\n`;
+}
+
+/** One term's line. Terms are words: no tab or newline survives the tokenizer. */
+export function indexLine(term: string, json: string): string {
+  return `${term}\t${json}\n`;
+}
+
+/** Writes a saved index (header and lines, as chunks) atomically: temp file, fsync, rename. */
+export function writeIndexSync(file: string, chunks: string[]): void {
+  writeFileAtomicallySync(file, chunks.join(''));
+}
+
+/**
+ * writeIndexSync without blocking the event loop. The rename happens only if `current()` still
+ * says so when the data is on disk: a newer save started meanwhile wins, whichever ends first.
+ */
+export async function writeIndexAsync(file: string, chunks: string[], temp: string, current: () => boolean) {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(temp, 'w');
+    try {
+      for (const chunk of chunks) {
+        const bytes = Buffer.from(chunk);
+        for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (current()) renameSync(temp, file);
+    else unlinkSync(temp);
+  } catch {
+    removeQuietly(temp);
+  }
+}
+
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import {
@@ -9,7 +9,9 @@ import {
   withFileLock,
   writeFileAtomically,
 } from '../../core/index.js';
+import { readFrontmatter } from './fast-frontmatter.js';
 import { fileNameFor, indexTitle, normalizeType, oneLine } from './names.js';
+import { MemoryStore } from './store.js';
 
 /** What `remember` accepts; everything but content and type is optional. */
 export interface RememberInput {
@@ -32,10 +34,19 @@ export interface RememberResult {
   index_line: string;
 }
 
+export interface RememberOptions {
+  now?: Date;
+  /** The caller's view of memory/ (a server's store); a one-shot caller gets one on the home's entry cache. */
+  store?: MemoryStore;
+}
+
 /** Content above this is refused: a memory is a note, recall reads whole files. */
 export const MAX_CONTENT_CHARS = 200_000;
 const MAX_TAGS = 32;
 const INDEX_HEADER = '# Memory index\n\n';
+/** write-file-atomic's temp files (`name.md.<number>`); one this old was left by a killed writer. */
+const TEMP_FILE = /\.md\.\d+$/;
+const STALE_TEMP_MS = 60_000;
 
 /**
  * Writes one memory: a markdown file with frontmatter, then one MEMORY.md index line. The whole
@@ -43,25 +54,36 @@ const INDEX_HEADER = '# Memory index\n\n';
  * home) neither lose lines nor both claim a name. The memory file is written atomically (temp +
  * rename); a new index line is appended in ONE write call, which a killed process cannot tear;
  * replacing a line rewrites MEMORY.md atomically. A crash between the two steps leaves a valid
- * memory file without its index line, never a torn file.
+ * memory file without its index line, never a torn file; a crash mid-write leaves a temp file,
+ * which no reader lists and a later remember removes.
+ *
+ * A name is taken when a MEMORY.md title or any memory's frontmatter `name` equals it
+ * (case-insensitive), or its file exists. Replacing keeps the file, its index line's place and
+ * its `created` date.
  */
 export async function remember(
   home: string,
   input: RememberInput,
-  now: Date = new Date(),
+  options: RememberOptions = {},
 ): Promise<RememberResult> {
   const valid = validate(input);
+  const now = options.now ?? new Date();
   const paths = homePaths(home);
+  const wanted = valid.name.toLowerCase();
+  // Frontmatter names are read before the lock (a rescan stats every file). A memory another
+  // process writes meanwhile is found under the lock by its MEMORY.md line.
+  const store =
+    options.store ?? new MemoryStore(paths.memory, { cacheFile: join(paths.cache, 'memory-entries.json') });
+  const named = store.snapshot().entries.find((e) => e.type !== 'index' && e.name.toLowerCase() === wanted);
   return withFileLock(paths.memoryIndex, async () => {
+    removeStaleTemps(paths.memory, now);
     const indexText = readTextIfExists(paths.memoryIndex) ?? '';
     const lines = indexText.split('\n');
-    const existingByName = findIndexLine(
-      lines,
-      (title) => title.toLowerCase() === indexTitle(valid.name).toLowerCase(),
-    );
-    const file = existingByName?.file ?? fileNameFor(valid.type, valid.name);
+    const byTitle = findIndexLine(lines, (title) => unescapeTitle(title).toLowerCase() === wanted);
+    const namedFile = named && existsFile(join(paths.memory, named.file)) ? named.file : undefined;
+    const file = byTitle?.file ?? namedFile ?? fileNameFor(valid.type, valid.name);
     const path = join(paths.memory, file);
-    const exists = existsFile(path) || existingByName !== undefined;
+    const exists = existsFile(path) || byTitle !== undefined;
     if (exists && !valid.replace) {
       throw new UserError(`a memory named "${valid.name}" already exists (${file})`, {
         code: 'MEMORY_EXISTS',
@@ -75,7 +97,7 @@ export async function remember(
       description: valid.description,
       tags: valid.tags.length > 0 ? valid.tags : undefined,
       applies_to: valid.appliesTo.length > 0 ? valid.appliesTo : undefined,
-      created: exists ? undefined : stamp,
+      created: exists ? (createdOf(path) ?? undefined) : stamp,
       updated: exists ? stamp : undefined,
     };
     await writeFileAtomically(path, renderFrontmatter(frontmatter, valid.content));
@@ -88,6 +110,7 @@ export async function remember(
       const prefix = indexText === '' ? INDEX_HEADER : indexText.endsWith('\n') ? '' : '\n';
       appendOnce(paths.memoryIndex, `${prefix}${line}\n`);
     }
+    store.invalidate();
     return { name: valid.name, type: valid.type, file, replaced: exists, index_line: line };
   });
 }
@@ -166,6 +189,36 @@ function findIndexLine(
     if (m && match(m[1]!, m[2]!)) return { index: i, file: m[2]! };
   }
   return undefined;
+}
+
+/** The `created` date of an existing memory file, as written there. */
+function createdOf(path: string): string | undefined {
+  const created = readFrontmatter(readTextIfExists(path) ?? '').data.created;
+  if (created instanceof Date) return Number.isNaN(created.getTime()) ? undefined : created.toISOString();
+  return typeof created === 'string' || typeof created === 'number' ? String(created) : undefined;
+}
+
+/** Deletes temp files a killed writer left in memory/ (only old ones: a live writer renames within ms). */
+function removeStaleTemps(dir: string, now: Date): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!TEMP_FILE.test(name)) continue;
+    try {
+      const path = join(dir, name);
+      if (now.getTime() - statSync(path).mtimeMs > STALE_TEMP_MS) unlinkSync(path);
+    } catch {
+      // Gone already, or not ours to delete: a later remember tries again.
+    }
+  }
+}
+
+function unescapeTitle(title: string): string {
+  return title.replace(/\\([[\]\\])/g, '$1');
 }
 
 function appendOnce(path: string, text: string): void {

@@ -15,3 +15,9 @@ export function recallIndexOf(store: MemoryStore, cacheFile?: string): RecallInd
   }
   return index;
 }
+
+/** Saves and closes the store's recall index, if one was ever created (a server shutting down). */
+export function closeRecallIndex(store: MemoryStore): void {
+  indexes.get(store)?.close();
+  indexes.delete(store);
+}

@@ -1,4 +1,4 @@
-import { type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
+import { type FSWatcher, lstatSync, readFileSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicallySync } from '../../core/index.js';
 import {
@@ -111,8 +111,10 @@ export class MemoryStore {
       const prior = known.get(file);
       if (prior) {
         try {
-          const st = statSync(join(this.memoryDir, file));
-          if (st.mtimeMs === prior.mtimeMs && st.size === prior.size) {
+          // lstat: a file turned into a symlink is re-read, and a symlink always is (it is rare,
+          // and readMemoryEntry checks where it points).
+          const st = lstatSync(join(this.memoryDir, file));
+          if (st.isFile() && st.mtimeMs === prior.mtimeMs && st.size === prior.size) {
             entries.push(prior);
             continue;
           }

@@ -50,11 +50,7 @@ export function memoryTools(mind: Mind): ToolSpec[] {
     },
     // replace: true overwrites a memory, so the tool is truthfully marked destructive.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    handler: async (args) => {
-      const out = await remember(mind.home, args, mind.clock());
-      mind.memory.invalidate();
-      return out;
-    },
+    handler: async (args) => remember(mind.home, args, { now: mind.clock(), store: mind.memory }),
   });
 
   const recallTool = defineTool({

@@ -90,6 +90,21 @@ describe('Cognition.observe', () => {
     expect(out.expectation_event_id).not.toBeNull();
   });
 
+  it('finds an expectation written just before midnight (UTC) in the previous day file', () => {
+    const a = setup(new Date('2026-11-22T23:58:00Z'));
+    a.cognition.observe({ tool_name: 'deploy', args: {}, expected: 'deploy completes' }, 's9');
+    const other = new Cognition({
+      home: a.dir,
+      store: a.store,
+      recall: a.recall,
+      clock: () => new Date('2026-11-23T00:03:00Z'),
+    });
+    const out = other.observe({ tool_name: 'deploy', args: {}, result: 'ERROR: deploy failed' }, 's9');
+    expect(out.expectation_event_id).not.toBeNull();
+    expect(out.prediction_error).toBeGreaterThan(0.7);
+    expect(readdirSync(join(a.dir, 'events')).sort()).toEqual(['2026-11-22.jsonl', '2026-11-23.jsonl']);
+  });
+
   it('returns relevant excerpts for the call', () => {
     const { cognition } = setup();
     const out = cognition.observe({ tool_name: 'query_db', args: { target: 'staging postgres' } }, 's1');

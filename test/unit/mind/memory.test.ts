@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../../src/core/index.js';
@@ -93,6 +93,48 @@ describe('remember', () => {
     expect(index).toContain('- [Force push caution](caution_force_push.md) - updated');
   });
 
+  it('refuses a name held only by a memory frontmatter (no MEMORY.md line), case-insensitively', async () => {
+    const dir = home();
+    // examples/home's running_commitments.md is named "Running commitments" and has no index line.
+    expect(readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8')).not.toContain('Running commitments');
+    await expect(
+      remember(dir, { content: 'x', type: 'note', name: 'running COMMITMENTS' }),
+    ).rejects.toMatchObject({
+      code: 'MEMORY_EXISTS',
+      message: expect.stringContaining('running_commitments.md'),
+    });
+    const out = await remember(dir, {
+      content: '- Ship the consumer',
+      type: 'project',
+      name: 'Running commitments',
+      replace: true,
+    });
+    expect(out).toMatchObject({ file: 'running_commitments.md', replaced: true });
+    expect(readFileSync(join(dir, 'memory', 'MEMORY.md'), 'utf8')).toContain(
+      '- [Running commitments](running_commitments.md)',
+    );
+  });
+
+  it('keeps the original created date when replacing', async () => {
+    const dir = home();
+    await remember(
+      dir,
+      { content: 'v1', type: 'note', name: 'Dated' },
+      { now: new Date('2026-01-02T03:04:05Z') },
+    );
+    await remember(
+      dir,
+      { content: 'v2', type: 'note', name: 'Dated', replace: true },
+      { now: new Date('2026-03-04T05:06:07Z') },
+    );
+    const fm = parseFrontmatter(readFileSync(join(dir, 'memory', 'note_dated.md'), 'utf8'));
+    expect(fm.data).toMatchObject({
+      created: '2026-01-02T03:04:05.000Z',
+      updated: '2026-03-04T05:06:07.000Z',
+    });
+    expect(fm.body.trim()).toBe('v2');
+  });
+
   it('rejects empty content, bad types and bad globs with a hint', async () => {
     const dir = home();
     await expect(remember(dir, { content: '  ', type: 'note' })).rejects.toMatchObject({
@@ -159,13 +201,37 @@ describe('RecallIndex', () => {
     writeFileSync(join(mem, 'bad_yaml.md'), '---\nname: [unclosed\n---\nbody cache\n');
     writeFileSync(join(mem, 'binary.md'), Buffer.from([0x2d, 0x00, 0x01, 0x02, 0x63]));
     writeFileSync(join(mem, 'huge.md'), `---\nname: huge\n---\n${'cache '.repeat(300_000)}`);
+    writeFileSync(join(mem, 'unclosed.md'), '---\nname: Unclosed\ntype: note\nthe cache body never starts\n');
+    // An unclosed block is found even past the 16 KB head read for frontmatter.
+    writeFileSync(join(mem, 'unclosed_long.md'), `---\nname: Long\n${'tags_x: cache\n'.repeat(2_000)}`);
     const out = indexFor(dir, false).recall('cache');
     expect(out.results.length).toBeGreaterThan(0);
     const skipped = Object.fromEntries(out.skipped.map((s) => [s.file, s.problem]));
-    expect(Object.keys(skipped).sort()).toEqual(['bad_yaml.md', 'binary.md', 'huge.md']);
+    expect(Object.keys(skipped).sort()).toEqual([
+      'bad_yaml.md',
+      'binary.md',
+      'huge.md',
+      'unclosed.md',
+      'unclosed_long.md',
+    ]);
     expect(skipped['binary.md']).toMatch(/binary/);
     expect(skipped['huge.md']).toMatch(/too large/);
     expect(skipped['bad_yaml.md']).toMatch(/YAML/);
+    expect(skipped['unclosed.md']).toMatch(/frontmatter never closes/);
+    expect(skipped['unclosed_long.md']).toMatch(/frontmatter never closes/);
+  });
+
+  it('does not follow a symlink out of memory/: the file is skipped and reported', () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    writeFileSync(join(dir, 'secret.md'), '---\nname: Outside secret\ntype: note\n---\nkumquat password\n');
+    symlinkSync(join(dir, 'secret.md'), join(mem, 'escape.md'));
+    symlinkSync(join(mem, 'user_alex.md'), join(mem, 'alias.md'));
+    const out = indexFor(dir).recall('kumquat alex');
+    expect(out.results.map((r) => r.file)).not.toContain('escape.md');
+    expect(out.results.map((r) => r.file)).toContain('alias.md');
+    expect(out.skipped).toEqual([{ file: 'escape.md', problem: 'symlink whose target is outside memory/' }]);
+    expect(new MemoryStore(mem).snapshot().entries.map((e) => e.file)).not.toContain('escape.md');
   });
 
   it('returns nothing for a query of stop words only, and validates k', () => {
