@@ -340,32 +340,11 @@ describe('persistence with backends', () => {
     const w = await harness();
     const states = structured<{ file: string }>(await call(w, 'save_state', { name: 'probe' })).file;
     // The seed's example (002, section 7.2) with its two commands pointing at real servers.
-    writeFileSync(
-      join(dirname(states), 'seed.json'),
-      `{
-  "version": 1,
-  "saved_at": "2026-01-12T10:30:00Z",
-  "capabilities": {
-    "gmail": {"command": "${join(BIN, 'mcp-server-everything')} stdio"},
-    "fs": {"command": "${join(BIN, 'mcp-server-filesystem')}", "args": {"root": "${root}"}}
-  },
-  "functions": {
-    "my_helper": {
-      "source": "def my_helper(x):\\n    return x * 2",
-      "signature": "(x)"
-    }
-  },
-  "variables": {
-    "config": {"type": "json", "value": {"key": "value"}},
-    "data": {"type": "dill", "value": "base64-encoded-dill-bytes"}
-  },
-  "history": [
-    "x = 1",
-    "def my_helper(x): return x * 2",
-    "result = gmail.search('test')"
-  ]
-}`,
-    );
+    const seed = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'repl', 'seed-state.json'), 'utf8')
+      .replace('"npx @anthropic/gmail-mcp"', JSON.stringify(`${join(BIN, 'mcp-server-everything')} stdio`))
+      .replace('"npx @anthropic/filesystem-mcp"', JSON.stringify(join(BIN, 'mcp-server-filesystem')))
+      .replace('"/home/user"', JSON.stringify(root));
+    writeFileSync(join(dirname(states), 'seed.json'), seed);
     const restored = structured<{ restored: string[]; failed: { name: string; reason: string }[] }>(
       await call(w, 'restore_state', { name: 'seed' }),
     );

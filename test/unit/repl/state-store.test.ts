@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../src/core/index.js';
 import { StateStore } from '../../../src/repl/index.js';
+import { REPO_ROOT } from '../../helpers/index.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -52,29 +53,7 @@ describe('StateStore', () => {
 });
 
 /** The example of the seed (002, section 7.2), verbatim. */
-const SEED_EXAMPLE = `{
-  "version": 1,
-  "saved_at": "2026-01-12T10:30:00Z",
-  "capabilities": {
-    "gmail": {"command": "npx @anthropic/gmail-mcp"},
-    "fs": {"command": "npx @anthropic/filesystem-mcp", "args": {"root": "/home/user"}}
-  },
-  "functions": {
-    "my_helper": {
-      "source": "def my_helper(x):\\n    return x * 2",
-      "signature": "(x)"
-    }
-  },
-  "variables": {
-    "config": {"type": "json", "value": {"key": "value"}},
-    "data": {"type": "dill", "value": "base64-encoded-dill-bytes"}
-  },
-  "history": [
-    "x = 1",
-    "def my_helper(x): return x * 2",
-    "result = gmail.search('test')"
-  ]
-}`;
+const SEED_EXAMPLE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'repl', 'seed-state.json'), 'utf8');
 
 describe('StateStore reading the seed format', () => {
   it("loads the seed's example file: one-string commands, dict args, a dill variable", () => {
