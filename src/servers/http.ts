@@ -80,22 +80,6 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
   // Clients that vanish without DELETE would otherwise keep their server (and its caches) forever.
   const lastSeen = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 8 * 3600_000;
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, seen] of lastSeen) {
-        if (seen >= cutoff) continue;
-        lastSeen.delete(id);
-        options.log.debug(`http session ${id} idle for ${idleMs} ms: closed`);
-        void sessions
-          .get(id)
-          ?.close()
-          .catch(() => {});
-      }
-    },
-    Math.min(idleMs, 60_000),
-  );
-  sweeper.unref();
   let allowedHosts = new Set<string>();
 
   const httpServer: Server = createServer((req, res) => {
@@ -166,6 +150,23 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     });
     httpServer.listen(options.port, options.host, () => resolve());
   });
+  // Started only once listening: a failed listen (port in use) must leave no timer behind.
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, seen] of lastSeen) {
+        if (seen >= cutoff) continue;
+        lastSeen.delete(id);
+        options.log.debug(`http session ${id} idle for ${idleMs} ms: closed`);
+        void sessions
+          .get(id)
+          ?.close()
+          .catch(() => {});
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   allowedHosts = hostsFor(options.host, port, options.allowedHosts ?? []);
