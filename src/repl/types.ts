@@ -50,7 +50,7 @@ export interface KernelTool {
   input_schema: unknown;
 }
 
-/** Progress reporter handed down from the MCP request (a no-op when none was asked for). */
+/** Progress reporter handed down from the MCP request; absent when the client asked for none. */
 export type Progress = (progress: number, total?: number, message?: string) => Promise<void>;
 
 /** The result of `install_capability`. */
