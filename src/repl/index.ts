@@ -7,9 +7,19 @@
 
 export { kernelScript } from './kernel-process.js';
 export { checkCapabilityName, pythonNamesFor, splitCommandLine, toPythonIdentifier } from './names.js';
-export type { InstallInput, InstallResult, RestoreResult, SaveResult } from './repl.js';
 export { Repl } from './repl.js';
+export type { InstallInput } from './server-spec.js';
 export type { SavedState } from './state-store.js';
 export { StateStore, savedStateSchema } from './state-store.js';
 export { replTools } from './tools.js';
-export type { ExecutionResult, ItemProblem, Progress, ReplDeps, ReplSettings, ReplState } from './types.js';
+export type {
+  ExecutionResult,
+  InstallResult,
+  ItemProblem,
+  Progress,
+  ReplDeps,
+  ReplSettings,
+  ReplState,
+  RestoreResult,
+  SaveResult,
+} from './types.js';

@@ -1,67 +1,21 @@
-import { isAbsolute, resolve } from 'node:path';
 import { ConfigError, NotFoundError, UserError } from '../core/index.js';
 import type { ServerSpec } from '../hub/index.js';
 import { KernelHost, KernelRestartedError } from './harness.js';
-import { checkCapabilityName, pythonNamesFor, splitCommandLine } from './names.js';
-import { KIND_OF, type SavedState, type Section, StateStore, type UnrestoredEntry } from './state-store.js';
-import type { ItemProblem, KernelTool, ReplDeps } from './types.js';
-
-/** Arguments of `install_capability`. */
-export interface InstallInput {
-  name: string;
-  command: string;
-  args?: string[] | undefined;
-  env?: Record<string, string> | undefined;
-  cwd?: string | undefined;
-}
-
-export interface InstallResult {
-  name: string;
-  methods: string[];
-  description: string;
-  message: string;
-}
-
-export interface SaveResult {
-  name: string;
-  file: string;
-  saved: {
-    capabilities: number;
-    native_capabilities: number;
-    functions: number;
-    classes: number;
-    variables: number;
-  };
-  unsaved: ItemProblem[];
-  /** Items an earlier restore could not bring back, saved again as they were read. */
-  unrestored: ItemProblem[];
-  message: string;
-}
-
-export interface RestoreResult {
-  name: string;
-  restored: string[];
-  failed: ItemProblem[];
-  message: string;
-}
+import { checkCapabilityName, pythonNamesFor } from './names.js';
+import { type InstallInput, serverSpecFor } from './server-spec.js';
+import { KIND_OF, type SavedState, StateStore } from './state-store.js';
+import type { InstallResult, ItemProblem, KernelTool, ReplDeps, RestoreResult, SaveResult } from './types.js';
+import { UnrestoredItems } from './unrestored.js';
 
 const AUTOSAVE = 'autosave';
 /** Seconds a saved definition may run while it is restored (a class body is code). */
 const RESTORE_ITEM_TIMEOUT_S = 10;
 
-const SECTION_OF = Object.fromEntries(
-  Object.entries(KIND_OF).map(([section, kind]) => [kind, section as Section]),
-) as Record<string, Section>;
-
 /** The REPL harness: kernel, relay capabilities, native capabilities and saved states. */
 export class Repl extends KernelHost {
   private readonly specs = new Map<string, ServerSpec>();
-  /**
-   * What restores could not bring back, by name. Saves write these entries again, so a backend
-   * that failed to start once (a network hiccup under npx) is not dropped by the next autosave;
-   * an item leaves this list when the name is defined again, or uninstalled.
-   */
-  private readonly unrestored = new Map<string, UnrestoredEntry>();
+  /** What restores could not bring back; saves write it again (unrestored.ts). */
+  private readonly unrestored = new UnrestoredItems();
   readonly store: StateStore;
   private closing: Promise<void> | undefined;
 
@@ -105,7 +59,7 @@ export class Repl extends KernelHost {
 
   private async install(input: InstallInput): Promise<InstallResult> {
     checkCapabilityName(input.name);
-    const spec = this.toSpec(input);
+    const spec = serverSpecFor(input, this.deps.cwd);
     const kernel = await this.liveKernel();
     const natives = (await kernel.request<{ names: string[] }>('natives')).names;
     if (natives.includes(input.name)) {
@@ -133,32 +87,6 @@ export class Repl extends KernelHost {
     };
   }
 
-  private toSpec(input: InstallInput): ServerSpec {
-    let command = input.command.trim();
-    let args = input.args;
-    // The seed's one-string form: "npx pkg --root /x" with no separate args.
-    if (args === undefined && /\s/.test(command)) {
-      const words = splitCommandLine(command);
-      command = words[0] ?? '';
-      args = words.slice(1);
-    }
-    if (!command) {
-      throw new UserError('`command` is empty', {
-        code: 'COMMAND_EMPTY',
-        hint: 'give the program that starts the MCP server, e.g. "mcp-server-filesystem", and its arguments in `args`',
-      });
-    }
-    // A relative program path means "from here"; saved absolute, it still works after a restart elsewhere.
-    if (command.includes('/') && !isAbsolute(command)) command = resolve(this.deps.cwd, command);
-    const cwd =
-      input.cwd === undefined
-        ? undefined
-        : isAbsolute(input.cwd)
-          ? input.cwd
-          : resolve(this.deps.cwd, input.cwd);
-    return { command, args: args ?? [], env: input.env ?? {}, cwd };
-  }
-
   /** Removes a relay capability (killing its server's process group) or a native one. */
   uninstallCapability(name: string): Promise<{ name: string; message: string }> {
     return this.serial(async () => {
@@ -166,8 +94,7 @@ export class Repl extends KernelHost {
       const natives = (await kernel.request<{ names: string[] }>('natives')).names;
       const relay = this.specs.has(name);
       if (!relay && !natives.includes(name)) {
-        if (this.unrestored.get(name)?.section === 'capabilities') {
-          this.unrestored.delete(name);
+        if (this.unrestored.dropCapability(name)) {
           return { name, message: `Dropped '${name}' (it had not been restored) from future saves` };
         }
         throw this.unknownCapability(name, natives);
@@ -207,9 +134,7 @@ export class Repl extends KernelHost {
     return this.serial(async () => {
       const kernel = await this.liveKernel();
       await kernel.request('reset');
-      for (const [name, item] of this.unrestored) {
-        if (item.section !== 'capabilities') this.unrestored.delete(name);
-      }
+      this.unrestored.keepCapabilitiesOnly();
       const capabilities = (await kernel.request<{ capabilities: string[] }>('state')).capabilities;
       return {
         message: `REPL reset: namespace and history cleared; capabilities kept: ${capabilities.join(', ') || '(none)'}`,
@@ -244,7 +169,7 @@ export class Repl extends KernelHost {
       ...exported,
       execution_count: count,
     };
-    const unrestored = this.carryUnrestored(state);
+    const unrestored = this.unrestored.carryInto(state);
     const file = await this.store.write(name, state);
     const saved = {
       capabilities: Object.keys(capabilities).length,
@@ -272,28 +197,6 @@ export class Repl extends KernelHost {
     };
   }
 
-  /** Adds the entries of items no restore could bring back (and nothing has replaced) to `state`. */
-  private carryUnrestored(state: SavedState): ItemProblem[] {
-    const live = new Set([
-      ...Object.keys(state.capabilities),
-      ...Object.keys(state.native_capabilities),
-      ...Object.keys(state.functions),
-      ...Object.keys(state.classes),
-      ...Object.keys(state.variables),
-      ...state.unsaved.map((item) => item.name),
-    ]);
-    const carried: ItemProblem[] = [];
-    for (const [name, item] of this.unrestored) {
-      if (live.has(name)) {
-        this.unrestored.delete(name);
-        continue;
-      }
-      (state[item.section] as Record<string, unknown>)[name] = item.entry;
-      carried.push(item.problem);
-    }
-    return carried;
-  }
-
   /** Re-installs the saved capabilities and merges the saved namespace into the current one. */
   restoreState(name = 'default'): Promise<RestoreResult> {
     return this.serial(() => this.restore(name));
@@ -310,7 +213,7 @@ export class Repl extends KernelHost {
       const input = { name: capability, ...saved, cwd: saved.cwd ?? undefined };
       try {
         const current = this.specs.get(capability);
-        if (current && JSON.stringify(current) === JSON.stringify(this.toSpec(input))) {
+        if (current && JSON.stringify(current) === JSON.stringify(serverSpecFor(input, this.deps.cwd))) {
           restored.push(capability);
           continue;
         }
@@ -348,16 +251,8 @@ export class Repl extends KernelHost {
     }
     restored.push(...result.restored);
     failed.push(...result.failed);
-    for (const item of restored) this.unrestored.delete(item);
-    for (const problem of failed) {
-      const section = SECTION_OF[problem.kind];
-      const entry = section ? (state[section] as Record<string, unknown>)[problem.name] : undefined;
-      if (section && entry !== undefined) this.unrestored.set(problem.name, { section, entry, problem });
-    }
-    for (const item of invalid) {
-      failed.push(item.problem);
-      this.unrestored.set(item.problem.name, item);
-    }
+    this.unrestored.record(state, { restored, failed, invalid });
+    failed.push(...invalid.map((item) => item.problem));
     const failedText =
       failed.length > 0
         ? `; NOT restored: ${failed.map((item) => `${item.name} [${item.kind}] (${item.reason})`).join('; ')}`

@@ -152,9 +152,10 @@ export class StateStore {
    * not be read is kept for a human instead of being overwritten by the next save.
    */
   setAside(name: string, now: Date): string {
-    const bare = this.fileFor(name).slice(this.dir.length + 1, -'.json'.length);
-    const aside = this.fileFor(`${bare}.unreadable-${now.toISOString().replace(/[:.]/g, '-')}`);
-    renameSync(this.fileFor(name), aside);
+    const file = this.fileFor(name);
+    // Not through fileFor: the suffix may take a 100-character name past what a state name may be.
+    const aside = `${file.slice(0, -'.json'.length)}.unreadable-${now.toISOString().replace(/[:.]/g, '-')}.json`;
+    renameSync(file, aside);
     return aside;
   }
 

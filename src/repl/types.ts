@@ -50,5 +50,38 @@ export interface KernelTool {
   input_schema: unknown;
 }
 
-/** Progress reporter handed down from the MCP request (a no-op when none was asked for). */
+/** Progress reporter handed down from the MCP request; absent when the client asked for none. */
 export type Progress = (progress: number, total?: number, message?: string) => Promise<void>;
+
+/** The result of `install_capability`. */
+export interface InstallResult {
+  name: string;
+  methods: string[];
+  description: string;
+  message: string;
+}
+
+/** The result of `save_state`. */
+export interface SaveResult {
+  name: string;
+  file: string;
+  saved: {
+    capabilities: number;
+    native_capabilities: number;
+    functions: number;
+    classes: number;
+    variables: number;
+  };
+  unsaved: ItemProblem[];
+  /** Items an earlier restore could not bring back, saved again as they were read. */
+  unrestored: ItemProblem[];
+  message: string;
+}
+
+/** The result of `restore_state`. */
+export interface RestoreResult {
+  name: string;
+  restored: string[];
+  failed: ItemProblem[];
+  message: string;
+}

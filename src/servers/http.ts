@@ -1,10 +1,18 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { hostname, networkInterfaces } from 'node:os';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, UserError } from '../core/index.js';
+import {
+  checkBind,
+  checkRequest,
+  header,
+  hostsFor,
+  isWildcard,
+  reachableAddress,
+  urlHost,
+} from './http-guard.js';
 
 export interface HttpOptions {
   host: string;
@@ -31,43 +39,7 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
-/** A bearer token shorter than this is guessable; refused at start. */
-export const MIN_TOKEN_LENGTH = 16;
-
-/** True for addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** True for the any-address binds (every interface). */
-export function isWildcard(host: string): boolean {
-  return host === '0.0.0.0' || host === '::' || host === '[::]';
-}
-
-/**
- * Checks the bind address and token before anything listens: binding beyond loopback without a
- * token would hand the mind (and its memory) to the network, and a short token is guessable.
- */
-export function checkBind(host: string, token: string | undefined): void {
-  if (!isLoopback(host) && !token) {
-    throw new UserError(`refusing to serve on ${host} without a token`, {
-      code: 'TOKEN_REQUIRED',
-      hint: 'set FIRSTLIGHT_TOKEN to a long random secret, e.g. FIRSTLIGHT_TOKEN=$(openssl rand -hex 24) (clients then send "Authorization: Bearer <token>"), or bind --host 127.0.0.1',
-    });
-  }
-  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
-    throw new UserError(
-      `FIRSTLIGHT_TOKEN is too short: ${token.length} characters, at least ${MIN_TOKEN_LENGTH} required`,
-      {
-        code: 'TOKEN_TOO_SHORT',
-        hint: 'set FIRSTLIGHT_TOKEN to a long random secret, e.g. FIRSTLIGHT_TOKEN=$(openssl rand -hex 24)',
-      },
-    );
-  }
-}
-
 /**
  * Streamable HTTP with one MCP server per session. Every request passes three checks first: the
  * Host header names this server (DNS-rebinding defence), an Origin, when sent, is one of ours,
@@ -80,22 +52,6 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
   // Clients that vanish without DELETE would otherwise keep their server (and its caches) forever.
   const lastSeen = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 8 * 3600_000;
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, seen] of lastSeen) {
-        if (seen >= cutoff) continue;
-        lastSeen.delete(id);
-        options.log.debug(`http session ${id} idle for ${idleMs} ms: closed`);
-        void sessions
-          .get(id)
-          ?.close()
-          .catch(() => {});
-      }
-    },
-    Math.min(idleMs, 60_000),
-  );
-  sweeper.unref();
   let allowedHosts = new Set<string>();
 
   const httpServer: Server = createServer((req, res) => {
@@ -166,6 +122,23 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     });
     httpServer.listen(options.port, options.host, () => resolve());
   });
+  // Started only once listening: a failed listen (port in use) must leave no timer behind.
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, seen] of lastSeen) {
+        if (seen >= cutoff) continue;
+        lastSeen.delete(id);
+        options.log.debug(`http session ${id} idle for ${idleMs} ms: closed`);
+        void sessions
+          .get(id)
+          ?.close()
+          .catch(() => {});
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   allowedHosts = hostsFor(options.host, port, options.allowedHosts ?? []);
@@ -182,92 +155,6 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
       await closed;
     },
   };
-}
-
-/** An address as the host part of a URL or Host header (IPv6 in brackets). */
-function urlHost(address: string): string {
-  return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
-}
-
-/** This machine's interface addresses (link-local IPv6 left out: its Host form needs a zone). */
-function interfaceAddresses(): { address: string; internal: boolean; family: string }[] {
-  return Object.values(networkInterfaces())
-    .flat()
-    .filter((a) => a !== undefined && !a.address.toLowerCase().startsWith('fe80:'))
-    .map((a) => ({ address: a!.address.toLowerCase(), internal: a!.internal, family: a!.family }));
-}
-
-/** The address to print for a wildcard bind: a real external one when there is one. */
-function reachableAddress(): string {
-  const external = interfaceAddresses().filter((a) => !a.internal);
-  return (external.find((a) => a.family === 'IPv4') ?? external[0])?.address ?? '127.0.0.1';
-}
-
-/**
- * Host header values that name this server (DNS-rebinding defence): the bound address, or for a
- * wildcard bind every interface address; loopback names when loopback can reach it; this
- * machine's hostname off loopback; and the `--allowed-host` names. A page on evil.example that
- * rebinds its name to us still sends `Host: evil.example`, which is in none of these.
- */
-function hostsFor(host: string, port: number, extra: readonly string[]): Set<string> {
-  const names: string[] = [];
-  if (isLoopback(host) || isWildcard(host)) names.push('127.0.0.1', 'localhost', '[::1]');
-  if (isWildcard(host)) names.push(...interfaceAddresses().map((a) => urlHost(a.address)));
-  else names.push(urlHost(host.toLowerCase()));
-  if (!isLoopback(host)) names.push(hostname().toLowerCase());
-  const withPort: string[] = [];
-  for (const given of extra.map((n) => n.toLowerCase())) {
-    // A bare IPv6 address gets brackets; a proxy's name:port is taken as given.
-    if (!given.startsWith('[') && given.split(':').length > 2) names.push(`[${given}]`);
-    else if (/:\d+$/.test(given)) withPort.push(given);
-    else names.push(given);
-  }
-  const out = new Set(withPort);
-  for (const name of names) {
-    out.add(`${name}:${port}`);
-    if (port === 80) out.add(name);
-  }
-  return out;
-}
-
-function checkRequest(
-  req: IncomingMessage,
-  allowedHosts: Set<string>,
-  token: string | undefined,
-): { status: number; message: string } | undefined {
-  const host = header(req, 'host')?.toLowerCase();
-  if (!host || !allowedHosts.has(host)) {
-    return {
-      status: 403,
-      message: `forbidden: Host header "${host ?? ''}" does not name this server (start it with --allowed-host NAME to accept another name)`,
-    };
-  }
-  const origin = header(req, 'origin');
-  if (origin) {
-    let originHost: string;
-    try {
-      originHost = new URL(origin).host.toLowerCase();
-    } catch {
-      return { status: 403, message: 'forbidden: malformed Origin header' };
-    }
-    if (!allowedHosts.has(originHost)) {
-      return { status: 403, message: `forbidden: Origin "${origin}" is not allowed` };
-    }
-  }
-  if (token !== undefined) {
-    const given = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1] ?? '';
-    const a = Buffer.from(given);
-    const b = Buffer.from(token);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) {
-      return { status: 401, message: 'unauthorized: send "Authorization: Bearer <FIRSTLIGHT_TOKEN>"' };
-    }
-  }
-  return undefined;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {

@@ -5,7 +5,8 @@
  */
 
 export type { HttpOptions, RunningHttpServer } from './http.js';
-export { checkBind, isLoopback, isWildcard, MIN_TOKEN_LENGTH, serveHttp } from './http.js';
+export { serveHttp } from './http.js';
+export { checkBind, isLoopback, isWildcard, MIN_TOKEN_LENGTH } from './http-guard.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
 export type { ToolRegistry } from './register.js';

@@ -26,16 +26,16 @@ export function registerTools(server: McpServer, specs: readonly ToolSpec[], log
       },
       async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
         const progressToken = extra._meta?.progressToken;
-        const callExtra: ToolCallExtra = {
-          signal: extra.signal,
-          progress: async (progress, total, message) => {
-            if (progressToken === undefined) return;
+        const callExtra: ToolCallExtra = { signal: extra.signal };
+        // Only when the client asked: a handler given `progress` may run a timer to feed it.
+        if (progressToken !== undefined) {
+          callExtra.progress = async (progress, total, message) => {
             await extra.sendNotification({
               method: 'notifications/progress',
               params: { progressToken, progress, total, message },
             });
-          },
-        };
+          };
+        }
         try {
           const output = (await spec.handler(args as never, callExtra)) as Record<string, unknown>;
           const text = spec.text ? spec.text(output as never) : JSON.stringify(output);

@@ -162,6 +162,19 @@ describe('firstlight repl serve (kernel semantics)', () => {
     expect(result.stdout.trimEnd().endsWith('end')).toBe(true);
   });
 
+  it('takes bytes written to sys.stdout.buffer and sys.stderr.buffer into the same capped streams', async () => {
+    const w = await harness(home());
+    const euro = '"€".encode()';
+    const result = await run(
+      w,
+      `import sys\nprint("a")\nsys.stdout.buffer.write(b"x")\nsys.stdout.buffer.write(${euro}[:2])\nsys.stdout.buffer.write(${euro}[2:] + b"\\n")\nsys.stderr.buffer.write(b"e")\nsys.stdout.buffer.write(b"y" * 50_000)`,
+    );
+    expect(result).toMatchObject({ success: true, return_value: 50_000, stderr: 'e' });
+    expect(result.stdout.startsWith('a\nx€\nyyyy')).toBe(true);
+    expect(result.stdout).toMatch(/output truncated: 50,005 characters written/);
+    expect(result.stdout.length).toBeLessThan(20_300);
+  });
+
   it('reports and recovers from the kernel being killed from outside', async () => {
     const w = await harness(home());
     const pid = (await run(w, 'import os\nos.getpid()')).return_value as number;

@@ -3,15 +3,16 @@
  * pure edits, and record what was done in the manifest. Uninstall restores a file byte for byte
  * when it still holds exactly what install wrote; otherwise it removes only firstlight's parts.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { readTextIfExists, withFileLock, writeFileAtomicallySync } from '../../core/index.js';
+import { readTextIfExists, writeFileAtomicallySync } from '../../core/index.js';
 import { adapterFor } from '../adapters/index.js';
 import { BLOCK_BODY } from '../bootstrap-block.js';
 import type { HostId, Scope } from '../ids.js';
 import type { InstallContext, Surface } from '../types.js';
 import { unifiedDiff } from './diff.js';
-import { type InstalledCommand, type Manifest, manifestPath, readManifest, sha256 } from './manifest.js';
+import { backupSlot, lockedManifest, missingDirs, removeEmptyDirs } from './housekeeping.js';
+import { type InstalledCommand, manifestPath, sha256 } from './manifest.js';
 import { applySurface, unapplySurface } from './surface-edit.js';
 
 export interface InstallOptions {
@@ -72,56 +73,6 @@ export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): P
 function display(path: string, project: string): string {
   const rel = relative(project, path);
   return rel.startsWith('..') || rel === '' ? path : rel;
-}
-
-/**
- * Where a corrupt file's bytes are kept: the first of `<file>.firstlight-backup`,
- * `….firstlight-backup.2`, … that is free or already holds exactly these bytes. An earlier
- * backup is never overwritten, so a second, different corrupt file is never lost.
- */
-function backupSlot(path: string): { path: string; holds: boolean } {
-  const bytes = readFileSync(path);
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? `${path}.firstlight-backup` : `${path}.firstlight-backup.${n}`;
-    if (!existsSync(candidate)) return { path: candidate, holds: false };
-    if (readFileSync(candidate).equals(bytes)) return { path: candidate, holds: true };
-  }
-}
-
-/** Directories `mkdir -p` would create for `file`, outermost first. */
-function missingDirs(file: string): string[] {
-  const dirs: string[] = [];
-  let dir = dirname(file);
-  while (!existsSync(dir)) {
-    dirs.unshift(dir);
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return dirs;
-}
-
-async function lockedManifest<T>(path: string, dryRun: boolean, work: (m: Manifest) => T): Promise<T> {
-  if (dryRun) return work(readManifest(path));
-  const hadDir = existsSync(dirname(path));
-  const result = await withFileLock(path, async () => {
-    const manifest = readManifest(path);
-    const value = work(manifest);
-    if (Object.keys(manifest.files).length === 0) rmSync(path, { force: true });
-    else writeFileAtomicallySync(path, `${JSON.stringify(manifest, null, 2)}\n`);
-    return value;
-  });
-  // The manifest's directory goes when nothing is left in it (install made it; the lock too).
-  if (!existsSync(path) && (!hadDir || readManifestDirEmpty(path))) removeEmptyDirs([dirname(path)]);
-  return result;
-}
-
-function readManifestDirEmpty(path: string): boolean {
-  try {
-    return readdirSync(dirname(path)).length === 0;
-  } catch {
-    return false;
-  }
 }
 
 export async function install(options: InstallOptions): Promise<InstallReport> {
@@ -291,15 +242,4 @@ function clean(
     }
   }
   return { ...base, action: remove ? 'removed' : 'cleaned', diff };
-}
-
-/** Removes each directory if it is empty, innermost first as given. */
-function removeEmptyDirs(dirs: string[]): void {
-  for (const dir of dirs) {
-    try {
-      if (readdirSync(dir).length === 0) rmdirSync(dir);
-    } catch {
-      // gone already, or not empty
-    }
-  }
 }

@@ -24,6 +24,7 @@ class CappedWriter(io.TextIOBase):
         super().__init__()
         self.lock = threading.Lock()  # print() and FdCapture may write at once
         self.total = -1
+        self.buffer = CappedBuffer(self)  # sys.stdout.buffer.write(b"...") works in a cell
         self.reset(cap)
 
     def reset(self, cap):
@@ -78,6 +79,8 @@ class CappedWriter(io.TextIOBase):
         self.tail_len = len(joined)
 
     def getvalue(self):
+        if self.buffer.pending:
+            self.buffer.finish()
         if self.total == 0:  # the usual case: most cells print nothing
             return ""
         head = "".join(self.head)
@@ -91,6 +94,43 @@ class CappedWriter(io.TextIOBase):
             f"{self.tail_len:,} are shown ...]\n"
         )
         return head + note + "".join(self.tail)
+
+
+class CappedBuffer(io.BufferedIOBase):
+    """The binary side of a CappedWriter (its `buffer`, as `sys.stdout.buffer` is for a real
+    stream): bytes are decoded as UTF-8, invalid ones replaced, into the writer and its cap.
+    A character split across writes is joined; one left incomplete at the end of the cell
+    becomes U+FFFD.
+    """
+
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.pending = False  # bytes of an incomplete character are held in the decoder
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def write(self, data):
+        size = memoryview(data).nbytes  # TypeError for a str, as on a real binary stream
+        with self.text.lock:
+            text = self.decoder.decode(data)
+            self.pending = bool(self.decoder.getstate()[0])
+            if text:
+                self.text._write(text)
+        return size
+
+    def finish(self):
+        """Writes out what an incomplete character left (called when the cell's text is read)."""
+        with self.text.lock:
+            text = self.decoder.decode(b"", final=True)
+            self.pending = False
+            if text:
+                self.text._write(text)
 
 
 def cap_text(text, cap):

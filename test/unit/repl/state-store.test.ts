@@ -131,6 +131,19 @@ describe('StateStore.setAside', () => {
     expect(s.list()).toEqual(['autosave.unreadable-2026-01-02T03-04-05-678Z']);
     expect(s.exists('autosave')).toBe(false);
   });
+
+  it('sets aside a state whose name has the longest length allowed, and one named with .json', () => {
+    const s = store();
+    mkdirSync(s.dir, { recursive: true });
+    const long = 'n'.repeat(100);
+    writeFileSync(join(s.dir, `${long}.json`), '{ torn');
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    expect(s.setAside(long, at)).toBe(join(s.dir, `${long}.unreadable-2026-01-02T03-04-05-678Z.json`));
+    expect(s.exists(long)).toBe(false);
+    writeFileSync(join(s.dir, 'mine.json'), '{ torn');
+    expect(s.setAside('mine.json', at)).toBe(join(s.dir, 'mine.unreadable-2026-01-02T03-04-05-678Z.json'));
+    expect(s.exists('mine')).toBe(false);
+  });
 });
 
 describe('repl settings', () => {
