@@ -11,7 +11,7 @@ export interface ToolAnnotations {
 /** What a tool handler may use besides its arguments (progress for long calls). */
 export interface ToolCallExtra {
   signal?: AbortSignal;
-  /** Reports progress when the client asked for it; a no-op otherwise. */
+  /** Reports progress; present only when the client asked for it (sent a progressToken). */
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
 }
 
