@@ -18,8 +18,8 @@ export const DEFAULT_GATED_TOOLS: readonly string[] = [
   'write_file',
   'replace',
   'apply_patch',
-  'mcp__*__{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
-  // Gemini CLI names MCP tools mcp_<server>_<tool>.
+  // One glob for every host's MCP naming: `mcp__<server>__<tool>` (Claude Code, Codex) is also
+  // `mcp_` + `_<server>_` + `_<tool>`, so Gemini CLI's `mcp_<server>_<tool>` pattern covers it.
   'mcp_*_{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
 ];
 
