@@ -84,18 +84,13 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       const { sessionStart } = await import('./session-start.js');
       return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
     }
-    case 'stop':
-    case 'pre-compact': {
-      if (input.event === 'pre-compact' && input.sessionId) {
-        const { countCompaction } = await import('./ledger.js');
-        try {
-          countCompaction(options.home, input.sessionId);
-        } catch {
-          // a lost count only means the next compact may not re-inject; capture still runs
-        }
-      }
+    case 'stop': {
       const { captureResumption } = await import('./capture.js');
       return captureResumption(input, { home: options.home, clock });
+    }
+    case 'pre-compact': {
+      const { preCompact } = await import('./pre-compact.js');
+      return preCompact(input, { home: options.home, clock });
     }
   }
 }
