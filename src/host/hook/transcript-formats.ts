@@ -14,10 +14,11 @@
  *   (`mcp_tool_call_end`) are not persisted to rollouts (codex-rs rollout/policy.rs).
  * - Gemini CLI (`~/.gemini/tmp/<project>/chats/session-*.jsonl`): message records, re-appended
  *   whole on every update, `{"type":"gemini","toolCalls":[{id, name, args, status, result}]}`
- *   with result `[{functionResponse:{id, name, response:{output} | {error}}}]`; `$set` records
+ *   with result `[{functionResponse:{id, name, response:{output} | {error}}}]` and `displayName`
+ *   `<tool> (<server> MCP Server)` (the server is recorded nowhere else); `$set` records
  *   may carry all messages; older sessions are one pretty-printed JSON document `{…, messages}`.
  */
-import { ownTool } from './own-tools.js';
+import { ownTool, SERVER_NAME } from './own-tools.js';
 
 export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
 export type TranscriptFormat = 'claude' | 'codex' | 'gemini';
@@ -131,8 +132,14 @@ function geminiToolCalls(entry: Entry): Entry[] {
   return set.filter((m) => m.type === 'gemini').flatMap((m) => entries(m.toolCalls));
 }
 
-/** Gemini CLI registers an MCP tool under its bare name when no other tool has it. */
-const isGeminiBootstrap = (name: unknown) => name === 'bootstrap_session' || isBootstrap(name);
+/**
+ * Gemini CLI registers an MCP tool under its bare name when no other tool has it, and records
+ * each call with the tool's `displayName`, `<tool> (<server> MCP Server)`: a bare
+ * `bootstrap_session` is ours only under our server's display name (any server may have one).
+ */
+const isGeminiBootstrap = (call: Entry) =>
+  isBootstrap(call.name) ||
+  (call.name === 'bootstrap_session' && call.displayName === `bootstrap_session (${SERVER_NAME} MCP Server)`);
 
 function judgeGeminiCall(call: Entry): BootstrapProof | undefined {
   if (call.status === 'error') return failed('returned an error');
@@ -153,7 +160,7 @@ function judgeGeminiCall(call: Entry): BootstrapProof | undefined {
 const gemini: TranscriptReader = {
   calls: (entry) =>
     geminiToolCalls(entry)
-      .filter((c) => isGeminiBootstrap(c.name) && typeof c.id === 'string')
+      .filter((c) => isGeminiBootstrap(c) && typeof c.id === 'string')
       .map((c) => c.id as string),
   result(entry, id) {
     const call = geminiToolCalls(entry).find((c) => c.id === id);

@@ -110,6 +110,8 @@ describe('Gemini CLI gate (chat recording)', () => {
     ['cancelled.jsonl', /was cancelled/],
     ['no-result.jsonl', /no result yet/],
     ['other-server.jsonl', /no bootstrap_session call/],
+    // Another server's tool under the same bare name: Gemini's displayName names the server.
+    ['other-server-bare-name.jsonl', /no bootstrap_session call/],
     ['legacy-contract-false.json', /mind_contract_available: false/],
   ];
   for (const [name, why] of denied)
