@@ -20,8 +20,7 @@ function isOwnTool(input: HookInput, tool: string): boolean {
   return ownTool(tool) !== null;
 }
 
-const CALL_FIRST =
-  'Call bootstrap_session() on the firstlight MCP server first (mcp__firstlight__bootstrap_session); retry this tool once it returns mind_contract_available: true.';
+const CALL_FIRST = `Call bootstrap_session() on the ${SERVER_NAME} MCP server first (mcp__${SERVER_NAME}__bootstrap_session); retry this tool once it returns mind_contract_available: true.`;
 
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session

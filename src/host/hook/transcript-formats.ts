@@ -108,7 +108,7 @@ const codex: TranscriptReader = {
     if (item.type !== 'function_call' || typeof item.call_id !== 'string') return [];
     const namespaced =
       item.name === 'bootstrap_session' &&
-      (item.namespace === 'mcp__firstlight' || item.namespace === 'firstlight');
+      (item.namespace === `mcp__${SERVER_NAME}` || item.namespace === SERVER_NAME);
     return namespaced || isBootstrap(item.name) ? [item.call_id] : [];
   },
   result(entry, id) {
