@@ -71,6 +71,9 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
 
 async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
   const clock = options.clock ?? (() => new Date());
+  // Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none) are read
+  // as Claude Code's, whose hooks they imitate.
+  const transcript = 'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
   switch (input.event) {
     case 'pre-tool-use': {
       const { gate } = adapter.caps;
@@ -86,11 +89,11 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
     }
     case 'stop': {
       const { captureResumption } = await import('./capture.js');
-      return captureResumption(input, { home: options.home, clock });
+      return captureResumption(input, { home: options.home, clock, transcript });
     }
     case 'pre-compact': {
       const { preCompact } = await import('./pre-compact.js');
-      return preCompact(input, { home: options.home, clock });
+      return preCompact(input, { home: options.home, clock, transcript });
     }
   }
 }
