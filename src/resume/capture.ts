@@ -174,7 +174,7 @@ export async function captureFromTranscript(input: TranscriptCaptureInput): Prom
  * timestamps, a scan that stopped before reaching the internalize call), the newest capture
  * wins, as it always did: a deliberate tail must not stick for the rest of a session.
  */
-export function keepsDeliberateTail(
+function keepsDeliberateTail(
   record: CaptureRecord,
   sessionId: string | null,
   extracted: TranscriptTail | null,

@@ -22,7 +22,6 @@ export {
   captureFromTranscript,
   DEFAULT_TRIGGER,
   internalize,
-  keepsDeliberateTail,
   MAX_ANCHOR_CHARS,
   MAX_TAIL_INPUT_CHARS,
 } from './capture.js';
@@ -48,12 +47,10 @@ export type {
 export {
   captureSelfState,
   cutFront,
-  isDeliberate,
   MAX_STORED_ANCHORS,
   MAX_STORED_SESSIONS,
   MAX_STORED_TAIL_CHARS,
   readSelfState,
-  TRANSCRIPT_SOURCES,
 } from './self-state.js';
 export type { InternalizeToolDeps } from './tool.js';
 export { internalizeTool } from './tool.js';
