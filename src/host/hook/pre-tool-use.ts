@@ -1,6 +1,5 @@
 import type { HookInput, HookResult } from '../types.js';
-import { GATE_BYPASS_ENV, type GateConfig } from './gate-config.js';
-import { matchesAny } from './glob.js';
+import { GATE_BYPASS_ENV, type GateConfig, matchesAny } from './gate-config.js';
 import { ownTool, SERVER_NAME } from './own-tools.js';
 import { proveBootstrap, type TranscriptFormat } from './transcript-scan.js';
 
