@@ -3,6 +3,7 @@
  * tree, per-turn cognition, body-versus-mind routing, and why), wrapped in versioned markers.
  * Bump BLOCK_VERSION whenever the text changes: doctor reports older blocks as stale.
  */
+import { SERVER_NAME } from './hook/own-tools.js';
 
 export const BLOCK_VERSION = 2;
 export const BLOCK_END = '<!-- /firstlight:bootstrap -->';
@@ -14,7 +15,7 @@ const PAIR = /<!-- firstlight:bootstrap v=(\d+) -->[\s\S]*?<!-- \/firstlight:boo
 
 export const BLOCK_BODY = `## firstlight: session bootstrap (required)
 
-When the \`firstlight\` MCP server is available, call \`bootstrap_session()\` before the first
+When the \`${SERVER_NAME}\` MCP server is available, call \`bootstrap_session()\` before the first
 substantive answer or external tool call. Treat its result as the active mind contract for the
 session; if it carries \`resumption\`, continue from it without repeating your last message.
 
@@ -26,7 +27,7 @@ Decision tree:
 1. \`bootstrap_session()\` succeeds and \`mind_contract_available\` is true: proceed with the returned mind contract.
 2. \`bootstrap_session()\` is unavailable but the older tools exist: call \`get_system_prompt()\`, \`context()\`, then \`list_memory_files()\`.
 3. \`bootstrap_session()\` returns \`mind_contract_available: false\` or a malformed contract, or the fallback \`get_system_prompt()\` returns an error: say the mind is degraded and do not impersonate the persona.
-4. The firstlight server is unreachable: say you are running in degraded body-only mode before using tools that depend on memory, personality or cognition discipline.
+4. The ${SERVER_NAME} server is unreachable: say you are running in degraded body-only mode before using tools that depend on memory, personality or cognition discipline.
 
 Per turn:
 - \`observe(tool_name, args, expected=...)\` before an external tool call and \`observe(tool_name, args, result=...)\` after it, unless the body wraps calls mechanically.

@@ -1,4 +1,4 @@
-import type { TranscriptFormat } from './hook/transcript-formats.js';
+import type { TranscriptFormat } from '../resume/index.js';
 import type { HookEvent, HostId, Scope } from './ids.js';
 
 /** The MCP server install writes into every host's config. */

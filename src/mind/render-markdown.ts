@@ -1,13 +1,11 @@
 import { renderResumption } from '../resume/index.js';
-import type { BootstrapPacket, Resumption } from './packet-schema.js';
+import type { BootstrapPacket } from './packet-schema.js';
 
 /** The SessionStart hook injects this; Claude Code turns anything over 10,000 chars into a file. */
 export const DEFAULT_MARKDOWN_MAX_CHARS = 8000;
 
 export interface RenderOptions {
   maxChars?: number;
-  /** Renders the resumption section; defaults to the resume part's renderer (it owns the shape). */
-  renderResumption?: (resumption: Resumption) => string;
 }
 
 const CONTRACT_CUT_NOTE =
@@ -22,10 +20,10 @@ const CONTRACT_CUT_NOTE =
 export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOptions = {}): string {
   const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_MAX_CHARS;
   const head: string[] = [];
-  const resume =
-    options.renderResumption ??
-    ((r: Resumption) => renderResumption(r, { now: new Date(packet.context.now) }));
-  const resumption = packet.resumption ? resume(packet.resumption) : '';
+  // The resume part owns the section's shape; aged against the packet's own clock.
+  const resumption = packet.resumption
+    ? renderResumption(packet.resumption, { now: new Date(packet.context.now) })
+    : '';
   if (resumption !== '') head.push(resumption);
   head.push(orientation(packet));
   const tail = [

@@ -8,6 +8,7 @@ import {
   type TranscriptSource,
 } from './self-state.js';
 import { type ExtractOptions, extractTranscriptTail, type TranscriptTail } from './transcript.js';
+import type { TranscriptFormat } from './transcripts/index.js';
 
 /** Longest accepted anchor: an anchor is a phrase, not a paragraph. */
 export const MAX_ANCHOR_CHARS = 500;
@@ -96,6 +97,8 @@ export interface TranscriptCaptureInput {
   home: string;
   /** `transcript_path` from the hook input. */
   transcriptPath?: string | null;
+  /** The host's transcript format (Claude Code's, Codex CLI's rollout, Gemini CLI's chat file). Default `claude`. */
+  format?: TranscriptFormat;
   /** `session_id` from the hook input. */
   sessionId?: string | null;
   /** Stop's `last_assistant_message`: covers a transcript that lags behind the hook. */
@@ -130,7 +133,10 @@ export async function captureFromTranscript(input: TranscriptCaptureInput): Prom
   let problem: string | undefined;
   if (input.transcriptPath && existsSync(input.transcriptPath)) {
     try {
-      extracted = extractTranscriptTail(input.transcriptPath, input.extract);
+      extracted = extractTranscriptTail(input.transcriptPath, {
+        ...input.extract,
+        ...(input.format ? { format: input.format } : {}),
+      });
     } catch (error) {
       problem = `transcript unreadable: ${(error as Error).message}`;
     }
@@ -168,7 +174,7 @@ export async function captureFromTranscript(input: TranscriptCaptureInput): Prom
  * timestamps, a scan that stopped before reaching the internalize call), the newest capture
  * wins, as it always did: a deliberate tail must not stick for the rest of a session.
  */
-export function keepsDeliberateTail(
+function keepsDeliberateTail(
   record: CaptureRecord,
   sessionId: string | null,
   extracted: TranscriptTail | null,

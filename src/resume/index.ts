@@ -1,9 +1,13 @@
 /**
  * @module resume — resumption: the agent wakes up reading its own last thought, verbatim.
  * `self-state.json` (stream tail + anchors, written atomically under a lock), capture by the
- * `internalize` tool / command and from Claude Code transcripts (for the Stop and PreCompact
+ * `internalize` tool / command and from the hosts' transcripts (for the Stop and PreCompact
  * hooks), the packet's `resumption` section under the `firstlight.yaml` policy, and the
  * renderer every surface that prepends it uses (packet markdown, SessionStart, the runtime).
+ *
+ * What each host's transcript says (Claude Code, Codex CLI, Gemini CLI) is ./transcripts/, a
+ * second, light face: the hook gate imports it directly, since this one loads zod, YAML and the
+ * file locks through core.
  */
 
 export type { Fitted } from './budget.js';
@@ -18,7 +22,6 @@ export {
   captureFromTranscript,
   DEFAULT_TRIGGER,
   internalize,
-  keepsDeliberateTail,
   MAX_ANCHOR_CHARS,
   MAX_TAIL_INPUT_CHARS,
 } from './capture.js';
@@ -44,14 +47,13 @@ export type {
 export {
   captureSelfState,
   cutFront,
-  isDeliberate,
   MAX_STORED_ANCHORS,
   MAX_STORED_SESSIONS,
   MAX_STORED_TAIL_CHARS,
   readSelfState,
-  TRANSCRIPT_SOURCES,
 } from './self-state.js';
 export type { InternalizeToolDeps } from './tool.js';
 export { internalizeTool } from './tool.js';
 export type { ExtractOptions, TranscriptTail } from './transcript.js';
 export { extractTranscriptTail } from './transcript.js';
+export type { TranscriptFormat } from './transcripts/index.js';

@@ -36,7 +36,7 @@ export const captureRecordSchema = z.object({
 export type CaptureRecord = z.infer<typeof captureRecordSchema>;
 
 /** Sources that read the tail off a transcript; every other source is the agent's own choice. */
-export const TRANSCRIPT_SOURCES = ['stop', 'pre-compact'] as const;
+const TRANSCRIPT_SOURCES = ['stop', 'pre-compact'] as const;
 export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
 
 /** The agent stored this tail itself (`internalize`, `firstlight internalize`), not a hook. */

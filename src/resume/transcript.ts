@@ -1,7 +1,16 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { cutFront } from './self-state.js';
+import {
+  isJsonDocument,
+  TRANSCRIPT_READERS,
+  type TranscriptEntry,
+  type TranscriptFormat,
+  type TurnRecord,
+} from './transcripts/index.js';
 
 export interface ExtractOptions {
+  /** The host's transcript format (what its lines mean). Default `claude`. */
+  format?: TranscriptFormat;
   /** Stop once this many characters of the newest text are collected. Default 4,000. */
   maxChars?: number;
   /** Bytes read per step, from the end of the file backwards. Default 64 KiB. */
@@ -12,11 +21,11 @@ export interface ExtractOptions {
   maxScanBytes?: number;
 }
 
-/** The agent's last words from a Claude Code transcript, with what it took to find them. */
+/** The agent's last words from a host's transcript, with what it took to find them. */
 export interface TranscriptTail {
   /** Text (and non-empty thinking) of the last assistant turn, verbatim, oldest first. */
   stream_tail: string;
-  /** `sessionId` of the newest line that had one. */
+  /** The session id the newest record that had one names. */
   session_id: string | null;
   text_blocks: number;
   thinking_blocks: number;
@@ -27,7 +36,7 @@ export interface TranscriptTail {
   /** Lines over maxLineBytes skipped unread. */
   oversize_lines: number;
   bytes_read: number;
-  /** Bytes of long non-tool-result lines read a second time to be parsed. */
+  /** Bytes of long non-tool-output lines read a second time to be parsed. */
   bytes_reread: number;
   /** Largest amount of file data held at once (the memory bound). */
   peak_buffer_bytes: number;
@@ -39,30 +48,17 @@ export interface TranscriptTail {
   no_prompt_since: string | null;
 }
 
-interface Block {
-  type?: unknown;
-  text?: unknown;
-  thinking?: unknown;
-}
-
-interface Line {
-  type?: unknown;
-  timestamp?: unknown;
-  sessionId?: unknown;
-  isSidechain?: unknown;
-  isMeta?: unknown;
-  message?: { id?: unknown; content?: unknown };
-}
-
 /**
- * Reads a Claude Code transcript JSONL from its END in bounded chunks and returns the last
- * assistant turn's words: `text` blocks, plus `thinking` only when non-empty (hosts often
- * redact it to ""), walking past tool calls and tool results (`type:"user"` lines holding
- * `tool_result` blocks) up to the user prompt that began the turn. Tool-only turns are passed
- * over to the last turn that said something. A torn or unparsable line is skipped; subagent
- * (sidechain) lines are ignored. Memory stays near chunkBytes + maxLineBytes whatever the file
- * size. Returns null when the file holds no assistant words within the scan limit.
- * Synchronous: hooks run it once and exit, with no event loop to feed.
+ * Reads a host's transcript (Claude Code's by default; Codex CLI's rollout and Gemini CLI's chat
+ * file with `format`; what their records mean is in ./transcripts/) from its END in bounded
+ * chunks and returns the last assistant turn's words: text, plus thinking only when non-empty
+ * (hosts often redact it to ""), walking past tool calls and tool results up to the user prompt
+ * that began the turn. Tool-only turns are passed over to the last turn that said something. A
+ * torn or unparsable line is skipped; subagent (sidechain) lines are ignored; of a record the
+ * host re-appended, only the newest version counts. Memory stays near chunkBytes + maxLineBytes
+ * whatever the file size (a Gemini CLI session that is one JSON document, the older form, is
+ * read whole up to maxScanBytes). Returns null when the file holds no assistant words within
+ * the scan limit. Synchronous: hooks run it once and exit, with no event loop to feed.
  */
 export function extractTranscriptTail(path: string, options: ExtractOptions = {}): TranscriptTail | null {
   const maxChars = options.maxChars ?? 4000;
@@ -91,27 +87,31 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
   let promptSeen = false;
   let oldest = Number.POSITIVE_INFINITY;
 
-  const handle = (raw: Buffer): void => {
-    const text = raw.toString('utf8').trim();
-    if (text === '') return;
-    let line: Line;
-    try {
-      line = JSON.parse(text) as Line;
-    } catch {
-      result.unparsed_lines++;
+  const reader = TRANSCRIPT_READERS[options.format ?? 'claude'];
+  const versions = new Set<string>();
+  let rewoundTo: string | null = null;
+
+  const take = (record: TurnRecord): void => {
+    if (rewoundTo !== null) {
+      if (record.key === rewoundTo) rewoundTo = null;
       return;
     }
-    if (typeof line !== 'object' || line === null || line.isSidechain === true) return;
-    if (result.session_id === null && typeof line.sessionId === 'string') result.session_id = line.sessionId;
-    const at = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : Number.NaN;
+    if (record.rewindTo !== undefined) {
+      rewoundTo = record.rewindTo;
+      return;
+    }
+    if (record.key !== undefined) {
+      if (versions.has(record.key)) return; // an older version of a record already read
+      versions.add(record.key);
+    }
+    if (result.session_id === null && record.sessionId !== undefined) result.session_id = record.sessionId;
+    const at = record.at !== undefined ? Date.parse(record.at) : Number.NaN;
     if (!promptSeen && at < oldest) {
       oldest = at;
-      result.no_prompt_since = line.timestamp as string;
+      result.no_prompt_since = record.at as string;
     }
-    const content = line.message?.content;
-    if (line.type === 'user') {
-      if (line.isMeta === true || isToolResultOnly(content)) return;
-      if (!promptSeen && Number.isFinite(at)) result.last_prompt_at = line.timestamp as string;
+    if (record.prompt) {
+      if (!promptSeen && Number.isFinite(at)) result.last_prompt_at = record.at as string;
       promptSeen = true;
       // A prompt: the start of the turn. Before any words were found, keep walking back.
       if (newestFirst.length > 0) {
@@ -120,45 +120,59 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
       }
       return;
     }
-    if (line.type !== 'assistant') return;
-    const blocks: Block[] =
-      typeof content === 'string' ? [{ type: 'text', text: content }] : asBlocks(content);
-    const messageId = typeof line.message?.id === 'string' ? line.message.id : '';
-    for (let i = blocks.length - 1; i >= 0 && !done; i--) {
-      const block = blocks[i]!;
-      let words: string | undefined;
-      if (block.type === 'text' && typeof block.text === 'string') {
-        words = block.text;
-        if (words.trim() !== '') result.text_blocks++;
-      } else if (block.type === 'thinking') {
-        const thinking = typeof block.thinking === 'string' ? block.thinking : '';
-        if (thinking.trim() === '') {
-          result.empty_thinking++;
-          continue;
-        }
-        words = thinking;
-        result.thinking_blocks++;
+    const words = record.words ?? [];
+    for (let i = words.length - 1; i >= 0 && !done; i--) {
+      const { text, thinking, key } = words[i]!;
+      const empty = text.trim() === '';
+      if (thinking && empty) {
+        result.empty_thinking++;
+        continue;
       }
-      if (words === undefined || words.trim() === '') continue;
+      if (!empty) result[thinking ? 'thinking_blocks' : 'text_blocks']++;
+      if (empty) continue;
       // Streaming writes may repeat a block of the same message on a later line.
-      const key = `${messageId}\u0000${words}`;
-      if (messageId && seen.has(key)) continue;
-      seen.add(key);
-      newestFirst.push(words.trim());
-      chars += words.length;
+      if (key !== undefined) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      newestFirst.push(text.trim());
+      chars += text.length;
       if (chars >= maxChars) done = true;
     }
+  };
+  const takeEntry = (entry: TranscriptEntry): void => {
+    const records = reader.turn(entry);
+    for (let i = records.length - 1; i >= 0 && !done; i--) take(records[i]!);
+  };
+
+  const handle = (raw: Buffer): void => {
+    const text = raw.toString('utf8').trim();
+    if (text === '') return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch {
+      result.unparsed_lines++;
+      return;
+    }
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
+      takeEntry(entry as TranscriptEntry);
   };
 
   const fd = openSync(path, 'r');
   try {
+    const size = fstatSync(fd).size;
+    if (reader.document && isJsonDocument(fd, size)) {
+      readDocument(fd, size);
+      return finish();
+    }
     const head = Buffer.allocUnsafe(SNIFF_HEAD_BYTES);
     // A line too long to hold while scanning is re-read by offset once its start is known,
-    // and only when it is not a tool result (most long lines are) and not over maxLineBytes.
+    // and only when it is not a tool's output (most long lines are) and not over maxLineBytes.
     const handleLong = (start: number, end: number): void => {
       const length = end - start;
       const headLength = readSync(fd, head, 0, Math.min(SNIFF_HEAD_BYTES, length), start);
-      if (isToolResultHead(head.subarray(0, headLength))) return;
+      if (reader.isToolOutputHead(head.toString('latin1', 0, headLength))) return;
       if (length > maxLineBytes) {
         result.oversize_lines++;
         return;
@@ -169,7 +183,7 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
       result.peak_buffer_bytes = Math.max(result.peak_buffer_bytes, chunkBytes + length);
       handle(line);
     };
-    let pos = fstatSync(fd).size;
+    let pos = size;
     let lineEnd = pos;
     // The newest bytes of the line being assembled, or null once it outgrew SNIFF_LINE_BYTES.
     let pending: Buffer | null = EMPTY;
@@ -206,35 +220,32 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
   } finally {
     closeSync(fd);
   }
-  if (newestFirst.length === 0) return null;
-  result.stream_tail = cutFront(newestFirst.reverse().join('\n\n'), maxChars);
-  return result;
+  return finish();
+
+  /** A whole-file JSON document, newest record first; one over maxScanBytes is not read. */
+  function readDocument(fd: number, size: number): void {
+    if (size > maxScanBytes) return;
+    const buf = Buffer.allocUnsafe(size);
+    readSync(fd, buf, 0, size, 0);
+    result.bytes_read = size;
+    result.peak_buffer_bytes = size;
+    let records: TranscriptEntry[] | null = null;
+    try {
+      records = reader.document!(JSON.parse(buf.toString('utf8')));
+    } catch {
+      result.unparsed_lines++;
+    }
+    for (let i = (records ?? []).length - 1; i >= 0 && !done; i--) takeEntry(records![i]!);
+  }
+
+  function finish(): TranscriptTail | null {
+    if (newestFirst.length === 0) return null;
+    result.stream_tail = cutFront(newestFirst.reverse().join('\n\n'), maxChars);
+    return result;
+  }
 }
 
 /** Lines longer than this are not held while scanning; their head is sniffed first. */
 const SNIFF_LINE_BYTES = 16 * 1024;
 const SNIFF_HEAD_BYTES = 2048;
 const EMPTY = Buffer.alloc(0);
-const USER_TYPE = /"type"\s*:\s*"user"/;
-const TOOL_RESULT_TYPE = /"type"\s*:\s*"tool_result"/;
-
-/**
- * A big tool result need not be parsed to be passed over: in Claude Code lines the line type
- * and the first block's type sit in the first few hundred bytes, and unescaped `"type":"…"`
- * can only be a real key there, never text inside a string. This keeps a 50 MB scan from
- * turning every megabyte of tool output into garbage strings and objects.
- */
-function isToolResultHead(head: Buffer): boolean {
-  const text = head.toString('latin1');
-  return USER_TYPE.test(text) && TOOL_RESULT_TYPE.test(text);
-}
-
-function asBlocks(content: unknown): Block[] {
-  return Array.isArray(content) ? content.filter((b): b is Block => typeof b === 'object' && b !== null) : [];
-}
-
-/** A `type:"user"` line that only carries tool results is part of the assistant's turn. */
-function isToolResultOnly(content: unknown): boolean {
-  const blocks = asBlocks(content);
-  return blocks.length > 0 && blocks.every((b) => b.type === 'tool_result');
-}

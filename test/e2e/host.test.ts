@@ -310,7 +310,7 @@ describe('firstlight hook stays light (it runs on every tool call)', () => {
           fixture,
         ).toEqual([]);
         const own = files.filter((u) => u.includes('/dist/'));
-        // 24 today: the CLI entry, the host index and what it names, the gate and the transcript readers.
+        // 23 today: the CLI entry, the host index and what it names, the gate and the transcript readers.
         expect(own.length, own.join('\n')).toBeLessThanOrEqual(24);
       }
     } finally {

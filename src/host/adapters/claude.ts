@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext, Surface } from '../types.js';
 import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
 
@@ -24,7 +25,7 @@ const caps = {
   pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
-    mcp: '`.mcp.json` `mcpServers.firstlight` (project); `~/.claude.json` `mcpServers` (user); `alwaysLoad: true`',
+    mcp: `\`.mcp.json\` \`mcpServers.${SERVER_NAME}\` (project); \`~/.claude.json\` \`mcpServers\` (user); \`alwaysLoad: true\``,
     instructions:
       '`CLAUDE.md` and `AGENTS.md` (Claude reads AGENTS.md only without CLAUDE.md); `~/.claude/CLAUDE.md`',
     hooks:
@@ -92,7 +93,7 @@ export const claudeAdapter: HostAdapter = {
   },
   manualSteps(scope) {
     return scope === 'project'
-      ? ['Claude Code asks once to approve the project MCP server in .mcp.json: approve "firstlight".']
+      ? [`Claude Code asks once to approve the project MCP server in .mcp.json: approve "${SERVER_NAME}".`]
       : [];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('claude', event, raw),

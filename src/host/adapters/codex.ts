@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext } from '../types.js';
 import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
 
@@ -12,7 +13,7 @@ const caps = {
   pasteBlock: [],
   mcpKey: 'mcp_servers',
   table: {
-    mcp: '`.codex/config.toml` (trusted projects) or `~/.codex/config.toml` `[mcp_servers.firstlight]`; `[features] codex_hooks = true`',
+    mcp: `\`.codex/config.toml\` (trusted projects) or \`~/.codex/config.toml\` \`[mcp_servers.${SERVER_NAME}]\`; \`[features] codex_hooks = true\``,
     instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
     hooks:
       '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript',

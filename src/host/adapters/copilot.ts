@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HookEvent } from '../ids.js';
 import type { HookInput, HostAdapter, InstallContext } from '../types.js';
 import { hookEntries, json, normalizeSource, quiet, str } from './shared.js';
@@ -15,7 +16,7 @@ const caps = {
   pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
-    mcp: '`~/.copilot/mcp-config.json` `mcpServers.firstlight` (user; honours `$COPILOT_HOME`); `deferTools: "never"`',
+    mcp: `\`~/.copilot/mcp-config.json\` \`mcpServers.${SERVER_NAME}\` (user; honours \`$COPILOT_HOME\`); \`deferTools: "never"\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
     hooks:
       '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`toolArgs` a JSON string); output top-level `additionalContext`; no preToolUse gate (no transcript; a deny acts as an ask)',
@@ -102,7 +103,7 @@ export const copilotAdapter: HostAdapter = {
   manualSteps(scope) {
     return scope === 'project'
       ? [
-          'Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run `firstlight install copilot --scope user` to add "firstlight" there.',
+          `Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run \`firstlight install copilot --scope user\` to add "${SERVER_NAME}" there.`,
         ]
       : [
           'Copilot CLI may not load ~/.copilot/copilot-instructions.md (github/copilot-cli#2179); the project files cover it.',

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter } from '../types.js';
 import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
 
@@ -14,7 +15,7 @@ const caps = {
   pasteBlock: ['project', 'user'],
   mcpKey: 'mcpServers',
   table: {
-    mcp: '`.cursor/mcp.json` `mcpServers.firstlight`; `~/.cursor/mcp.json` (user)',
+    mcp: `\`.cursor/mcp.json\` \`mcpServers.${SERVER_NAME}\`; \`~/.cursor/mcp.json\` (user)`,
     instructions:
       '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
     hooks:

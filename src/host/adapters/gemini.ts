@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter } from '../types.js';
 import { hookEntries, json, normalizeSnakeCase, quiet, str } from './shared.js';
 
@@ -17,7 +18,7 @@ const caps = {
   pasteBlock: [],
   mcpKey: 'mcpServers',
   table: {
-    mcp: '`.gemini/settings.json` `mcpServers.firstlight`; `~/.gemini/settings.json` (user)',
+    mcp: `\`.gemini/settings.json\` \`mcpServers.${SERVER_NAME}\`; \`~/.gemini/settings.json\` (user)`,
     instructions: '`GEMINI.md`, `~/.gemini/GEMINI.md`',
     hooks:
       'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}` (`timeout` in milliseconds); SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext } from '../types.js';
 import { CLAUDE_EVENTS, CLAUDE_MATCHERS, claudeSettingsHooks } from './claude.js';
 import { formatHookSpecific, normalizeSnakeCase } from './shared.js';
@@ -16,7 +17,7 @@ const caps = {
   pasteBlock: ['user'],
   mcpKey: 'servers',
   table: {
-    mcp: '`.vscode/mcp.json` `servers.firstlight` (the root key is `servers`); user profile `mcp.json`',
+    mcp: `\`.vscode/mcp.json\` \`servers.${SERVER_NAME}\` (the root key is \`servers\`); user profile \`mcp.json\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`',
     hooks:
       "runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); their PreToolUse lets VS Code's calls through (its transcript is another format)",
@@ -82,7 +83,7 @@ export const vscodeAdapter: HostAdapter = {
           'VS Code has no user-level instruction file firstlight can write: keep the project files, or paste the bootstrap block printed below into your VS Code user instructions.',
         ]
       : [
-          'VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "firstlight" when asked.',
+          `VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "${SERVER_NAME}" when asked.`,
         ];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('vscode', event, raw),

@@ -1,8 +1,11 @@
 import type { HookInput, HookResult } from '../types.js';
+import type { TranscriptFormat } from './transcript-scan.js';
 
 export interface CaptureDeps {
   home: string;
   clock: () => Date;
+  /** How the host's transcript is read. */
+  transcript: TranscriptFormat;
 }
 
 /**
@@ -17,6 +20,7 @@ export async function captureResumption(input: HookInput, deps: CaptureDeps): Pr
   const outcome = await captureFromTranscript({
     home: deps.home,
     transcriptPath: input.transcriptPath,
+    format: deps.transcript,
     lastAssistantMessage: input.lastAssistantMessage,
     sessionId: input.sessionId,
     source: input.event === 'pre-compact' ? 'pre-compact' : 'stop',

@@ -1,7 +1,8 @@
 /**
  * Which tools the gate guards. `FIRSTLIGHT_GATED_TOOLS` (comma-separated globs) overrides
  * `gate.tools` in firstlight.yaml, which overrides the default list below. The YAML parser and
- * schema load only when the file mentions `gate:` at all: the gate runs on every tool call.
+ * schema load only when the file mentions `gate:` at all: the gate runs on every tool call (and
+ * the glob matcher lives here too, one module fewer to load on that path).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +19,8 @@ export const DEFAULT_GATED_TOOLS: readonly string[] = [
   'write_file',
   'replace',
   'apply_patch',
-  'mcp__*__{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
-  // Gemini CLI names MCP tools mcp_<server>_<tool>.
+  // One glob for every host's MCP naming: `mcp__<server>__<tool>` (Claude Code, Codex) is also
+  // `mcp_` + `_<server>_` + `_<tool>`, so Gemini CLI's `mcp_<server>_<tool>` pattern covers it.
   'mcp_*_{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
 ];
 
@@ -69,4 +70,32 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
     source = 'env';
   }
   return { tools, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
+}
+
+/**
+ * Tool-name globs for the gate: `*` any run of characters, `?` one, `{a,b}` alternatives;
+ * case-insensitive, since hosts spell the same tool `Bash` or `bash`. Hand-rolled because the
+ * gate runs on every tool call and a glob library costs more to load than the whole check.
+ */
+function globToRegExp(glob: string): RegExp {
+  let out = '';
+  let depth = 0;
+  for (const c of glob) {
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '{') {
+      depth++;
+      out += '(?:';
+    } else if (c === '}' && depth > 0) {
+      depth--;
+      out += ')';
+    } else if (c === ',' && depth > 0) out += '|';
+    else out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`, 'i');
+}
+
+export function matchesAny(name: string, globs: readonly string[]): string | null {
+  for (const glob of globs) if (globToRegExp(glob).test(name)) return glob;
+  return null;
 }

@@ -44,10 +44,16 @@ export function compactions(home: string, sessionId: string): number {
   }
 }
 
-/** PreCompact: one more compaction is about to happen in this session. */
-export function countCompaction(home: string, sessionId: string): void {
-  mkdirSync(ledgerDir(home), { recursive: true });
-  writeFileSync(counterFile(home, sessionId), String(compactions(home, sessionId) + 1));
+/**
+ * PreCompact: one more compaction is about to happen in this session. The read-modify-write
+ * holds the counter's lock and replaces the file by an atomic rename, so neither a racing
+ * PreCompact nor a reader (SessionStart) can see a torn count and reuse a `compact.N` already
+ * claimed. Core (locks, atomic writes) loads here, off the SessionStart and gate paths.
+ */
+export async function countCompaction(home: string, sessionId: string): Promise<void> {
+  const { withFileLock, writeFileAtomically } = await import('../../core/index.js');
+  const file = counterFile(home, sessionId);
+  await withFileLock(file, () => writeFileAtomically(file, String(compactions(home, sessionId) + 1)));
 }
 
 /** Gives a claim back (rendering failed: the next fire may try again). */

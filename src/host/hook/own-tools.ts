@@ -42,3 +42,14 @@ export function ownTool(name: string): string | null {
   }
   return null;
 }
+
+/**
+ * A tool call a transcript recorded is our `bootstrap_session`: by our prefix, or by its bare
+ * name where the host recorded our server beside it (a Codex namespace `mcp__firstlight`,
+ * Gemini CLI's display name `bootstrap_session (firstlight MCP Server)`). Another server's
+ * `bootstrap_session` proves nothing.
+ */
+export function isOwnBootstrap(call: { name: string; server: string | null }): boolean {
+  if (ownTool(call.name) === 'bootstrap_session') return true;
+  return call.name === 'bootstrap_session' && call.server === SERVER_NAME;
+}

@@ -1,6 +1,5 @@
 import type { HookInput, HookResult } from '../types.js';
-import { GATE_BYPASS_ENV, type GateConfig } from './gate-config.js';
-import { matchesAny } from './glob.js';
+import { GATE_BYPASS_ENV, type GateConfig, matchesAny } from './gate-config.js';
 import { ownTool, SERVER_NAME } from './own-tools.js';
 import { proveBootstrap, type TranscriptFormat } from './transcript-scan.js';
 
@@ -20,8 +19,7 @@ function isOwnTool(input: HookInput, tool: string): boolean {
   return ownTool(tool) !== null;
 }
 
-const CALL_FIRST =
-  'Call bootstrap_session() on the firstlight MCP server first (mcp__firstlight__bootstrap_session); retry this tool once it returns mind_contract_available: true.';
+const CALL_FIRST = `Call bootstrap_session() on the ${SERVER_NAME} MCP server first (mcp__${SERVER_NAME}__bootstrap_session); retry this tool once it returns mind_contract_available: true.`;
 
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session

@@ -1,6 +1,5 @@
 import { ensureHome } from '../../core/index.js';
 import { createMind, renderPacketMarkdown } from '../../mind/index.js';
-import { renderResumption } from '../../resume/index.js';
 
 export interface RenderSessionPacketInput {
   home: string;
@@ -23,11 +22,9 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     });
     if (!input.resume) packet.resumption = null;
     const maxChars = mind.settings().settings.packet.markdown_max_chars;
-    // Resumption first, in the resume part's shape, aged against the packet's own clock.
-    return renderPacketMarkdown(packet, {
-      maxChars,
-      renderResumption: (r) => renderResumption(r, { now: new Date(packet.context.now) }),
-    });
+    // Resumption first: renderPacketMarkdown renders it in the resume part's shape, aged against
+    // the packet's own clock.
+    return renderPacketMarkdown(packet, { maxChars });
   } finally {
     mind.close();
   }

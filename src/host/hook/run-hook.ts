@@ -71,6 +71,9 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
 
 async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
   const clock = options.clock ?? (() => new Date());
+  // Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none) are read
+  // as Claude Code's, whose hooks they imitate.
+  const transcript = 'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
   switch (input.event) {
     case 'pre-tool-use': {
       const { gate } = adapter.caps;
@@ -84,18 +87,13 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       const { sessionStart } = await import('./session-start.js');
       return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
     }
-    case 'stop':
-    case 'pre-compact': {
-      if (input.event === 'pre-compact' && input.sessionId) {
-        const { countCompaction } = await import('./ledger.js');
-        try {
-          countCompaction(options.home, input.sessionId);
-        } catch {
-          // a lost count only means the next compact may not re-inject; capture still runs
-        }
-      }
+    case 'stop': {
       const { captureResumption } = await import('./capture.js');
-      return captureResumption(input, { home: options.home, clock });
+      return captureResumption(input, { home: options.home, clock, transcript });
+    }
+    case 'pre-compact': {
+      const { preCompact } = await import('./pre-compact.js');
+      return preCompact(input, { home: options.home, clock, transcript });
     }
   }
 }

@@ -2,17 +2,74 @@
  * Finds whether a transcript proves a successful `bootstrap_session`, without JSON-parsing the
  * whole file: read the newest `maxBytes` in chunks, jump between occurrences of the needle
  * bytes, and parse only the lines that contain them (or a pending call's id). What a line means
- * is the host's transcript format (transcript-formats.ts). Anything unreadable: not proven.
+ * is the host's transcript format (the resume part's transcripts face); which calls are ours is
+ * own-tools.ts; the judge of the result is below. Anything unreadable: not proven.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import {
-  type BootstrapProof,
+  contentTexts,
+  isJsonDocument,
+  type ToolOutcome,
   TRANSCRIPT_READERS,
+  type TranscriptEntry,
   type TranscriptFormat,
   type TranscriptReader,
-} from './transcript-formats.js';
+} from '../../resume/transcripts/index.js';
+import { isOwnBootstrap } from './own-tools.js';
 
-export type { BootstrapProof, TranscriptFormat } from './transcript-formats.js';
+export type { TranscriptFormat } from '../../resume/transcripts/index.js';
+export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
+
+const isEntry = (v: unknown): v is TranscriptEntry =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const failed = (why: string): BootstrapProof => ({ ok: false, reason: `bootstrap_session ${why}` });
+
+/**
+ * Judges the result's text: some text (or the texts joined) parses to a JSON packet with
+ * `mind_contract_available: true`. A text that is itself a JSON array of content blocks (how
+ * Codex stores MCP content) is opened once.
+ */
+function judgeTexts(texts: string[]): BootstrapProof {
+  if (texts.length === 0) return failed('result has no text content');
+  const candidates = texts.length > 1 ? [...texts, texts.join('')] : [...texts];
+  const given = candidates.length;
+  let sawFalse = false;
+  for (let i = 0; i < candidates.length; i++) {
+    let value: unknown;
+    try {
+      value = JSON.parse(candidates[i]!);
+    } catch {
+      continue;
+    }
+    if (Array.isArray(value) && i < given) candidates.push(...contentTexts(value));
+    const flag = isEntry(value) ? value.mind_contract_available : undefined;
+    if (flag === true)
+      return { ok: true, detail: 'bootstrap_session succeeded with mind_contract_available: true' };
+    if (flag === false) sawFalse = true;
+  }
+  return sawFalse
+    ? failed('reported mind_contract_available: false (the mind is degraded)')
+    : failed('result is not a JSON packet with mind_contract_available');
+}
+
+function judge(outcome: ToolOutcome): BootstrapProof {
+  if (outcome.status === 'error') return failed('returned an error');
+  if (outcome.status === 'cancelled') return failed('was cancelled');
+  return judgeTexts(outcome.texts);
+}
+
+/** Ids of our `bootstrap_session` calls in a record. */
+const ourCalls = (reader: TranscriptReader, entry: TranscriptEntry): string[] =>
+  reader
+    .calls(entry)
+    .filter(isOwnBootstrap)
+    .map((call) => call.id);
+
+/** The verdict on call `id` when the record holds its finished result. */
+function verdictIn(reader: TranscriptReader, entry: TranscriptEntry, id: string): BootstrapProof | undefined {
+  const outcome = reader.outcome(entry, id);
+  return outcome ? judge(outcome) : undefined;
+}
 
 const NEEDLE = Buffer.from('bootstrap_session');
 const NEWLINE = 0x0a;
@@ -49,10 +106,10 @@ function lineAround(buf: Buffer, at: number): Line {
   return { start, end: nl < 0 ? buf.length : nl };
 }
 
-function parseLine(buf: Buffer, line: Line): Record<string, unknown> | null {
+function parseLine(buf: Buffer, line: Line): TranscriptEntry | null {
   try {
     const value = JSON.parse(buf.toString('utf8', line.start, line.end)) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+    return isEntry(value) ? value : null;
   } catch {
     return null;
   }
@@ -85,7 +142,7 @@ export function proveBootstrap(
     const fd = openSync(path, 'r');
     try {
       const size = fstatSync(fd).size;
-      if (reader.document && isDocument(fd, size)) {
+      if (reader.document && isJsonDocument(fd, size)) {
         const problem = readDocument(fd, size, maxBytes, reader, log);
         if (problem) return { ok: false, reason: problem };
       } else {
@@ -156,7 +213,7 @@ function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog): void {
   for (const line of linesWith(buf, NEEDLE)) {
     const entry = parseLine(buf, line);
     if (!entry) continue;
-    for (const id of reader.calls(entry)) {
+    for (const id of ourCalls(reader, entry)) {
       const call = log.add(id);
       if (call) startOf.set(call, line.start);
     }
@@ -166,20 +223,13 @@ function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog): void {
     if (call.verdict) continue;
     for (const line of linesWith(buf, call.needle, i >= firstNew ? startOf.get(call) : 0)) {
       const entry = parseLine(buf, line);
-      const verdict = entry ? reader.result(entry, call.id) : undefined;
+      const verdict = entry ? verdictIn(reader, entry, call.id) : undefined;
       if (verdict) {
         call.verdict = verdict;
         break;
       }
     }
   }
-}
-
-/** A pretty-printed JSON document (Gemini CLI's older session files) opens with a lone `{` line. */
-function isDocument(fd: number, size: number): boolean {
-  const head = Buffer.alloc(Math.min(size, 64));
-  readSync(fd, head, 0, head.length, 0);
-  return /^\s*\{\s*\n/.test(head.toString('utf8'));
 }
 
 /** Parses the whole document (it has no lines to skip to); a problem string when it cannot. */
@@ -195,7 +245,7 @@ function readDocument(
   }
   const buf = Buffer.allocUnsafe(size);
   readSync(fd, buf, 0, size, 0);
-  let records: Record<string, unknown>[] | null;
+  let records: TranscriptEntry[] | null;
   try {
     records = reader.document!(JSON.parse(buf.toString('utf8')));
   } catch {
@@ -203,8 +253,8 @@ function readDocument(
   }
   if (!records) return 'transcript unreadable (no messages)';
   for (const record of records) {
-    for (const id of reader.calls(record)) log.add(id);
-    for (const call of log.calls) call.verdict ??= reader.result(record, call.id);
+    for (const id of ourCalls(reader, record)) log.add(id);
+    for (const call of log.calls) call.verdict ??= verdictIn(reader, record, call.id);
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HookEvent, HostId } from '../ids.js';
 import type { ServerSpec } from '../types.js';
 
@@ -11,8 +12,6 @@ export interface CommandInput {
   env: NodeJS.ProcessEnv;
   /** `--home DIR` given to install: passed on to the server and hooks so they use the same home. */
   home?: string;
-  /** The server name in host configs. */
-  serverName?: string;
 }
 
 export interface ResolvedCommands {
@@ -31,7 +30,7 @@ export function resolveCommands(input: CommandInput): ResolvedCommands {
   const homeArgs = input.home ? ['--home', input.home] : [];
   const [command, ...lead] = prefix as [string, ...string[]];
   return {
-    server: { name: input.serverName ?? 'firstlight', command, args: [...lead, 'serve', ...homeArgs] },
+    server: { name: SERVER_NAME, command, args: [...lead, 'serve', ...homeArgs] },
     hookArgv: (event, host) => [...prefix, 'hook', event, ...(host ? ['--host', host] : []), ...homeArgs],
   };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/core/index.js';
 import { type HostId, proveBootstrap, runHook } from '../../../src/host/index.js';
-import { readSelfState } from '../../../src/resume/index.js';
+import { internalize, readSelfState } from '../../../src/resume/index.js';
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
@@ -110,6 +110,8 @@ describe('Gemini CLI gate (chat recording)', () => {
     ['cancelled.jsonl', /was cancelled/],
     ['no-result.jsonl', /no result yet/],
     ['other-server.jsonl', /no bootstrap_session call/],
+    // Another server's tool under the same bare name: Gemini's displayName names the server.
+    ['other-server-bare-name.jsonl', /no bootstrap_session call/],
     ['legacy-contract-false.json', /mind_contract_available: false/],
   ];
   for (const [name, why] of denied)
@@ -219,4 +221,65 @@ describe('Gemini CLI AfterAgent (stop) capture', () => {
       home.dispose();
     }
   });
+});
+
+describe('Stop capture reads Codex and Gemini transcripts (a deliberate tail survives its turn)', () => {
+  const RESUME = join(REPO_ROOT, 'test', 'fixtures', 'resume');
+  const DELIBERATE = 'the thought internalize stored, mid-turn';
+  const cases: { host: HostId; transcript: string; payload: Record<string, unknown> }[] = [
+    {
+      host: 'codex',
+      transcript: 'codex-rollout.jsonl',
+      // Codex's Stop input (codex-rs/hooks/schema/generated/stop.command.input.schema.json).
+      payload: {
+        session_id: '0199a2c4-7d1e-7c31-9a55-3f0c2f6e1b10',
+        hook_event_name: 'Stop',
+        model: 'gpt-5-codex',
+        permission_mode: 'default',
+        stop_hook_active: false,
+        last_assistant_message: 'Saved my thoughts. Anything else?',
+      },
+    },
+    {
+      host: 'gemini',
+      transcript: 'gemini-session.jsonl',
+      payload: {
+        session_id: '5b1f0c2e-8a47-4d7e-9a0b-2f3c4d5e6f70',
+        hook_event_name: 'AfterAgent',
+        timestamp: '2026-11-21T10:12:03.000Z',
+        prompt: 'Why does the next session wake up to my wrap-up line instead of my thought?',
+        prompt_response: 'Saved my thoughts. Anything else?',
+        stop_hook_active: false,
+      },
+    },
+  ];
+  for (const { host, transcript, payload } of cases)
+    it(`keeps the tail internalize stored in the same turn (${host})`, async () => {
+      const home = tempDir(`firstlight-${host}-stop-`);
+      try {
+        await internalize({
+          home: home.dir,
+          streamTail: DELIBERATE,
+          now: new Date('2026-11-21T10:12:00.200Z'),
+        });
+        const out = await runHook({
+          event: 'stop',
+          host,
+          home: home.dir,
+          env: {},
+          cwd: home.dir,
+          clock: () => new Date('2026-11-21T10:12:03.000Z'),
+          stdin: JSON.stringify({
+            ...payload,
+            cwd: '/home/alex/src/firstlight',
+            transcript_path: join(RESUME, transcript),
+          }),
+        });
+        expect(out.exitCode).toBe(0);
+        const state = readSelfState(homePaths(home.dir).selfState);
+        expect(state.status === 'ok' && state.state.stream_tail).toBe(DELIBERATE);
+      } finally {
+        home.dispose();
+      }
+    });
 });

@@ -149,3 +149,80 @@ describe('a Stop after internalize', () => {
     expect(after).toMatchObject({ source: 'stop', session_id: SESSION, stream_tail: 'mechanical words' });
   });
 });
+
+describe('a Stop after internalize, on Codex CLI and Gemini CLI', () => {
+  // Both fixtures hold the same turn as the Claude one: prompt at 10:10:00, internalize called at
+  // 10:12:00, then "Saved my thoughts. Anything else?" at 10:12:02.
+  const hosts = [
+    {
+      format: 'codex' as const,
+      fixture: 'codex-rollout.jsonl',
+      session: '0199a2c4-7d1e-7c31-9a55-3f0c2f6e1b10',
+      laterTurn: (prompt: string, reply: string) =>
+        [
+          { type: 'event_msg', payload: { type: 'user_message', message: prompt, images: [] } },
+          {
+            type: 'response_item',
+            payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }] },
+          },
+          {
+            type: 'response_item',
+            payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: reply }] },
+          },
+        ].map((line, i) => ({ timestamp: `2026-11-21T10:15:${i === 2 ? '20' : '00'}.000Z`, ...line })),
+    },
+    {
+      format: 'gemini' as const,
+      fixture: 'gemini-session.jsonl',
+      session: '5b1f0c2e-8a47-4d7e-9a0b-2f3c4d5e6f70',
+      laterTurn: (prompt: string, reply: string) => [
+        { id: 'u-0009', timestamp: '2026-11-21T10:15:00.000Z', type: 'user', content: [{ text: prompt }] },
+        { $set: { lastUpdated: '2026-11-21T10:15:00.000Z' } },
+        { id: 'g-0009', timestamp: '2026-11-21T10:15:20.000Z', type: 'gemini', content: reply, thoughts: [] },
+      ],
+    },
+  ];
+
+  for (const host of hosts) {
+    it(`keeps the deliberate tail through the turn's own Stop, and replaces it after the next prompt (${host.format})`, async () => {
+      copyFileSync(join(REPO_ROOT, 'test', 'fixtures', 'resume', host.fixture), transcript);
+      await store();
+      const hostStop = (now: Date) =>
+        captureFromTranscript({
+          home: home.dir,
+          transcriptPath: transcript,
+          format: host.format,
+          sessionId: host.session,
+          // Codex's last_assistant_message, Gemini's prompt_response: the wrap-up line itself.
+          lastAssistantMessage: 'Saved my thoughts. Anything else?',
+          source: 'stop',
+          now,
+        });
+      const kept = await hostStop(at('10:12:03'));
+      expect(kept.captured && kept.kept_deliberate).toBe(true);
+      expect(state().stream_tail).toBe(DELIBERATE);
+      expect(state().source).toBe('internalize');
+
+      appendFileSync(
+        transcript,
+        host
+          .laterTurn('Good. Now write the test.', 'Writing the test now: internalize, then stop, then')
+          .map((line) => `${JSON.stringify(line)}\n`)
+          .join(''),
+      );
+      const replaced = await captureFromTranscript({
+        home: home.dir,
+        transcriptPath: transcript,
+        format: host.format,
+        sessionId: host.session,
+        source: 'stop',
+        now: at('10:15:21'),
+      });
+      expect(replaced.captured).toBe(true);
+      expect(state().stream_tail).toBe('Writing the test now: internalize, then stop, then');
+      expect(state().anchors.map((a) => a.text)).toEqual([
+        'deliberate beats mechanical until the user speaks',
+      ]);
+    });
+  }
+});
