@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMind } from '../../../src/mind/index.js';
+import { withFileLock } from '../../../src/core/index.js';
+import { type BootstrapPacket, createMind } from '../../../src/mind/index.js';
 import { exampleHomeCopy } from '../../helpers/index.js';
 
 const ledger = (home: string) =>
@@ -27,6 +28,27 @@ describe('session ledger behind bootstrap_session', () => {
     const b = await mind.bootstrap({ sessionId: 'b' });
     expect(b.context.last_session?.session_id).toBe('a');
     expect(b.context.last_session?.human).toBe('1 hour ago');
+    await mind.flush();
+    expect(ledger(h.dir)).toMatchObject({ current: { session_id: 'b' }, previous: { session_id: 'a' } });
+    mind.close();
+  });
+
+  it('counts a start whose write is still waiting for the lock', async () => {
+    const h = exampleHomeCopy();
+    temps.push(h.dispose);
+    let now = new Date('2026-11-20T10:00:00Z');
+    const mind = createMind({ home: h.dir, clock: () => now, deferSessionWrites: true });
+    let b: BootstrapPacket | undefined;
+    // Another process holds the ledger's lock: the deferred write of "a" starts and waits for it.
+    await withFileLock(join(h.dir, 'sessions.json'), async () => {
+      await mind.bootstrap({ sessionId: 'a' });
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      now = new Date('2026-11-20T11:00:00Z');
+      // The start of "a" is neither on disk nor pending any more, yet it is the last session.
+      b = await mind.bootstrap({ sessionId: 'b' });
+    });
+    expect(b?.context.last_session?.session_id).toBe('a');
     await mind.flush();
     expect(ledger(h.dir)).toMatchObject({ current: { session_id: 'b' }, previous: { session_id: 'a' } });
     mind.close();
