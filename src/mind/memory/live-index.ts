@@ -316,9 +316,11 @@ export class LiveIndex {
     }
     const temp = `${cacheFile}.${process.pid}.${seq}.tmp`;
     this.writing = temp;
-    void writeIndexAsync(cacheFile, chunks, temp, () => seq === this.writes).then(() => {
+    void writeIndexAsync(cacheFile, chunks, temp, () => seq === this.writes).then((saved) => {
       if (this.writing !== temp) return;
       this.writing = undefined;
+      // Failed: the changes stay unsaved, so close() (or the next recall's idle time) tries again.
+      if (!saved) return;
       done();
       this.scheduleIdle(); // for changes made while it was writing
     });

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,6 +138,29 @@ describe('RecallIndex persistence', () => {
     expect(statSync(s.cache).mtimeMs).toBe(saved);
     await until(() => statSync(s.cache).mtimeMs > saved);
     expect(indexOf(s).recall('quokka').results[0]?.name).toBe('Quokka');
+  });
+
+  it('keeps changes unsaved when a background save fails, so close() saves them', async () => {
+    const s = scratch(30);
+    // A directory where the index file goes: the background save's rename fails.
+    mkdirSync(join(s.cache, 'blocker'), { recursive: true });
+    const failed = new Promise<void>((resolve) => {
+      const watcher = watch(join(s.cache, '..'), (_event, name) => {
+        // The save's temp file came and went: the write ran and gave up.
+        if (name?.endsWith('.tmp') && !existsSync(join(s.cache, '..', name))) {
+          watcher.close();
+          resolve();
+        }
+      });
+    });
+    const index = indexOf(s);
+    index.recall('deploy1');
+    await failed;
+    rmSync(s.cache, { recursive: true });
+    index.close();
+    expect(existsSync(s.cache)).toBe(true);
+    expect(indexOf(s).recall('deploy1').results.length).toBeGreaterThan(0);
+    expect(indexOf(s).stats().filesRead).toBe(0);
   });
 
   it('drops the postings of replaced and deleted memories once they are many', () => {
