@@ -99,8 +99,19 @@ export class LiveIndex {
   /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
   refresh(): MemorySnapshot {
     const snapshot = this.store.snapshot();
+    if (!this.loaded || snapshot !== this.synced) this.sync(snapshot);
+    // Last: the first refresh's load() just filled `pending`, and a change left the index
+    // unsaved; either is background work for the idle time.
     this.scheduleIdle();
-    if (this.loaded && snapshot === this.synced) return snapshot;
+    return snapshot;
+  }
+
+  /** Saved postings not loaded yet (a long-running process loads them in idle slices). */
+  get unloadedTerms(): number {
+    return this.pending.size;
+  }
+
+  private sync(snapshot: MemorySnapshot): void {
     if (!this.loaded) this.load();
     const current = new Map<string, MemoryEntry>();
     for (const entry of snapshot.entries) if (entry.type !== 'index') current.set(entry.file, entry);
@@ -128,9 +139,7 @@ export class LiveIndex {
     if (changed) {
       this.generation++;
       this.unsaved = this.cacheFile !== undefined;
-      this.scheduleIdle();
     }
-    return snapshot;
   }
 
   /** Loads the postings a search for `terms` can visit (see UnloadedTerms). */

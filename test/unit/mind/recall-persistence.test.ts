@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore, RecallIndex, remember } from '../../../src/mind/index.js';
+import { LiveIndex } from '../../../src/mind/memory/live-index.js';
 import { loadTermJson, tablesOf, termJson } from '../../../src/mind/memory/persisted-index.js';
 import { tempDir } from '../../helpers/index.js';
 
@@ -37,11 +38,11 @@ function scratch(memories: number): { home: string; memory: string; cache: strin
 const indexOf = (s: { memory: string; cache: string }, cache = true) =>
   new RecallIndex(new MemoryStore(s.memory), cache ? { cacheFile: s.cache } : {});
 
-/** Waits (up to 10 s) for a background save to show. */
+/** Waits (up to 10 s) for background work (a save, loading) to show. */
 async function until(done: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the background save');
+    if (Date.now() > deadline) throw new Error('timed out waiting for background work');
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -138,6 +139,19 @@ describe('RecallIndex persistence', () => {
     expect(statSync(s.cache).mtimeMs).toBe(saved);
     await until(() => statSync(s.cache).mtimeMs > saved);
     expect(indexOf(s).recall('quokka').results[0]?.name).toBe('Quokka');
+  });
+
+  it('loads the rest of a saved index in the background after the first recall', async () => {
+    const s = scratch(30);
+    const first = indexOf(s);
+    first.recall('deploy1');
+    first.close();
+    // A process started on the saved index: nothing changed, one recall, then idle time.
+    const live = new LiveIndex(new MemoryStore(s.memory), s.cache);
+    live.refresh();
+    live.reach(['deploy1']);
+    expect(live.unloadedTerms).toBeGreaterThan(0);
+    await until(() => live.unloadedTerms === 0);
   });
 
   it('keeps changes unsaved when a background save fails, so close() saves them', async () => {
