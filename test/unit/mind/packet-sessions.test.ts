@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../../../src/core/index.js';
@@ -61,10 +61,19 @@ describe('session ledger behind bootstrap_session', () => {
     const clock = () => new Date(Date.UTC(2026, 10, 20, 10, minute++));
     const one = createMind({ home: h.dir, clock, deferSessionWrites: true });
     const other = createMind({ home: h.dir, clock });
+    // Every write renames a temp file onto sessions.json: count those.
+    let writes = 0;
+    const watcher = watch(h.dir, (event, name) => {
+      if (event === 'rename' && name === 'sessions.json') writes++;
+    });
     await Promise.all([1, 2, 3].map((i) => one.bootstrap({ sessionId: `s${i}` })));
     // Another server on the same home records its own session (written at once, under the lock).
     await other.bootstrap({ sessionId: 'elsewhere' });
     await one.flush();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the watcher's last events
+    watcher.close();
+    // One write for the burst of three, one for the other server's start.
+    expect(writes).toBe(2);
     expect(ledger(h.dir)).toMatchObject({
       current: { session_id: 'elsewhere' },
       previous: { session_id: 's3' },
@@ -120,6 +129,10 @@ describe('session ledger behind bootstrap_session', () => {
     const packet = await mind.bootstrap({ sessionId: 'x' });
     expect(packet.session_id).toBe('x');
     expect(warnings.join('\n')).toContain('could not record the session start');
+    // Once the home is writable again, the next flush records the start that failed.
+    rmdirSync(join(h.dir, 'sessions.json'));
+    await mind.flush();
+    expect(ledger(h.dir)).toMatchObject({ current: { session_id: 'x' } });
     mind.close();
   });
 });
