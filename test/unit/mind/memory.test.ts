@@ -149,6 +149,63 @@ describe('remember', () => {
   });
 });
 
+describe('MemoryStore after remember', () => {
+  const viewOf = (store: MemoryStore) => {
+    const { entries, problems } = store.snapshot();
+    return { entries, problems };
+  };
+
+  it('takes its own writes in without a rescan, and holds what a rescan would', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem);
+    const before = store.snapshot();
+    await remember(dir, { content: 'First.', type: 'note', name: 'Aardvark' }, { store });
+    await remember(dir, { content: 'Second.', type: 'user', name: 'Zebra' }, { store });
+    await remember(dir, { content: 'Again.', type: 'note', name: 'aardvark', replace: true }, { store });
+    const after = store.snapshot();
+    expect(after.version).not.toBe(before.version);
+    expect(after.entries.map((e) => e.file)).toEqual(
+      expect.arrayContaining(['note_aardvark.md', 'user_zebra.md', 'MEMORY.md']),
+    );
+    // Entries, their order and the index file's stat are what a fresh store reads from disk.
+    expect(viewOf(store)).toEqual(viewOf(new MemoryStore(mem)));
+    expect(store.fileNamed('ZEBRA')).toBe('user_zebra.md');
+    expect(store.fileNamed('Running commitments')).toBe('running_commitments.md');
+    expect(store.fileNamed('nobody')).toBeUndefined();
+  });
+
+  it('rescans when memory/ changed by another hand before the write', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem);
+    store.snapshot();
+    writeFileSync(join(mem, 'hand_written.md'), '---\nname: Hand written\ntype: note\n---\nby hand\n');
+    await remember(dir, { content: 'Mine.', type: 'note', name: 'Mine' }, { store });
+    expect(store.fileNamed('hand written')).toBe('hand_written.md');
+    expect(viewOf(store)).toEqual(viewOf(new MemoryStore(mem)));
+  });
+
+  it('re-reads a file a watcher names when it is edited in place', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem, { watch: true });
+    try {
+      expect(store.fileNamed('Alex Rivera')).toBe('user_alex.md');
+      const text = readFileSync(join(mem, 'user_alex.md'), 'utf8');
+      writeFileSync(join(mem, 'user_alex.md'), text.replace('name: Alex Rivera', 'name: Alexandra Rivera'));
+      const deadline = Date.now() + 5_000;
+      while (store.fileNamed('Alexandra Rivera') === undefined && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(store.fileNamed('Alexandra Rivera')).toBe('user_alex.md');
+      expect(store.fileNamed('Alex Rivera')).toBeUndefined();
+      expect(viewOf(store)).toEqual(viewOf(new MemoryStore(mem)));
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe('RecallIndex', () => {
   it('ranks by BM25 with an excerpt around the match and demotes superseded memories', () => {
     const dir = home();
