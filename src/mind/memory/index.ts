@@ -1,8 +1,8 @@
 /**
  * @module mind/memory — memory files: the cached entry snapshot (frontmatter only), the packet
- * catalog, confined reads, `remember` (file + MEMORY.md line under a cross-process lock), and
- * BM25 `recall` over a derived, persisted, incrementally refreshed index. Also the text
- * analysis (tokenizer, stop words, Porter stemmer) cognition reuses.
+ * catalog, confined reads, `remember` (file + MEMORY.md line under a cross-process lock on
+ * memory/), and BM25 `recall` over a derived, persisted, incrementally refreshed index. Also
+ * the text analysis (tokenizer, stop words, Porter stemmer) cognition reuses.
  */
 
 export type { MemoryFile, MemoryListing } from './access.js';

@@ -57,8 +57,8 @@ const swept = new Set<string>();
 
 /**
  * Writes one memory: a markdown file with frontmatter, then one MEMORY.md index line. The whole
- * step holds a cross-process lock on MEMORY.md, so concurrent writers (several servers on one
- * home) neither lose lines nor both claim a name. The memory file is written atomically (temp +
+ * step holds a cross-process lock on memory/ (`<home>/memory.lock`), so concurrent writers
+ * (several servers on one home) neither lose lines nor both claim a name. The memory file is written atomically (temp +
  * rename); a new index line is appended in ONE write call, which a killed process cannot tear;
  * replacing a line rewrites MEMORY.md atomically. A crash between the two steps leaves a valid
  * memory file without its index line, never a torn file; a crash mid-write leaves a temp file,
@@ -82,7 +82,9 @@ export async function remember(
   const store =
     options.store ?? new MemoryStore(paths.memory, { cacheFile: join(paths.cache, 'memory-entries.json') });
   const namedFile = store.fileNamed(wanted);
-  return withFileLock(paths.memoryIndex, async () => {
+  // The lock directory sits beside memory/, not in it: creating and removing it there moved
+  // memory/'s mtime at every remember, and every snapshot (this process's too) then rescanned.
+  return withFileLock(paths.memory, async () => {
     if (!swept.has(paths.memory)) {
       swept.add(paths.memory);
       removeStaleTemps(paths.memory, now);

@@ -86,7 +86,7 @@ export class MemoryStore {
   }
 
   /**
-   * Takes note of files this process just wrote into memory/ (remember, under MEMORY.md's lock).
+   * Takes note of files this process just wrote into memory/ (remember, under memory/'s lock).
    * `dirMtimeBefore` is memory/'s mtime just before the writes: when it is the snapshot's, nothing
    * else changed the directory since, and the snapshot takes the written files in by re-reading
    * them alone; otherwise the next snapshot rescans. (A file another program adds between the
