@@ -1,22 +1,19 @@
 // Shared bench helpers: temp homes, the built CLI over stdio, timing statistics, tables, JSON.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { initHome } from '../dist/core/index.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
-/** A temp copy of the example home with `extra` generated note memories. */
+/** A temp copy of the example home (as `firstlight init` makes one) with `extra` generated note memories. */
 export function benchHome(extra, prefix = 'firstlight-bench-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  cpSync(join(ROOT, 'examples', 'home'), dir, {
-    recursive: true,
-    filter: (src) =>
-      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$|sessions\.json$/.test(src.slice(ROOT.length)),
-  });
+  initHome(dir, { from: join(ROOT, 'examples', 'home') });
   mkdirSync(join(dir, 'memory'), { recursive: true });
   const types = ['note', 'project', 'reference', 'feedback', 'session_digest'];
   for (let i = 0; i < extra; i++) {
