@@ -25,11 +25,16 @@ export function benchHome(extra, prefix = 'firstlight-bench-') {
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The built CLI as an MCP server over stdio, with a connected SDK client. */
-export async function connect(args) {
+/**
+ * An MCP server over stdio with a connected SDK client: the built CLI with `args`, or `command`
+ * with `args`. Without `env` the server gets the SDK's default environment; with it, the whole
+ * environment plus `env`.
+ */
+export async function connect(args, { command, env } = {}) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, ...args],
+    command: command ?? process.execPath,
+    args: command ? args : [CLI, ...args],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
     stderr: 'ignore',
   });
   const client = new Client({ name: 'firstlight-bench', version: '0' });
@@ -49,10 +54,17 @@ export async function timeCalls(fn, n, warm = 20) {
   return out;
 }
 
+/** Count, median (the upper one of an even count), p95, mean and max of `ms`. */
 export function stats(ms) {
   const s = [...ms].sort((a, b) => a - b);
   const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { n: s.length, median: q(0.5), p95: q(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    n: s.length,
+    median: q(0.5),
+    p95: q(0.95),
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+    max: s[s.length - 1],
+  };
 }
 
 export function printTable(title, rows) {
@@ -76,4 +88,6 @@ export function writeResult(name, data) {
   console.log(`\nwrote ${file}`);
 }
 
-export const fmt = (x) => (typeof x === 'number' ? x.toFixed(3) : x);
+/** A number to 3 decimals; a missing value as a dash; anything else as it is. */
+export const fmt = (x) =>
+  x === null || x === undefined ? '  -  ' : typeof x === 'number' ? x.toFixed(3) : x;
