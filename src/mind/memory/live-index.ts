@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
+import { contentTerms, normalizeTerm, tokenize } from '../../core/index.js';
 import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
@@ -18,7 +19,6 @@ import {
   writeIndexSync,
 } from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
-import { contentTerms, normalizeTerm, tokenize } from './text.js';
 import { UnloadedTerms } from './unloaded-terms.js';
 
 /** The searchable fields of one memory. */

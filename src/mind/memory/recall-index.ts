@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResult } from 'minisearch';
-import { UserError } from '../../core/index.js';
+import { contentTerms, normalizeTerm, tokenize, UserError } from '../../core/index.js';
 import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
 import type { MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
@@ -10,7 +10,6 @@ import { bodyOf } from './fast-frontmatter.js';
 import { LiveIndex } from './live-index.js';
 import type { MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
-import { contentTerms, normalizeTerm, tokenize } from './text.js';
 import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './unloaded-terms.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */

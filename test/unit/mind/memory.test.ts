@@ -1,15 +1,8 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../../../src/core/index.js';
-import {
-  fileNameFor,
-  MemoryStore,
-  parseFacet,
-  RecallIndex,
-  remember,
-  stem,
-} from '../../../src/mind/index.js';
+import { parseFrontmatter, stem } from '../../../src/core/index.js';
+import { fileNameFor, MemoryStore, parseFacet, RecallIndex, remember } from '../../../src/mind/index.js';
 import { exampleHomeCopy } from '../../helpers/index.js';
 
 const homes: { dispose: () => void }[] = [];
