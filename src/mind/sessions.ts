@@ -12,7 +12,7 @@ interface SessionsFile {
   previous: SessionRecord | null;
 }
 
-export interface SessionLedgerOptions {
+interface SessionLedgerOptions {
   /**
    * Record session starts after the caller got its answer (servers): the previous session is
    * read first, the write (lock + fsync) follows, coalesced, and `flush()` drains it on shutdown.

@@ -57,8 +57,8 @@ const DEAD_SHARE = 0.1;
  * once, a term's postings only when a query can reach it or a change adds to it; a long-running
  * process loads the rest in idle slices. Only files whose mtime or size moved are re-read.
  * Saving re-serialises only the terms whose postings changed (every other line is written as it
- * was read) and runs when recall has been idle for IDLE_MS, in slices; one-shot commands flush()
- * after printing, and servers on close().
+ * was read) and runs when recall has been idle for IDLE_MS, in slices; one-shot commands close()
+ * the index after printing, and servers on shutdown.
  */
 export class LiveIndex {
   mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
@@ -147,15 +147,11 @@ export class LiveIndex {
     for (const term of this.pending.reachable(terms)) this.loadPending(term);
   }
 
-  /** Writes unsaved changes to cache/ now (one-shot commands after printing; servers on close). */
-  flush(): void {
+  /** Writes unsaved changes to cache/ now and stops background work (one-shot commands, servers on shutdown). */
+  close(): void {
     this.pause();
     this.job = undefined;
     if (this.unsaved) this.saveJob(false)();
-  }
-
-  close(): void {
-    this.flush();
   }
 
   private load(): void {
@@ -267,7 +263,7 @@ export class LiveIndex {
    * A save, as a step to call until it returns true: the terms whose postings changed are
    * serialised, every other line is written as it was read. When `sliced` (idle time) each step
    * runs SLICE_MS, a change before the serialising is done abandons the save (a new one follows),
-   * and the file is written asynchronously; otherwise (flush) one step does all of it.
+   * and the file is written asynchronously; otherwise (close) one step does all of it.
    */
   private saveJob(sliced: boolean): () => boolean {
     const cacheFile = this.cacheFile!;

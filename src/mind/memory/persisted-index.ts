@@ -10,7 +10,7 @@ export type ManifestRow = [file: string, mtimeMs: number, size: number];
 
 type MiniJS = Parameters<typeof MiniSearch.loadJS>[0];
 /** What MiniSearch serialises besides the postings: ids, field lengths, averages. */
-export type IndexTables = Omit<MiniJS, 'index'>;
+type IndexTables = Omit<MiniJS, 'index'>;
 
 /** One term's postings inside MiniSearch: field id -> (short document id -> term frequency). */
 type TermData = Map<number, Map<number, number>>;

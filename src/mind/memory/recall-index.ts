@@ -121,11 +121,10 @@ export class RecallIndex {
     return { documents: this.live.mini.documentCount, filesRead: this.live.filesRead };
   }
 
-  /** Writes unsaved index changes to cache/ now (one-shot commands after printing; close()). */
-  flush(): void {
-    this.live.flush();
-  }
-
+  /**
+   * Writes unsaved index changes to cache/ now and stops background work (one-shot commands
+   * after printing; servers on shutdown). The index stays usable.
+   */
   close(): void {
     this.live.close();
   }
@@ -161,7 +160,7 @@ export class RecallIndex {
 
   /**
    * A query that names a time ("early October", "October 22", "2026-12-08") ranks the memories
-   * about that time first: those that matched words get TIME_BOOST, and dated memories in the
+   * about that time first: those that matched words get TIME_WEIGHT, and dated memories in the
    * range that matched no word join the list below the best hit (a digest of that week may
    * share no word with the question).
    */

@@ -239,7 +239,7 @@ describe('RecallIndex', () => {
     expect(found.results[0]?.name).toBe('Zanzibar');
     expect(index.stats().filesRead).toBe(first.filesRead + 1);
     // A fresh process loads the persisted index and reads no memory file at all.
-    index.flush();
+    index.close();
     const cold = indexFor(dir);
     expect(cold.recall('zanzibar').results[0]?.name).toBe('Zanzibar');
     expect(cold.stats().filesRead).toBe(0);
@@ -317,7 +317,7 @@ describe('recall: time phrases and the saved index', () => {
     const dir = home();
     const built = indexFor(dir);
     const warm = built.recall('deploy freeze fridays', { k: 3 });
-    built.flush();
+    built.close();
     const cold = indexFor(dir).recall('deploy freeze fridays', { k: 3 });
     expect(cold.results.map((r) => [r.file, r.score])).toEqual(warm.results.map((r) => [r.file, r.score]));
     expect(cold.indexed).toBe(warm.indexed);

@@ -101,7 +101,7 @@ describe('RecallIndex persistence', () => {
     const s = scratch(40);
     const first = indexOf(s);
     first.recall('deploy1');
-    first.flush();
+    first.close();
     const before = savedLines(s.cache);
 
     await remember(s.home, {
@@ -112,7 +112,7 @@ describe('RecallIndex persistence', () => {
     const cold = indexOf(s);
     expect(cold.recall('zanzibar').results[0]?.name).toBe('Zanzibar');
     expect(cold.stats().filesRead).toBe(1);
-    cold.flush();
+    cold.close();
     const after = savedLines(s.cache);
     // Terms the new memory does not use keep their line as it was.
     const changed = [...after.keys()].filter((t) => after.get(t) !== before.get(t));
@@ -181,7 +181,7 @@ describe('RecallIndex persistence', () => {
     const s = scratch(80);
     const index = indexOf(s);
     index.recall('deploy1');
-    index.flush();
+    index.close();
     for (let i = 0; i < 60; i++) {
       writeFileSync(
         join(s.memory, `note_${i}.md`),
@@ -190,7 +190,7 @@ describe('RecallIndex persistence', () => {
     }
     for (let i = 60; i < 70; i++) unlinkSync(join(s.memory, `note_${i}.md`));
     index.recall('rewritten');
-    index.flush();
+    index.close();
     const text = readFileSync(s.cache, 'utf8');
     const head = JSON.parse(text.slice(0, text.indexOf('\n'))) as {
       dead: number;
