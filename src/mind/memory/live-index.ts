@@ -32,6 +32,14 @@ export interface IndexedDoc {
   when: string;
 }
 
+/** Where a LiveIndex is saved; without a cacheFile it lives in memory only. */
+export interface LiveIndexOptions {
+  /** Where the index is saved (under <home>/cache/). */
+  cacheFile?: string | undefined;
+  /** Files an earlier version saved the index to: derived data, deleted when the index first loads. */
+  replaces?: readonly string[] | undefined;
+}
+
 const FIELDS = ['name', 'description', 'tags', 'body', 'when'] as const;
 const MINI_OPTIONS = {
   idField: 'id',
@@ -68,6 +76,7 @@ export class LiveIndex {
   filesRead = 0;
   private readonly store: MemoryStore;
   private readonly cacheFile: string | undefined;
+  private readonly replaces: readonly string[];
   private loaded = false;
   private synced: MemorySnapshot | undefined;
   private manifest = new Map<string, { mtimeMs: number; size: number }>();
@@ -91,9 +100,10 @@ export class LiveIndex {
   /** The temp file of an asynchronous write under way (removed if a newer save overtakes it). */
   private writing: string | undefined;
 
-  constructor(store: MemoryStore, cacheFile: string | undefined) {
+  constructor(store: MemoryStore, options: LiveIndexOptions = {}) {
     this.store = store;
-    this.cacheFile = cacheFile;
+    this.cacheFile = options.cacheFile;
+    this.replaces = options.replaces ?? [];
   }
 
   /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
@@ -156,6 +166,7 @@ export class LiveIndex {
 
   private load(): void {
     this.loaded = true;
+    for (const old of this.replaces) removeQuietly(old);
     const saved = this.cacheFile ? readSavedIndex(this.cacheFile, INDEX_FORMAT) : undefined;
     // Missing or damaged: the index is derived, so start empty and index from the files.
     if (!saved) return;

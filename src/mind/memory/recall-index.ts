@@ -7,7 +7,7 @@ import type { MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
-import { LiveIndex } from './live-index.js';
+import { LiveIndex, type LiveIndexOptions } from './live-index.js';
 import type { MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './unloaded-terms.js';
@@ -32,9 +32,7 @@ export interface RecallResult {
   indexed: number;
 }
 
-export interface RecallIndexOptions {
-  /** Where the index is saved (under <home>/cache/); without one it lives in memory only. */
-  cacheFile?: string;
+export interface RecallIndexOptions extends LiveIndexOptions {
   /** Query expansion with the synonym table (default on; the bench measures it off). */
   expansion?: boolean;
 }
@@ -67,7 +65,7 @@ export class RecallIndex {
 
   constructor(store: MemoryStore, options: RecallIndexOptions = {}) {
     this.store = store;
-    this.live = new LiveIndex(store, options.cacheFile);
+    this.live = new LiveIndex(store, options);
     this.expansion = options.expansion ?? true;
   }
 

@@ -1,8 +1,16 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter, stem } from '../../../src/core/index.js';
-import { fileNameFor, MemoryStore, parseFacet, RecallIndex, remember } from '../../../src/mind/index.js';
+import {
+  createMind,
+  fileNameFor,
+  MemoryStore,
+  parseFacet,
+  RecallIndex,
+  recallIndexOfMind,
+  remember,
+} from '../../../src/mind/index.js';
 import { exampleHomeCopy } from '../../helpers/index.js';
 
 const homes: { dispose: () => void }[] = [];
@@ -17,7 +25,7 @@ afterEach(() => {
 
 function indexFor(dir: string, cache = true) {
   const store = new MemoryStore(join(dir, 'memory'));
-  return new RecallIndex(store, cache ? { cacheFile: join(dir, 'cache', 'recall-index.json') } : {});
+  return new RecallIndex(store, cache ? { cacheFile: join(dir, 'cache', 'recall-index.idx') } : {});
 }
 
 describe('fileNameFor', () => {
@@ -311,6 +319,17 @@ describe('recall: time phrases and the saved index', () => {
     const out = indexFor(dir, false).recall('what did we do in early October');
     expect(out.results[0]?.name).toBe('Session 2026-10-03');
     expect(out.results.map((r) => r.name)).not.toContain('Session 2026-10-22');
+  });
+
+  it("saves a mind's index as cache/recall-index.idx and deletes the old recall-index.json", () => {
+    const dir = home();
+    mkdirSync(join(dir, 'cache'), { recursive: true });
+    writeFileSync(join(dir, 'cache', 'recall-index.json'), '{"format":5}\n');
+    const mind = createMind({ home: dir });
+    expect(recallIndexOfMind(mind).recall('deploy freeze').results.length).toBeGreaterThan(0);
+    mind.close();
+    expect(existsSync(join(dir, 'cache', 'recall-index.json'))).toBe(false);
+    expect(readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8')).toMatch(/^\{"format":\d+,/);
   });
 
   it('a fresh process answers from the saved index like the process that built it', () => {

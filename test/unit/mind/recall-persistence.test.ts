@@ -32,7 +32,7 @@ function scratch(memories: number): { home: string; memory: string; cache: strin
       `---\nname: "Note ${i}"\ntype: "note"\ndescription: "about topic${i % 7} and item${i}"\n---\nBody of note ${i} mentions deploy${i % 3} and word${i}.\n`,
     );
   }
-  return { home: t.dir, memory, cache: join(t.dir, 'cache', 'recall-index.json') };
+  return { home: t.dir, memory, cache: join(t.dir, 'cache', 'recall-index.idx') };
 }
 
 const indexOf = (s: { memory: string; cache: string }, cache = true) =>
@@ -147,7 +147,7 @@ describe('RecallIndex persistence', () => {
     first.recall('deploy1');
     first.close();
     // A process started on the saved index: nothing changed, one recall, then idle time.
-    const live = new LiveIndex(new MemoryStore(s.memory), s.cache);
+    const live = new LiveIndex(new MemoryStore(s.memory), { cacheFile: s.cache });
     live.refresh();
     live.reach(['deploy1']);
     expect(live.unloadedTerms).toBeGreaterThan(0);
