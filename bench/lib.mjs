@@ -1,22 +1,19 @@
 // Shared bench helpers: temp homes, the built CLI over stdio, timing statistics, tables, JSON.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { initHome } from '../dist/core/index.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
-/** A temp copy of the example home with `extra` generated note memories. */
+/** A temp copy of the example home (as `firstlight init` makes one) with `extra` generated note memories. */
 export function benchHome(extra, prefix = 'firstlight-bench-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  cpSync(join(ROOT, 'examples', 'home'), dir, {
-    recursive: true,
-    filter: (src) =>
-      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$|sessions\.json$/.test(src.slice(ROOT.length)),
-  });
+  initHome(dir, { from: join(ROOT, 'examples', 'home') });
   mkdirSync(join(dir, 'memory'), { recursive: true });
   const types = ['note', 'project', 'reference', 'feedback', 'session_digest'];
   for (let i = 0; i < extra; i++) {
@@ -28,11 +25,16 @@ export function benchHome(extra, prefix = 'firstlight-bench-') {
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The built CLI as an MCP server over stdio, with a connected SDK client. */
-export async function connect(args) {
+/**
+ * An MCP server over stdio with a connected SDK client: the built CLI with `args`, or `command`
+ * with `args`. Without `env` the server gets the SDK's default environment; with it, the whole
+ * environment plus `env`.
+ */
+export async function connect(args, { command, env } = {}) {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, ...args],
+    command: command ?? process.execPath,
+    args: command ? args : [CLI, ...args],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
     stderr: 'ignore',
   });
   const client = new Client({ name: 'firstlight-bench', version: '0' });
@@ -52,10 +54,17 @@ export async function timeCalls(fn, n, warm = 20) {
   return out;
 }
 
+/** Count, median (the upper one of an even count), p95, mean and max of `ms`. */
 export function stats(ms) {
   const s = [...ms].sort((a, b) => a - b);
   const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { n: s.length, median: q(0.5), p95: q(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    n: s.length,
+    median: q(0.5),
+    p95: q(0.95),
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+    max: s[s.length - 1],
+  };
 }
 
 export function printTable(title, rows) {
@@ -79,4 +88,6 @@ export function writeResult(name, data) {
   console.log(`\nwrote ${file}`);
 }
 
-export const fmt = (x) => (typeof x === 'number' ? x.toFixed(3) : x);
+/** A number to 3 decimals; a missing value as a dash; anything else as it is. */
+export const fmt = (x) =>
+  x === null || x === undefined ? '  -  ' : typeof x === 'number' ? x.toFixed(3) : x;

@@ -8,18 +8,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { renderFrontmatter } from '../dist/core/index.js';
 import { MemoryStore, RecallIndex } from '../dist/mind/index.js';
+import { CLI, connect, fmt, ROOT, stats, writeResult } from './lib.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
-const fixture = join(here, 'fixtures', 'recall');
+const fixture = join(ROOT, 'bench', 'fixtures', 'recall');
 const scratch = mkdtempSync(join(tmpdir(), 'firstlight-bench-recall-'));
 const args = process.argv.slice(2);
 const SIZE = Number(process.env.RECALL_BENCH_SIZE ?? 10_000);
@@ -272,18 +267,6 @@ function generate(dir, jsonl, n) {
   writeFileSync(jsonl, `${lines.join('\n')}\n`);
 }
 
-async function connect(command, cmdArgs, env = {}) {
-  const transport = new StdioClientTransport({
-    command,
-    args: cmdArgs,
-    env: { ...process.env, ...env },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench-recall', version: '0' });
-  await client.connect(transport);
-  return client;
-}
-
 /**
  * Times one call per query on each side, in alternating batches of BATCH queries (a's batch,
  * then b's, ...) so both meet the same machine load, with SETTLE_MS between batches so neither
@@ -307,7 +290,7 @@ async function timePaired(sides, queries) {
       }
     }
   }
-  return times.map(summarize);
+  return times.map(stats);
 }
 
 function cli(cliArgs, input) {
@@ -351,8 +334,9 @@ async function latency() {
   }
 
   // server-memory holding the same content, called in turn with each firstlight server below.
-  const sm = await connect(join(root, 'node_modules', '.bin', 'mcp-server-memory'), [], {
-    MEMORY_FILE_PATH: jsonl,
+  const sm = await connect([], {
+    command: join(ROOT, 'node_modules', '.bin', 'mcp-server-memory'),
+    env: { MEMORY_FILE_PATH: jsonl },
   });
   await sm.callTool({ name: 'search_nodes', arguments: { query: 'warm up' } });
   const peer = { client: sm, tool: 'search_nodes', argsOf: (q) => ({ query: q }), check: peerCheck };
@@ -365,7 +349,8 @@ async function latency() {
 
   // firstlight over MCP stdio, no saved index: the first call builds it; the timed calls follow
   // at once (the save waits until recall is idle, so none of them pays for it).
-  let fl = await connect(process.execPath, [CLI, 'serve', '--home', home]);
+  // Both servers get the whole environment (`env` given), as server-memory needs its variable.
+  let fl = await connect(['serve', '--home', home], { env: {} });
   t = performance.now();
   await fl.callTool({ name: 'recall', arguments: { query: 'warm up' } });
   const mcpColdMs = performance.now() - t;
@@ -383,7 +368,7 @@ async function latency() {
   await fl.close(); // the server saves its index on shutdown
 
   // A server started on the saved index: postings load lazily, then in idle slices.
-  fl = await connect(process.execPath, [CLI, 'serve', '--home', home]);
+  fl = await connect(['serve', '--home', home], { env: {} });
   t = performance.now();
   await fl.callTool({ name: 'recall', arguments: { query: queries[0], k: 5 } });
   const warmStartFirstMs = performance.now() - t;
@@ -421,17 +406,17 @@ async function latency() {
     firstlight_mcp_warm_start: { ...warmStart, first_call_ms: round(warmStartFirstMs) },
     server_memory_beside_warm_start: serverMemoryAgain,
     ratio_warm_start: {
-      p50: round(warmStart.p50_ms / serverMemoryAgain.p50_ms),
-      p95: round(warmStart.p95_ms / serverMemoryAgain.p95_ms),
-      mean: round(warmStart.mean_ms / serverMemoryAgain.mean_ms),
+      p50: round(warmStart.median / serverMemoryAgain.median),
+      p95: round(warmStart.p95 / serverMemoryAgain.p95),
+      mean: round(warmStart.mean / serverMemoryAgain.mean),
     },
-    firstlight_in_process: { ...summarize(inProcess), cold_build_ms: round(inProcessColdMs) },
-    firstlight_cli_unchanged: summarize(cliUnchanged),
-    firstlight_cli_after_external_write: summarize(cliAfterWrite),
+    firstlight_in_process: { ...stats(inProcess), cold_build_ms: round(inProcessColdMs) },
+    firstlight_cli_unchanged: stats(cliUnchanged),
+    firstlight_cli_after_external_write: stats(cliAfterWrite),
     cli_help_floor_ms: round(cliHelpMs),
     grep_ril_floor_ms: round(grepMs),
     server_memory_search_nodes: serverMemory,
-    ratio: { p50: ratio('p50_ms'), p95: ratio('p95_ms'), mean: ratio('mean_ms') },
+    ratio: { p50: ratio('median'), p95: ratio('p95'), mean: ratio('mean') },
   };
 }
 
@@ -492,18 +477,6 @@ async function concurrency() {
   };
 }
 
-function summarize(times) {
-  const s = [...times].sort((a, b) => a - b);
-  const at = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return {
-    calls: s.length,
-    p50_ms: round(at(0.5)),
-    p95_ms: round(at(0.95)),
-    mean_ms: round(s.reduce((a, b) => a + b, 0) / s.length),
-    max_ms: round(s[s.length - 1]),
-  };
-}
-
 function round(n) {
   return Math.round(n * 1000) / 1000;
 }
@@ -512,7 +485,7 @@ const GOAL_DELTA = 0.1;
 const GOAL_RATIO = 0.2;
 let missed = 0;
 try {
-  const result = { bench: 'recall', at: new Date().toISOString(), node: process.version };
+  const result = {};
   if (!args.includes('--no-quality')) result.quality = quality();
   if (!args.includes('--no-latency')) result.latency = await latency();
   if (!args.includes('--no-concurrency')) result.concurrency = await concurrency();
@@ -556,7 +529,7 @@ try {
   if (result.latency) {
     const l = result.latency;
     const row = (label, s) =>
-      `${label.padEnd(44)} p50 ${fmt(s.p50_ms)}  p95 ${fmt(s.p95_ms)}  mean ${fmt(s.mean_ms)}  max ${fmt(s.max_ms)} ms`;
+      `${label.padEnd(44)} p50 ${fmt(s.median)}  p95 ${fmt(s.p95)}  mean ${fmt(s.mean)}  max ${fmt(s.max)} ms`;
     lines.push(
       `Recall latency at ${l.memories} memories (100 single-token queries, each naming one memory; firstlight and search_nodes alternate in batches of ${BATCH})`,
     );
@@ -596,16 +569,11 @@ try {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  mkdirSync(join(here, 'results'), { recursive: true });
-  writeFileSync(join(here, 'results', 'recall.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeResult('recall', result);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 if (missed > 0) {
   process.stderr.write(`bench/recall: ${missed} goal(s) missed\n`);
   process.exitCode = 1;
-}
-
-function fmt(v) {
-  return v === null || v === undefined ? '  -  ' : v.toFixed(3);
 }

@@ -1,7 +1,7 @@
 /**
  * @module core — the home and its settings, atomic files and cross-process locks, the error
- * hierarchy, stderr logging, frontmatter, the token estimate and the tool-spec shape every
- * part uses to declare MCP tools as data.
+ * hierarchy, stderr logging, frontmatter, the token estimate, English text analysis (tokens,
+ * stop words, stemmer) and the tool-spec shape every part uses to declare MCP tools as data.
  */
 
 export type { PromptSpec, ResourceListing, ResourceTemplateSpec, ResourceText } from './content-spec.js';
@@ -35,6 +35,14 @@ export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
+export {
+  contentTerms,
+  normalizeTerm,
+  STOP_WORDS,
+  stem,
+  tokenize,
+  tokensWithOffsets,
+} from './text/index.js';
 export { estimateTokens, estimateTokensForChars } from './tokens.js';
 export type { ToolAnnotations, ToolCallExtra, ToolSpec } from './tool-spec.js';
 export { defineTool, READ_ONLY, WRITES_ADDITIVE } from './tool-spec.js';

@@ -12,7 +12,7 @@ interface SessionsFile {
   previous: SessionRecord | null;
 }
 
-export interface SessionLedgerOptions {
+interface SessionLedgerOptions {
   /**
    * Record session starts after the caller got its answer (servers): the previous session is
    * read first, the write (lock + fsync) follows, coalesced, and `flush()` drains it on shutdown.
@@ -70,6 +70,11 @@ export class SessionLedger {
   private readonly onDisk: () => SessionsFile;
   /** Starts recorded here and not yet written, oldest first. */
   private pending: SessionRecord[] = [];
+  /**
+   * Starts taken out of `pending` by a write that has not landed (it may be waiting for the
+   * lock). resolve() folds them in too: until the file holds them, they exist nowhere else.
+   */
+  private inFlight: SessionRecord[] = [];
   private writes: Promise<void> = Promise.resolve();
   private scheduled = false;
 
@@ -120,7 +125,7 @@ export class SessionLedger {
     connectedAt: Date | undefined,
   ): { known: boolean; previous: SessionRecord | null } {
     const file = this.onDisk();
-    const { current, previous } = fold([file.previous, file.current, ...this.pending]);
+    const { current, previous } = fold([file.previous, file.current, ...this.inFlight, ...this.pending]);
     if (current === null) return { known: false, previous: null };
     const known =
       sessionId !== null
@@ -152,6 +157,7 @@ export class SessionLedger {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    this.inFlight = batch;
     try {
       await withFileLock(this.path, async () => {
         const file = readSessions(this.path);
@@ -163,6 +169,9 @@ export class SessionLedger {
       // home we cannot write degrades "time since the last session", never the bootstrap call.
       this.pending = [...batch, ...this.pending];
       this.options.onWriteError?.(error as Error);
+    } finally {
+      // Written (the file now holds them) or back in `pending`: either way no longer in flight.
+      this.inFlight = [];
     }
   }
 }

@@ -5,6 +5,7 @@
  * fooled both ways. Use it to compare renderings or spot regressions over real first replies,
  * not as a verdict on one reply.
  */
+import { STOP_WORDS, stem, tokenize } from '../core/index.js';
 import { cutFront } from './self-state.js';
 
 /** The seed's good signs. */
@@ -80,12 +81,11 @@ const GENERIC_OPENERS = [
   /\b(?:a|this) (?:new|fresh) (?:session|conversation)\b/i,
   /^\s*(?:hi|hello|hey)(?: there)?\s*[!,.]/i,
 ];
-const STOP_WORDS = new Set(
-  `about above after again also because been before being below between both could does doing down
-  during each from further have having here into itself just more most much must only other over
-  same should some such than that their them then there these they this those through under until
-  very what when where which while will with would your yours first next then still really going
-  want need know think like make made sure thing things something`.split(/\s+/),
+/** Conversational filler that says nothing about the topic, on top of the shared stop words. */
+const FILLER = new Set(
+  'much other first next still really going want need know think like make made sure thing things something'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -160,19 +160,13 @@ function splitQuotes(text: string): { quoted: string[]; unquoted: string } {
   return { quoted, unquoted };
 }
 
+/** Lower-case word tokens, as recall makes them ("alex's" -> "alex"; typographic apostrophes too). */
 function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? []).map((w) =>
-    w.replace(/['’]s$/, ''),
-  );
+  return tokenize(text.replace(/’/g, "'"));
 }
 
 function isContent(word: string): boolean {
-  return word.length >= 4 && !STOP_WORDS.has(word);
-}
-
-/** A crude stem, so "normalizing" meets "normalize" and "hosts" meets "host". */
-function stem(word: string): string {
-  return word.length > 4 ? word.replace(/(?:ing|ed|es|e|s)$/, '') : word;
+  return word.length >= 4 && !STOP_WORDS.has(word) && !FILLER.has(word);
 }
 
 /**

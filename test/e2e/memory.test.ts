@@ -130,7 +130,7 @@ describe('memory server shutdown', () => {
     });
     await wired.client.callTool({ name: 'recall', arguments: { query: 'quokka' } });
     await wired.close();
-    const saved = readFileSync(join(dir, 'cache', 'recall-index.json'), 'utf8');
+    const saved = readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8');
     const head = JSON.parse(saved.slice(0, saved.indexOf('\n'))) as { manifest: [string][] };
     expect(head.manifest.map((row) => row[0])).toContain('note_quokka_nest.md');
     expect(saved).toMatch(/^quokka\t/m);

@@ -3,13 +3,14 @@
  * e2e test drives `dist/cli/main.js` (run `npm run build` first; `npm test` does).
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { initHome } from '../../src/core/index.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
@@ -21,16 +22,14 @@ export function tempDir(prefix = 'firstlight-test-'): { dir: string; dispose: ()
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A temp copy of the example home (tests never write into the repo's example). */
+/**
+ * A temp copy of the example home (tests never write into the repo's example), made the way
+ * `firstlight init` makes a home: only the template's entries, none of the state `npm start`
+ * collects in the example.
+ */
 export function exampleHomeCopy(): { dir: string; dispose: () => void } {
   const t = tempDir('firstlight-home-');
-  cpSync(EXAMPLE_HOME, t.dir, {
-    recursive: true,
-    filter: (src) =>
-      !/[\\/](cache|events|repl)([\\/]|$)|self-state\.json$|sessions\.json$/.test(
-        src.slice(EXAMPLE_HOME.length),
-      ),
-  });
+  initHome(t.dir, { from: EXAMPLE_HOME });
   return t;
 }
 

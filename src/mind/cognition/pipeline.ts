@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { homePaths } from '../../core/index.js';
-import { contentTerms, type MemoryStore, type RecallHit, type RecallIndex } from '../memory/index.js';
+import { contentTerms, homePaths } from '../../core/index.js';
+import type { MemoryStore, RecallHit, RecallIndex } from '../memory/index.js';
 import { appendEvent, type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
 import { type CautionaryFlag, cautionaryFlags } from './flags.js';
 import { type PredictionError, predictionError } from './prediction-error.js';

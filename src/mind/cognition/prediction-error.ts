@@ -1,4 +1,4 @@
-import { contentTerms, STOP_WORDS, stem, tokenize } from '../memory/index.js';
+import { contentTerms, STOP_WORDS, stem, tokenize } from '../../core/index.js';
 
 /**
  * `prediction_error`: how far a tool's `result` diverges from the `expected` text the agent

@@ -41,7 +41,12 @@ export function listMemoryFiles(memoryDir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
+  return names.filter(isMemoryFileName).sort();
+}
+
+/** Whether a name in memory/ is a memory file (`.md`, not hidden); temp files are not. */
+export function isMemoryFileName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.');
 }
 
 /**

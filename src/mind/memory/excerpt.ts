@@ -1,4 +1,4 @@
-import { normalizeTerm, tokensWithOffsets } from './text.js';
+import { normalizeTerm, tokensWithOffsets } from '../../core/index.js';
 
 /** Excerpts stay short: they go into tool results every turn. */
 export const EXCERPT_CHARS = 240;

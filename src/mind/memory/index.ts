@@ -1,8 +1,8 @@
 /**
  * @module mind/memory — memory files: the cached entry snapshot (frontmatter only), the packet
- * catalog, confined reads, `remember` (file + MEMORY.md line under a cross-process lock), and
- * BM25 `recall` over a derived, persisted, incrementally refreshed index. Also the text
- * analysis (tokenizer, stop words, Porter stemmer) cognition reuses.
+ * catalog, confined reads, `remember` (file + MEMORY.md line under a cross-process lock on
+ * memory/), and BM25 `recall` over a derived, persisted, incrementally refreshed index (its
+ * text analysis lives in core).
  */
 
 export type { MemoryFile, MemoryListing } from './access.js';
@@ -20,8 +20,6 @@ export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-ind
 export type { RememberInput, RememberOptions, RememberResult } from './remember.js';
 export { MAX_CONTENT_CHARS, remember } from './remember.js';
 export { closeRecallIndex, recallIndexOf } from './shared-index.js';
-export { stem } from './stemmer.js';
 export type { MemorySnapshot, MemoryStoreOptions } from './store.js';
 export { MemoryStore } from './store.js';
-export { contentTerms, normalizeTerm, STOP_WORDS, tokenize } from './text.js';
 export { memoryTools, recallIndexOfMind } from './tools.js';

@@ -1,24 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
+import { contentTerms, normalizeTerm, tokenize } from '../../core/index.js';
 import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
-import {
-  indexHeader,
-  indexLine,
-  loadTermJson,
-  type ManifestRow,
-  readSavedIndex,
-  removeQuietly,
-  tablesOf,
-  termJson,
-  termsOf,
-  writeIndexAsync,
-  writeIndexSync,
-} from './persisted-index.js';
+import { IndexWriter, type SavedLines, saveSteps } from './index-save.js';
+import { loadTermJson, type ManifestRow, readSavedIndex, removeQuietly } from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
-import { contentTerms, normalizeTerm, tokenize } from './text.js';
 import { UnloadedTerms } from './unloaded-terms.js';
 
 /** The searchable fields of one memory. */
@@ -30,6 +19,14 @@ export interface IndexedDoc {
   body: string;
   /** Month, year and day the memory is about (see dates.ts). */
   when: string;
+}
+
+/** Where a LiveIndex is saved; without a cacheFile it lives in memory only. */
+export interface LiveIndexOptions {
+  /** Where the index is saved (under <home>/cache/). */
+  cacheFile?: string | undefined;
+  /** Files an earlier version saved the index to: derived data, deleted when the index first loads. */
+  replaces?: readonly string[] | undefined;
 }
 
 const FIELDS = ['name', 'description', 'tags', 'body', 'when'] as const;
@@ -46,8 +43,6 @@ const INDEX_FORMAT = 6;
 const IDLE_MS = 500;
 /** ... and runs in slices of this many milliseconds, so a recall arriving meanwhile waits at most one slice. */
 const SLICE_MS = 8;
-/** Postings of discarded memories are dropped by a full rewrite once they are this share of the index. */
-const DEAD_SHARE = 0.1;
 
 /**
  * The MiniSearch index of memory/, kept in step with the MemoryStore's snapshot and saved under
@@ -56,9 +51,9 @@ const DEAD_SHARE = 0.1;
  * Nothing here blocks a recall for long. A saved index is loaded lazily: the document tables at
  * once, a term's postings only when a query can reach it or a change adds to it; a long-running
  * process loads the rest in idle slices. Only files whose mtime or size moved are re-read.
- * Saving re-serialises only the terms whose postings changed (every other line is written as it
- * was read) and runs when recall has been idle for IDLE_MS, in slices; one-shot commands flush()
- * after printing, and servers on close().
+ * Saving (index-save.ts) re-serialises only the terms whose postings changed (every other line
+ * is written as it was read) and runs when recall has been idle for IDLE_MS, in slices; one-shot
+ * commands close() the index after printing, and servers on shutdown.
  */
 export class LiveIndex {
   mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
@@ -68,17 +63,15 @@ export class LiveIndex {
   filesRead = 0;
   private readonly store: MemoryStore;
   private readonly cacheFile: string | undefined;
+  private readonly replaces: readonly string[];
+  private readonly writer: IndexWriter | undefined;
   private loaded = false;
   private synced: MemorySnapshot | undefined;
   private manifest = new Map<string, { mtimeMs: number; size: number }>();
-  /** term -> postings JSON as last read or written. */
-  private lines = new Map<string, string>();
-  /** Terms of `lines` not yet loaded into `mini`. */
+  /** What the saved file holds: its lines, the terms changed since, the discarded documents it mentions. */
+  private readonly saved: SavedLines = { lines: new Map(), touched: new Set(), dead: 0 };
+  /** Terms of `saved.lines` not yet loaded into `mini`. */
   private pending = new UnloadedTerms();
-  /** Terms whose postings changed since `lines` was written. */
-  private touched = new Set<string>();
-  /** Discarded documents `lines` may still mention. */
-  private dead = 0;
   private unsaved = false;
   /** Bumped by every change to the index; a save in slices restarts when it moves. */
   private generation = 0;
@@ -86,21 +79,30 @@ export class LiveIndex {
   private slice: NodeJS.Immediate | undefined;
   /** Background work under way, one slice per call; true when finished. */
   private job: (() => boolean) | undefined;
-  /** Saves started; an asynchronous write renames its file only if it is still the latest. */
-  private writes = 0;
-  /** The temp file of an asynchronous write under way (removed if a newer save overtakes it). */
-  private writing: string | undefined;
 
-  constructor(store: MemoryStore, cacheFile: string | undefined) {
+  constructor(store: MemoryStore, options: LiveIndexOptions = {}) {
     this.store = store;
-    this.cacheFile = cacheFile;
+    this.cacheFile = options.cacheFile;
+    this.replaces = options.replaces ?? [];
+    this.writer = options.cacheFile ? new IndexWriter(options.cacheFile) : undefined;
   }
 
   /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
   refresh(): MemorySnapshot {
     const snapshot = this.store.snapshot();
+    if (!this.loaded || snapshot !== this.synced) this.sync(snapshot);
+    // Last: the first refresh's load() just filled `pending`, and a change left the index
+    // unsaved; either is background work for the idle time.
     this.scheduleIdle();
-    if (this.loaded && snapshot === this.synced) return snapshot;
+    return snapshot;
+  }
+
+  /** Saved postings not loaded yet (a long-running process loads them in idle slices). */
+  get unloadedTerms(): number {
+    return this.pending.size;
+  }
+
+  private sync(snapshot: MemorySnapshot): void {
     if (!this.loaded) this.load();
     const current = new Map<string, MemoryEntry>();
     for (const entry of snapshot.entries) if (entry.type !== 'index') current.set(entry.file, entry);
@@ -128,9 +130,7 @@ export class LiveIndex {
     if (changed) {
       this.generation++;
       this.unsaved = this.cacheFile !== undefined;
-      this.scheduleIdle();
     }
-    return snapshot;
   }
 
   /** Loads the postings a search for `terms` can visit (see UnloadedTerms). */
@@ -138,32 +138,32 @@ export class LiveIndex {
     for (const term of this.pending.reachable(terms)) this.loadPending(term);
   }
 
-  /** Writes unsaved changes to cache/ now (one-shot commands after printing; servers on close). */
-  flush(): void {
+  /**
+   * Writes unsaved changes to cache/ now and stops background work (one-shot commands after
+   * printing, servers on shutdown). The index stays usable.
+   */
+  close(): void {
     this.pause();
     this.job = undefined;
     if (this.unsaved) this.saveJob(false)();
   }
 
-  close(): void {
-    this.flush();
-  }
-
   private load(): void {
     this.loaded = true;
-    const saved = this.cacheFile ? readSavedIndex(this.cacheFile, INDEX_FORMAT) : undefined;
+    for (const old of this.replaces) removeQuietly(old);
+    const read = this.cacheFile ? readSavedIndex(this.cacheFile, INDEX_FORMAT) : undefined;
     // Missing or damaged: the index is derived, so start empty and index from the files.
-    if (!saved) return;
-    this.mini = MiniSearch.loadJS<IndexedDoc>({ ...saved.tables, index: [] }, MINI_OPTIONS);
-    this.lines = saved.lines;
-    this.pending = new UnloadedTerms(saved.lines.keys());
-    this.dead = saved.dead;
-    for (const [file, mtimeMs, size] of saved.manifest) this.manifest.set(file, { mtimeMs, size });
+    if (!read) return;
+    this.mini = MiniSearch.loadJS<IndexedDoc>({ ...read.tables, index: [] }, MINI_OPTIONS);
+    this.saved.lines = read.lines;
+    this.pending = new UnloadedTerms(read.lines.keys());
+    this.saved.dead = read.dead;
+    for (const [file, mtimeMs, size] of read.manifest) this.manifest.set(file, { mtimeMs, size });
   }
 
   private loadPending(term: string): void {
     this.pending.delete(term);
-    loadTermJson(this.mini, term, this.lines.get(term)!);
+    loadTermJson(this.mini, term, this.saved.lines.get(term)!);
   }
 
   private add(doc: IndexedDoc): void {
@@ -171,7 +171,7 @@ export class LiveIndex {
     for (const field of FIELDS) {
       for (const term of contentTerms(doc[field])) {
         if (this.pending.has(term)) this.loadPending(term);
-        if (this.cacheFile) this.touched.add(term);
+        if (this.cacheFile) this.saved.touched.add(term);
       }
     }
     this.mini.add(doc);
@@ -180,7 +180,7 @@ export class LiveIndex {
   private discard(file: string): void {
     if (!this.mini.has(file)) return;
     this.mini.discard(file);
-    this.dead++;
+    this.saved.dead++;
   }
 
   private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
@@ -212,7 +212,7 @@ export class LiveIndex {
    */
   private scheduleIdle(): void {
     this.pause();
-    if (this.writing) return; // it calls back when its write is done
+    if (this.writer?.busy) return; // it calls back when its write is done
     if (!this.job && this.pending.size === 0 && !this.unsaved) return;
     this.idleTimer = setTimeout(() => this.work(), IDLE_MS);
     this.idleTimer.unref();
@@ -232,7 +232,7 @@ export class LiveIndex {
     this.job ??=
       this.pending.size > 0
         ? () => this.loadSlice()
-        : this.unsaved && !this.writing
+        : this.unsaved && !this.writer?.busy
           ? this.saveJob(true)
           : undefined;
     if (!this.job) return;
@@ -240,7 +240,7 @@ export class LiveIndex {
     // Not unref'd: an unref'd immediate does not stop the event loop from blocking in poll, so
     // the next slice would wait for unrelated I/O. (The idle timer is unref'd: an idle process
     // is not kept alive to start background work; close() stops it.)
-    if (this.job || this.pending.size > 0 || (this.unsaved && !this.writing))
+    if (this.job || this.pending.size > 0 || (this.unsaved && !this.writer?.busy))
       this.slice = setImmediate(() => this.work());
   }
 
@@ -255,82 +255,43 @@ export class LiveIndex {
   }
 
   /**
-   * A save, as a step to call until it returns true: the terms whose postings changed are
-   * serialised, every other line is written as it was read. When `sliced` (idle time) each step
-   * runs SLICE_MS, a change before the serialising is done abandons the save (a new one follows),
-   * and the file is written asynchronously; otherwise (flush) one step does all of it.
+   * A save, as a step to call until it returns true (see saveSteps). When `sliced` (idle time)
+   * each step runs SLICE_MS, a change before the serialising is done abandons the save (a new
+   * one follows), and the file is written asynchronously; otherwise (close) one step does all.
    */
   private saveJob(sliced: boolean): () => boolean {
-    const cacheFile = this.cacheFile!;
     const generation = this.generation;
-    const tables = tablesOf(this.mini);
-    const purge = this.pending.size === 0 && this.dead > Math.max(50, tables.documentCount * DEAD_SHARE);
-    const todo = purge ? [...new Set([...this.lines.keys(), ...termsOf(this.mini)])] : [...this.touched];
-    const fresh = new Map<string, string | undefined>();
-    let i = 0;
-    let lines: Iterator<[string, string]> | undefined;
-    const chunks: string[] = [];
-    let chunk = '';
+    const step = saveSteps(this.mini, this.saved, {
+      format: INDEX_FORMAT,
+      manifest: () => this.manifestRows(),
+      unloadedTerms: this.pending.size,
+      current: () => this.generation === generation,
+      ...(sliced ? { sliceMs: SLICE_MS } : {}),
+    });
     return () => {
-      const until = sliced ? performance.now() + SLICE_MS : Number.POSITIVE_INFINITY;
-      if (!lines) {
-        if (this.generation !== generation) return true;
-        while (i < todo.length && performance.now() < until) {
-          const term = todo[i++]!;
-          fresh.set(term, termJson(this.mini, term, tables.documentIds));
-        }
-        if (i < todo.length) return false;
-        // Everything serialised with no change in between: the lines now describe this index.
-        this.commit(fresh, purge);
-        lines = this.lines.entries();
-        chunk = indexHeader(INDEX_FORMAT, { manifest: this.manifestRows(), tables, dead: this.dead });
-      }
-      for (let next = lines.next(); !next.done; next = lines.next()) {
-        chunk += indexLine(next.value[0], next.value[1]);
-        if (chunk.length < 256 * 1024) continue;
-        chunks.push(chunk);
-        chunk = '';
-        if (performance.now() > until) return false;
-      }
-      chunks.push(chunk);
-      this.write(cacheFile, chunks, generation, sliced);
+      const chunks = step();
+      if (chunks === false) return false;
+      if (chunks) this.write(chunks, generation, sliced);
       return true;
     };
   }
 
-  private write(cacheFile: string, chunks: string[], generation: number, async: boolean): void {
-    const seq = ++this.writes;
-    if (this.writing) removeQuietly(this.writing); // overtaken: its rename will not happen
-    this.writing = undefined;
-    const done = () => {
+  private write(chunks: string[], generation: number, async: boolean): void {
+    const writer = this.writer!;
+    const saved = () => {
       if (this.generation === generation) this.unsaved = false;
     };
+    // Derived data: failing to save costs the next cold start time, not correctness.
     if (!async) {
-      try {
-        writeIndexSync(cacheFile, chunks);
-        done();
-      } catch {
-        // Derived data: failing to save costs the next cold start time, not correctness.
-      }
+      if (writer.writeNow(chunks)) saved();
       return;
     }
-    const temp = `${cacheFile}.${process.pid}.${seq}.tmp`;
-    this.writing = temp;
-    void writeIndexAsync(cacheFile, chunks, temp, () => seq === this.writes).then(() => {
-      if (this.writing !== temp) return;
-      this.writing = undefined;
-      done();
+    writer.writeLater(chunks, (ok) => {
+      // Failed: the changes stay unsaved, so close() (or the next recall's idle time) tries again.
+      if (!ok) return;
+      saved();
       this.scheduleIdle(); // for changes made while it was writing
     });
-  }
-
-  private commit(fresh: Map<string, string | undefined>, purge: boolean): void {
-    for (const [term, json] of fresh) {
-      if (json === undefined) this.lines.delete(term);
-      else this.lines.set(term, json);
-    }
-    this.touched.clear();
-    if (purge) this.dead = 0;
   }
 
   /** Problem files stay out of the manifest so they are retried (and reported) next time. */

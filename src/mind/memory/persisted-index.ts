@@ -10,7 +10,7 @@ export type ManifestRow = [file: string, mtimeMs: number, size: number];
 
 type MiniJS = Parameters<typeof MiniSearch.loadJS>[0];
 /** What MiniSearch serialises besides the postings: ids, field lengths, averages. */
-export type IndexTables = Omit<MiniJS, 'index'>;
+type IndexTables = Omit<MiniJS, 'index'>;
 
 /** One term's postings inside MiniSearch: field id -> (short document id -> term frequency). */
 type TermData = Map<number, Map<number, number>>;
@@ -143,8 +143,14 @@ export function writeIndexSync(file: string, chunks: string[]): void {
 /**
  * writeIndexSync without blocking the event loop. The rename happens only if `current()` still
  * says so when the data is on disk: a newer save started meanwhile wins, whichever ends first.
+ * Resolves true when this write put the file in place; false when it failed or was overtaken.
  */
-export async function writeIndexAsync(file: string, chunks: string[], temp: string, current: () => boolean) {
+export async function writeIndexAsync(
+  file: string,
+  chunks: string[],
+  temp: string,
+  current: () => boolean,
+): Promise<boolean> {
   try {
     await mkdir(dirname(file), { recursive: true });
     const handle = await open(temp, 'w');
@@ -157,10 +163,15 @@ export async function writeIndexAsync(file: string, chunks: string[], temp: stri
     } finally {
       await handle.close();
     }
-    if (current()) renameSync(temp, file);
-    else unlinkSync(temp);
+    if (!current()) {
+      unlinkSync(temp);
+      return false;
+    }
+    renameSync(temp, file);
+    return true;
   } catch {
     removeQuietly(temp);
+    return false;
   }
 }
 

@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResult } from 'minisearch';
-import { UserError } from '../../core/index.js';
+import { contentTerms, normalizeTerm, tokenize, UserError } from '../../core/index.js';
 import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
 import type { MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
-import { LiveIndex } from './live-index.js';
+import { LiveIndex, type LiveIndexOptions } from './live-index.js';
 import type { MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
-import { contentTerms, normalizeTerm, tokenize } from './text.js';
 import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './unloaded-terms.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */
@@ -33,9 +32,7 @@ export interface RecallResult {
   indexed: number;
 }
 
-export interface RecallIndexOptions {
-  /** Where the index is saved (under <home>/cache/); without one it lives in memory only. */
-  cacheFile?: string;
+export interface RecallIndexOptions extends LiveIndexOptions {
   /** Query expansion with the synonym table (default on; the bench measures it off). */
   expansion?: boolean;
 }
@@ -68,7 +65,7 @@ export class RecallIndex {
 
   constructor(store: MemoryStore, options: RecallIndexOptions = {}) {
     this.store = store;
-    this.live = new LiveIndex(store, options.cacheFile);
+    this.live = new LiveIndex(store, options);
     this.expansion = options.expansion ?? true;
   }
 
@@ -122,11 +119,10 @@ export class RecallIndex {
     return { documents: this.live.mini.documentCount, filesRead: this.live.filesRead };
   }
 
-  /** Writes unsaved index changes to cache/ now (one-shot commands after printing; close()). */
-  flush(): void {
-    this.live.flush();
-  }
-
+  /**
+   * Writes unsaved index changes to cache/ now and stops background work (one-shot commands
+   * after printing; servers on shutdown). The index stays usable.
+   */
   close(): void {
     this.live.close();
   }
@@ -162,7 +158,7 @@ export class RecallIndex {
 
   /**
    * A query that names a time ("early October", "October 22", "2026-12-08") ranks the memories
-   * about that time first: those that matched words get TIME_BOOST, and dated memories in the
+   * about that time first: those that matched words get TIME_WEIGHT, and dated memories in the
    * range that matched no word join the list below the best hit (a digest of that week may
    * share no word with the question).
    */

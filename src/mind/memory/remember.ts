@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import {
   homePaths,
+  mtimeMs,
   readTextIfExists,
   renderFrontmatter,
   UserError,
   withFileLock,
   writeFileAtomically,
 } from '../../core/index.js';
+import { INDEX_FILE } from './entries.js';
 import { readFrontmatter } from './fast-frontmatter.js';
 import { fileNameFor, indexTitle, normalizeType, oneLine } from './names.js';
 import { MemoryStore } from './store.js';
@@ -47,15 +49,20 @@ const INDEX_HEADER = '# Memory index\n\n';
 /** write-file-atomic's temp files (`name.md.<number>`); one this old was left by a killed writer. */
 const TEMP_FILE = /\.md\.\d+$/;
 const STALE_TEMP_MS = 60_000;
+/**
+ * memory/ directories whose stale temp files this process removed: once per process is enough
+ * (each process's first remember sweeps), and a listing of memory/ per remember is not free.
+ */
+const swept = new Set<string>();
 
 /**
  * Writes one memory: a markdown file with frontmatter, then one MEMORY.md index line. The whole
- * step holds a cross-process lock on MEMORY.md, so concurrent writers (several servers on one
- * home) neither lose lines nor both claim a name. The memory file is written atomically (temp +
- * rename); a new index line is appended in ONE write call, which a killed process cannot tear;
- * replacing a line rewrites MEMORY.md atomically. A crash between the two steps leaves a valid
+ * step holds a cross-process lock on memory/ (`<home>/memory.lock`), so concurrent writers
+ * (several servers on one home) neither lose lines nor both claim a name. The memory file is
+ * written atomically (temp + rename); a new index line is appended in ONE write call, which a
+ * killed process cannot tear; replacing a line rewrites MEMORY.md atomically. A crash between the two steps leaves a valid
  * memory file without its index line, never a torn file; a crash mid-write leaves a temp file,
- * which no reader lists and a later remember removes.
+ * which no reader lists and the next process's first remember removes.
  *
  * A name is taken when a MEMORY.md title or any memory's frontmatter `name` equals it
  * (case-insensitive), or its file exists. Replacing keeps the file, its index line's place and
@@ -74,14 +81,20 @@ export async function remember(
   // process writes meanwhile is found under the lock by its MEMORY.md line.
   const store =
     options.store ?? new MemoryStore(paths.memory, { cacheFile: join(paths.cache, 'memory-entries.json') });
-  const named = store.snapshot().entries.find((e) => e.type !== 'index' && e.name.toLowerCase() === wanted);
-  return withFileLock(paths.memoryIndex, async () => {
-    removeStaleTemps(paths.memory, now);
+  const namedFile = store.fileNamed(wanted);
+  // The lock directory sits beside memory/, not in it: creating and removing it there moved
+  // memory/'s mtime at every remember, and every snapshot (this process's too) then rescanned.
+  return withFileLock(paths.memory, async () => {
+    if (!swept.has(paths.memory)) {
+      swept.add(paths.memory);
+      removeStaleTemps(paths.memory, now);
+    }
+    const dirMtimeBefore = mtimeMs(paths.memory) ?? Number.NaN;
     const indexText = readTextIfExists(paths.memoryIndex) ?? '';
     const lines = indexText.split('\n');
     const byTitle = findIndexLine(lines, (title) => unescapeTitle(title).toLowerCase() === wanted);
-    const namedFile = named && existsFile(join(paths.memory, named.file)) ? named.file : undefined;
-    const file = byTitle?.file ?? namedFile ?? fileNameFor(valid.type, valid.name);
+    const named = namedFile && existsFile(join(paths.memory, namedFile)) ? namedFile : undefined;
+    const file = byTitle?.file ?? named ?? fileNameFor(valid.type, valid.name);
     const path = join(paths.memory, file);
     const exists = existsFile(path) || byTitle !== undefined;
     if (exists && !valid.replace) {
@@ -110,7 +123,8 @@ export async function remember(
       const prefix = indexText === '' ? INDEX_HEADER : indexText.endsWith('\n') ? '' : '\n';
       appendOnce(paths.memoryIndex, `${prefix}${line}\n`);
     }
-    store.invalidate();
+    // This process's next snapshot takes the two files in without stat'ing every other one.
+    store.noteWritten([file, INDEX_FILE], dirMtimeBefore);
     return { name: valid.name, type: valid.type, file, replaced: exists, index_line: line };
   });
 }
@@ -212,7 +226,7 @@ function removeStaleTemps(dir: string, now: Date): void {
       const path = join(dir, name);
       if (now.getTime() - statSync(path).mtimeMs > STALE_TEMP_MS) unlinkSync(path);
     } catch {
-      // Gone already, or not ours to delete: a later remember tries again.
+      // Gone already, or not ours to delete: the next process's first remember tries again.
     }
   }
 }

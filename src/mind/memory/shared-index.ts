@@ -1,4 +1,4 @@
-import { RecallIndex } from './recall-index.js';
+import { RecallIndex, type RecallIndexOptions } from './recall-index.js';
 import type { MemoryStore } from './store.js';
 
 const indexes = new WeakMap<MemoryStore, RecallIndex>();
@@ -7,10 +7,10 @@ const indexes = new WeakMap<MemoryStore, RecallIndex>();
  * The one recall index of a memory store (all tool handlers and connections of a server share
  * it). Created on first use, never by bootstrap: the packet needs counts, not a search index.
  */
-export function recallIndexOf(store: MemoryStore, cacheFile?: string): RecallIndex {
+export function recallIndexOf(store: MemoryStore, options: RecallIndexOptions = {}): RecallIndex {
   let index = indexes.get(store);
   if (!index) {
-    index = new RecallIndex(store, cacheFile === undefined ? {} : { cacheFile });
+    index = new RecallIndex(store, options);
     indexes.set(store, index);
   }
   return index;

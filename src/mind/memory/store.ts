@@ -2,6 +2,7 @@ import { type FSWatcher, lstatSync, readFileSync, statSync, watch } from 'node:f
 import { join } from 'node:path';
 import { writeFileAtomicallySync } from '../../core/index.js';
 import {
+  isMemoryFileName,
   isProblem,
   listMemoryFiles,
   type MemoryEntry,
@@ -32,18 +33,25 @@ export interface MemoryStoreOptions {
   watch?: boolean;
 }
 
+type Cached = MemorySnapshot & { dirMtimeMs: number };
+
 /**
  * The memory directory's entries (frontmatter only), kept cheap to ask for: a call costs one
  * stat of memory/ while nothing changed. Adding, removing or renaming a file (every write
  * firstlight makes is a rename) changes the directory's mtime; in-place edits by humans are
  * caught by a watcher in servers. On a change only files whose mtime or size moved are re-read,
- * and the result is persisted so a cold CLI start does not read 10,000 files.
+ * and the result is persisted so a cold CLI start does not read 10,000 files. Files the watcher
+ * names, and files this process's `remember` wrote, are re-read alone, without a rescan.
  */
 export class MemoryStore {
   readonly memoryDir: string;
   private readonly cacheFile: string | undefined;
-  private snapshotCache: (MemorySnapshot & { dirMtimeMs: number }) | undefined;
-  private dirty = false;
+  private snapshotCache: Cached | undefined;
+  /** Changed since snapshotCache: 'all' (rescan) or the files the watcher named (re-read alone). */
+  private changed: Set<string> | 'all' = new Set();
+  /** snapshotCache holds files the persisted cache does not: the next rescan persists. */
+  private unpersisted = false;
+  private names: NameIndex | undefined;
   private watcher: FSWatcher | undefined;
   private versionCounter = 0;
 
@@ -57,8 +65,15 @@ export class MemoryStore {
   snapshot(): MemorySnapshot {
     const dirMtimeMs = statMtime(this.memoryDir);
     const cached = this.snapshotCache;
-    if (cached && !this.dirty && cached.dirMtimeMs === dirMtimeMs) return cached;
-    this.dirty = false;
+    if (cached && this.changed !== 'all' && cached.dirMtimeMs === dirMtimeMs) {
+      if (this.changed.size === 0) return cached;
+      // Edits in place (adding or removing a file moves memory/'s mtime): re-read those alone.
+      const files = [...this.changed];
+      this.changed.clear();
+      this.snapshotCache = this.patch(cached, files, dirMtimeMs);
+      return this.snapshotCache;
+    }
+    this.changed = new Set();
     if (this.watcher === undefined && this.watchWanted) this.startWatching();
     const next = this.rescan(dirMtimeMs);
     this.snapshotCache = next;
@@ -67,7 +82,30 @@ export class MemoryStore {
 
   /** Forget the in-memory view (another writer in this process changed a file in place). */
   invalidate(): void {
-    this.dirty = true;
+    this.changed = 'all';
+  }
+
+  /**
+   * Takes note of files this process just wrote into memory/ (remember, under memory/'s lock).
+   * `dirMtimeBefore` is memory/'s mtime just before the writes: when it is the snapshot's, nothing
+   * else changed the directory since, and the snapshot takes the written files in by re-reading
+   * them alone; otherwise the next snapshot rescans. (A file another program adds between the
+   * writes and this call is seen at the next change of memory/, or at once by a watcher.)
+   */
+  noteWritten(files: string[], dirMtimeBefore: number): void {
+    const cached = this.snapshotCache;
+    if (!cached || this.changed === 'all' || cached.dirMtimeMs !== dirMtimeBefore) {
+      this.invalidate();
+      return;
+    }
+    this.snapshotCache = this.patch(cached, files, statMtime(this.memoryDir));
+  }
+
+  /** The memory file whose frontmatter `name` is `name` (case-insensitive), if any. */
+  fileNamed(name: string): string | undefined {
+    const snapshot = this.snapshot();
+    if (this.names?.version !== snapshot.version) this.names = new NameIndex(snapshot);
+    return this.names.get(name);
   }
 
   /** Stops the watcher so the process can exit. */
@@ -82,13 +120,14 @@ export class MemoryStore {
   private startWatching(): void {
     this.watchWanted = true;
     try {
-      this.watcher = watch(this.memoryDir, { persistent: false }, () => {
-        this.dirty = true;
+      this.watcher = watch(this.memoryDir, { persistent: false }, (_event, name) => {
+        if (name && this.changed !== 'all') this.changed.add(name);
+        else this.invalidate();
       });
       this.watcher.on('error', () => {
         this.watcher?.close();
         this.watcher = undefined;
-        this.dirty = true;
+        this.invalidate();
       });
     } catch {
       // memory/ may not exist yet; the next snapshot() retries.
@@ -96,7 +135,7 @@ export class MemoryStore {
     }
   }
 
-  private rescan(dirMtimeMs: number): MemorySnapshot & { dirMtimeMs: number } {
+  private rescan(dirMtimeMs: number): Cached {
     const version = ++this.versionCounter;
     if (Number.isNaN(dirMtimeMs)) return { version, entries: [], problems: [], present: false, dirMtimeMs };
     // Even with a persisted cache for this directory mtime, each file is stat'ed: in-place edits
@@ -129,8 +168,42 @@ export class MemoryStore {
     }
     // Rewriting a 4 MB cache that did not change cost every cold CLI call ~50 ms.
     const same = previous?.dirMtimeMs === dirMtimeMs && entries.length === previous.entries.length;
-    if (reread > 0 || !same) this.persist({ format: 2, dirMtimeMs, entries, problems });
+    if (reread > 0 || !same || this.unpersisted) this.persist({ format: 2, dirMtimeMs, entries, problems });
+    this.unpersisted = false;
     return { version, entries, problems, present: true, dirMtimeMs };
+  }
+
+  /**
+   * `base` with `files` re-read (or dropped when gone), in listing order, as a rescan would
+   * have them; `base` itself when none of them changed. Not persisted here: rewriting the whole
+   * cache after each write made a burst of remembers quadratic; the next rescan persists.
+   */
+  private patch(base: Cached, files: string[], dirMtimeMs: number): Cached {
+    const entries = [...base.entries];
+    const problems = [...base.problems];
+    const changed: { before: MemoryEntry | undefined; after: MemoryEntry | undefined }[] = [];
+    for (const file of new Set(files)) {
+      if (!isMemoryFileName(file)) continue;
+      const at = sortedIndex(entries, file);
+      const before = entries[at]?.file === file ? entries[at] : undefined;
+      const problemAt = sortedIndex(problems, file);
+      const wasProblem = problems[problemAt]?.file === file;
+      const st = lstatSync(join(this.memoryDir, file), { throwIfNoEntry: false });
+      if (before && st?.isFile() && st.mtimeMs === before.mtimeMs && st.size === before.size) continue;
+      if (before) entries.splice(at, 1);
+      if (wasProblem) problems.splice(problemAt, 1);
+      if (!st && !before && !wasProblem) continue; // came and went
+      const read = st ? readMemoryEntry(this.memoryDir, file) : undefined;
+      const after = read && !isProblem(read) ? read : undefined;
+      if (after) entries.splice(at, 0, after);
+      else if (read && isProblem(read)) problems.splice(problemAt, 0, read);
+      changed.push({ before, after });
+    }
+    if (changed.length === 0 && dirMtimeMs === base.dirMtimeMs) return base;
+    const version = ++this.versionCounter;
+    if (this.names?.version === base.version) this.names.update(version, entries, changed);
+    this.unpersisted ||= changed.length > 0;
+    return { version, entries, problems, present: base.present, dirMtimeMs };
   }
 
   private previousEntries(): PersistedEntries | undefined {
@@ -155,6 +228,62 @@ export class MemoryStore {
       // The cache is derived; failing to write it costs speed, not data.
     }
   }
+}
+
+/**
+ * Lower-cased frontmatter names to files (the first file in listing order when several share a
+ * name), for remember's "is this name taken" without a pass over every entry per call.
+ */
+class NameIndex {
+  version: number;
+  private readonly files = new Map<string, string>();
+
+  constructor(snapshot: MemorySnapshot) {
+    this.version = snapshot.version;
+    for (const entry of snapshot.entries) this.add(entry);
+  }
+
+  get(name: string): string | undefined {
+    return this.files.get(name.toLowerCase());
+  }
+
+  /** Follows a patch: `changed` files went from `before` to `after` in `entries`. */
+  update(
+    version: number,
+    entries: MemoryEntry[],
+    changed: { before: MemoryEntry | undefined; after: MemoryEntry | undefined }[],
+  ): void {
+    this.version = version;
+    for (const { before } of changed) {
+      if (!before || before.type === 'index') continue;
+      const key = before.name.toLowerCase();
+      if (this.files.get(key) !== before.file) continue;
+      this.files.delete(key);
+      // Rare (a memory renamed or removed): another file may hold the same name.
+      const next = entries.find((e) => e.type !== 'index' && e.name.toLowerCase() === key);
+      if (next) this.files.set(key, next.file);
+    }
+    for (const { after } of changed) if (after) this.add(after);
+  }
+
+  private add(entry: MemoryEntry): void {
+    if (entry.type === 'index') return;
+    const key = entry.name.toLowerCase();
+    const held = this.files.get(key);
+    if (held === undefined || entry.file < held) this.files.set(key, entry.file);
+  }
+}
+
+/** Where `file` is, or would go, in a list sorted by file name (listMemoryFiles' order). */
+function sortedIndex(list: readonly { file: string }[], file: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.file < file) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function statMtime(path: string): number {

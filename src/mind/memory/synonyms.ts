@@ -1,4 +1,4 @@
-import { contentTerms } from './text.js';
+import { contentTerms } from '../../core/index.js';
 
 /**
  * Query expansion for recall: groups of words people use interchangeably about software work.

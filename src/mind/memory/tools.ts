@@ -6,9 +6,20 @@ import { MAX_K } from './recall-index.js';
 import { remember } from './remember.js';
 import { recallIndexOf } from './shared-index.js';
 
+/**
+ * The saved recall index under cache/: a JSON header line, then one `term<TAB>postings` line per
+ * term (see persisted-index.ts), read a line at a time; neither JSON nor TSV, hence `.idx`.
+ */
+const RECALL_INDEX_FILE = 'recall-index.idx';
+/** Its name in earlier versions, though it was never JSON. Derived data: deleted, not converted. */
+const OLD_RECALL_INDEX_FILES = ['recall-index.json'];
+
 /** The recall index of a mind (one per process; never built by bootstrap). */
 export function recallIndexOfMind(mind: Mind) {
-  return recallIndexOf(mind.memory, join(mind.paths.cache, 'recall-index.json'));
+  return recallIndexOf(mind.memory, {
+    cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE),
+    replaces: OLD_RECALL_INDEX_FILES.map((file) => join(mind.paths.cache, file)),
+  });
 }
 
 const hitSchema = z.object({

@@ -70,7 +70,7 @@ function fuzzyDistance(term: string): number {
 }
 
 /** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */
-export function editDistanceWithin(a: string, b: string, max: number): number {
+function editDistanceWithin(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,14 +1,15 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../../../src/core/index.js';
+import { parseFrontmatter, stem } from '../../../src/core/index.js';
 import {
+  createMind,
   fileNameFor,
   MemoryStore,
   parseFacet,
   RecallIndex,
+  recallIndexOfMind,
   remember,
-  stem,
 } from '../../../src/mind/index.js';
 import { exampleHomeCopy } from '../../helpers/index.js';
 
@@ -24,7 +25,7 @@ afterEach(() => {
 
 function indexFor(dir: string, cache = true) {
   const store = new MemoryStore(join(dir, 'memory'));
-  return new RecallIndex(store, cache ? { cacheFile: join(dir, 'cache', 'recall-index.json') } : {});
+  return new RecallIndex(store, cache ? { cacheFile: join(dir, 'cache', 'recall-index.idx') } : {});
 }
 
 describe('fileNameFor', () => {
@@ -149,6 +150,63 @@ describe('remember', () => {
   });
 });
 
+describe('MemoryStore after remember', () => {
+  const viewOf = (store: MemoryStore) => {
+    const { entries, problems } = store.snapshot();
+    return { entries, problems };
+  };
+
+  it('takes its own writes in without a rescan, and holds what a rescan would', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem);
+    const before = store.snapshot();
+    await remember(dir, { content: 'First.', type: 'note', name: 'Aardvark' }, { store });
+    await remember(dir, { content: 'Second.', type: 'user', name: 'Zebra' }, { store });
+    await remember(dir, { content: 'Again.', type: 'note', name: 'aardvark', replace: true }, { store });
+    const after = store.snapshot();
+    expect(after.version).not.toBe(before.version);
+    expect(after.entries.map((e) => e.file)).toEqual(
+      expect.arrayContaining(['note_aardvark.md', 'user_zebra.md', 'MEMORY.md']),
+    );
+    // Entries, their order and the index file's stat are what a fresh store reads from disk.
+    expect(viewOf(store)).toEqual(viewOf(new MemoryStore(mem)));
+    expect(store.fileNamed('ZEBRA')).toBe('user_zebra.md');
+    expect(store.fileNamed('Running commitments')).toBe('running_commitments.md');
+    expect(store.fileNamed('nobody')).toBeUndefined();
+  });
+
+  it('rescans when memory/ changed by another hand before the write', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem);
+    store.snapshot();
+    writeFileSync(join(mem, 'hand_written.md'), '---\nname: Hand written\ntype: note\n---\nby hand\n');
+    await remember(dir, { content: 'Mine.', type: 'note', name: 'Mine' }, { store });
+    expect(store.fileNamed('hand written')).toBe('hand_written.md');
+    expect(viewOf(store)).toEqual(viewOf(new MemoryStore(mem)));
+  });
+
+  it('re-reads a file a watcher names when it is edited in place', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem, { watch: true });
+    try {
+      expect(store.fileNamed('Alex Rivera')).toBe('user_alex.md');
+      const text = readFileSync(join(mem, 'user_alex.md'), 'utf8');
+      writeFileSync(join(mem, 'user_alex.md'), text.replace('name: Alex Rivera', 'name: Alexandra Rivera'));
+      const deadline = Date.now() + 5_000;
+      while (store.fileNamed('Alexandra Rivera') === undefined && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(store.fileNamed('Alexandra Rivera')).toBe('user_alex.md');
+      expect(store.fileNamed('Alex Rivera')).toBeUndefined();
+      expect(viewOf(store)).toEqual(viewOf(new MemoryStore(mem)));
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe('RecallIndex', () => {
   it('ranks by BM25 with an excerpt around the match and demotes superseded memories', () => {
     const dir = home();
@@ -189,7 +247,7 @@ describe('RecallIndex', () => {
     expect(found.results[0]?.name).toBe('Zanzibar');
     expect(index.stats().filesRead).toBe(first.filesRead + 1);
     // A fresh process loads the persisted index and reads no memory file at all.
-    index.flush();
+    index.close();
     const cold = indexFor(dir);
     expect(cold.recall('zanzibar').results[0]?.name).toBe('Zanzibar');
     expect(cold.stats().filesRead).toBe(0);
@@ -263,11 +321,22 @@ describe('recall: time phrases and the saved index', () => {
     expect(out.results.map((r) => r.name)).not.toContain('Session 2026-10-22');
   });
 
+  it("saves a mind's index as cache/recall-index.idx and deletes the old recall-index.json", () => {
+    const dir = home();
+    mkdirSync(join(dir, 'cache'), { recursive: true });
+    writeFileSync(join(dir, 'cache', 'recall-index.json'), '{"format":5}\n');
+    const mind = createMind({ home: dir });
+    expect(recallIndexOfMind(mind).recall('deploy freeze').results.length).toBeGreaterThan(0);
+    mind.close();
+    expect(existsSync(join(dir, 'cache', 'recall-index.json'))).toBe(false);
+    expect(readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8')).toMatch(/^\{"format":\d+,/);
+  });
+
   it('a fresh process answers from the saved index like the process that built it', () => {
     const dir = home();
     const built = indexFor(dir);
     const warm = built.recall('deploy freeze fridays', { k: 3 });
-    built.flush();
+    built.close();
     const cold = indexFor(dir).recall('deploy freeze fridays', { k: 3 });
     expect(cold.results.map((r) => [r.file, r.score])).toEqual(warm.results.map((r) => [r.file, r.score]));
     expect(cold.indexed).toBe(warm.indexed);

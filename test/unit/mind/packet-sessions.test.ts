@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMind } from '../../../src/mind/index.js';
+import { withFileLock } from '../../../src/core/index.js';
+import { type BootstrapPacket, createMind } from '../../../src/mind/index.js';
 import { exampleHomeCopy } from '../../helpers/index.js';
 
 const ledger = (home: string) =>
@@ -32,6 +33,27 @@ describe('session ledger behind bootstrap_session', () => {
     mind.close();
   });
 
+  it('counts a start whose write is still waiting for the lock', async () => {
+    const h = exampleHomeCopy();
+    temps.push(h.dispose);
+    let now = new Date('2026-11-20T10:00:00Z');
+    const mind = createMind({ home: h.dir, clock: () => now, deferSessionWrites: true });
+    let b: BootstrapPacket | undefined;
+    // Another process holds the ledger's lock: the deferred write of "a" starts and waits for it.
+    await withFileLock(join(h.dir, 'sessions.json'), async () => {
+      await mind.bootstrap({ sessionId: 'a' });
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      now = new Date('2026-11-20T11:00:00Z');
+      // The start of "a" is neither on disk nor pending any more, yet it is the last session.
+      b = await mind.bootstrap({ sessionId: 'b' });
+    });
+    expect(b?.context.last_session?.session_id).toBe('a');
+    await mind.flush();
+    expect(ledger(h.dir)).toMatchObject({ current: { session_id: 'b' }, previous: { session_id: 'a' } });
+    mind.close();
+  });
+
   it('coalesces a burst of new sessions and merges with another process’s writes', async () => {
     const h = exampleHomeCopy();
     temps.push(h.dispose);
@@ -39,10 +61,19 @@ describe('session ledger behind bootstrap_session', () => {
     const clock = () => new Date(Date.UTC(2026, 10, 20, 10, minute++));
     const one = createMind({ home: h.dir, clock, deferSessionWrites: true });
     const other = createMind({ home: h.dir, clock });
+    // Every write renames a temp file onto sessions.json: count those.
+    let writes = 0;
+    const watcher = watch(h.dir, (event, name) => {
+      if (event === 'rename' && name === 'sessions.json') writes++;
+    });
     await Promise.all([1, 2, 3].map((i) => one.bootstrap({ sessionId: `s${i}` })));
     // Another server on the same home records its own session (written at once, under the lock).
     await other.bootstrap({ sessionId: 'elsewhere' });
     await one.flush();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the watcher's last events
+    watcher.close();
+    // One write for the burst of three, one for the other server's start.
+    expect(writes).toBe(2);
     expect(ledger(h.dir)).toMatchObject({
       current: { session_id: 'elsewhere' },
       previous: { session_id: 's3' },
@@ -98,6 +129,10 @@ describe('session ledger behind bootstrap_session', () => {
     const packet = await mind.bootstrap({ sessionId: 'x' });
     expect(packet.session_id).toBe('x');
     expect(warnings.join('\n')).toContain('could not record the session start');
+    // Once the home is writable again, the next flush records the start that failed.
+    rmdirSync(join(h.dir, 'sessions.json'));
+    await mind.flush();
+    expect(ledger(h.dir)).toMatchObject({ current: { session_id: 'x' } });
     mind.close();
   });
 });

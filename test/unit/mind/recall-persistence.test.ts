@@ -1,8 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore, RecallIndex, remember } from '../../../src/mind/index.js';
+import { LiveIndex } from '../../../src/mind/memory/live-index.js';
 import { loadTermJson, tablesOf, termJson } from '../../../src/mind/memory/persisted-index.js';
 import { tempDir } from '../../helpers/index.js';
 
@@ -22,17 +32,17 @@ function scratch(memories: number): { home: string; memory: string; cache: strin
       `---\nname: "Note ${i}"\ntype: "note"\ndescription: "about topic${i % 7} and item${i}"\n---\nBody of note ${i} mentions deploy${i % 3} and word${i}.\n`,
     );
   }
-  return { home: t.dir, memory, cache: join(t.dir, 'cache', 'recall-index.json') };
+  return { home: t.dir, memory, cache: join(t.dir, 'cache', 'recall-index.idx') };
 }
 
 const indexOf = (s: { memory: string; cache: string }, cache = true) =>
   new RecallIndex(new MemoryStore(s.memory), cache ? { cacheFile: s.cache } : {});
 
-/** Waits (up to 10 s) for a background save to show. */
+/** Waits (up to 10 s) for background work (a save, loading) to show. */
 async function until(done: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the background save');
+    if (Date.now() > deadline) throw new Error('timed out waiting for background work');
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -91,7 +101,7 @@ describe('RecallIndex persistence', () => {
     const s = scratch(40);
     const first = indexOf(s);
     first.recall('deploy1');
-    first.flush();
+    first.close();
     const before = savedLines(s.cache);
 
     await remember(s.home, {
@@ -102,7 +112,7 @@ describe('RecallIndex persistence', () => {
     const cold = indexOf(s);
     expect(cold.recall('zanzibar').results[0]?.name).toBe('Zanzibar');
     expect(cold.stats().filesRead).toBe(1);
-    cold.flush();
+    cold.close();
     const after = savedLines(s.cache);
     // Terms the new memory does not use keep their line as it was.
     const changed = [...after.keys()].filter((t) => after.get(t) !== before.get(t));
@@ -131,11 +141,47 @@ describe('RecallIndex persistence', () => {
     expect(indexOf(s).recall('quokka').results[0]?.name).toBe('Quokka');
   });
 
+  it('loads the rest of a saved index in the background after the first recall', async () => {
+    const s = scratch(30);
+    const first = indexOf(s);
+    first.recall('deploy1');
+    first.close();
+    // A process started on the saved index: nothing changed, one recall, then idle time.
+    const live = new LiveIndex(new MemoryStore(s.memory), { cacheFile: s.cache });
+    live.refresh();
+    live.reach(['deploy1']);
+    expect(live.unloadedTerms).toBeGreaterThan(0);
+    await until(() => live.unloadedTerms === 0);
+  });
+
+  it('keeps changes unsaved when a background save fails, so close() saves them', async () => {
+    const s = scratch(30);
+    // A directory where the index file goes: the background save's rename fails.
+    mkdirSync(join(s.cache, 'blocker'), { recursive: true });
+    const failed = new Promise<void>((resolve) => {
+      const watcher = watch(join(s.cache, '..'), (_event, name) => {
+        // The save's temp file came and went: the write ran and gave up.
+        if (name?.endsWith('.tmp') && !existsSync(join(s.cache, '..', name))) {
+          watcher.close();
+          resolve();
+        }
+      });
+    });
+    const index = indexOf(s);
+    index.recall('deploy1');
+    await failed;
+    rmSync(s.cache, { recursive: true });
+    index.close();
+    expect(existsSync(s.cache)).toBe(true);
+    expect(indexOf(s).recall('deploy1').results.length).toBeGreaterThan(0);
+    expect(indexOf(s).stats().filesRead).toBe(0);
+  });
+
   it('drops the postings of replaced and deleted memories once they are many', () => {
     const s = scratch(80);
     const index = indexOf(s);
     index.recall('deploy1');
-    index.flush();
+    index.close();
     for (let i = 0; i < 60; i++) {
       writeFileSync(
         join(s.memory, `note_${i}.md`),
@@ -144,7 +190,7 @@ describe('RecallIndex persistence', () => {
     }
     for (let i = 60; i < 70; i++) unlinkSync(join(s.memory, `note_${i}.md`));
     index.recall('rewritten');
-    index.flush();
+    index.close();
     const text = readFileSync(s.cache, 'utf8');
     const head = JSON.parse(text.slice(0, text.indexOf('\n'))) as {
       dead: number;

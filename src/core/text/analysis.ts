@@ -1,8 +1,9 @@
 import { stem } from './stemmer.js';
 
 /**
- * Text analysis shared by the recall index (index and query go through the same steps) and the
- * prediction-error measure: lower-case word tokens, English stop words dropped, Porter stems.
+ * Text analysis shared by the recall index (index and query go through the same steps), the
+ * prediction-error measure and the resumption feel check: lower-case word tokens, English stop
+ * words dropped, Porter stems.
  */
 
 /** Function words that carry no topic. Negations are NOT here: "not" changes meaning. */

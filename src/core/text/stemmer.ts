@@ -1,6 +1,7 @@
 /**
  * The Porter (1980) stemmer, used by recall (index and query alike, so its mistakes are
- * symmetric) and by the prediction-error measure. Dependency-free and deterministic.
+ * symmetric), the prediction-error measure and the resumption feel check. Dependency-free and
+ * deterministic.
  */
 
 const VOWEL = /[aeiou]/;
