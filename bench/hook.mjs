@@ -8,7 +8,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stats } from './lib.mjs';
+import { stats, writeResult } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
@@ -142,7 +142,11 @@ const denyRatio = rows[2].vs_floor;
 console.log(
   `gate on a 10 MB transcript: allow ${ratio}x, deny ${denyRatio}x the floor (goal <= 1.5x) -> ${Math.max(ratio, denyRatio) <= 1.5 ? 'MET' : 'MISSED'}`,
 );
-writeFileSync(
-  join(here, 'results', 'hook.json'),
-  `${JSON.stringify({ runs: RUNS, rows, ratio, deny_ratio: denyRatio, goal: 1.5, met: Math.max(ratio, denyRatio) <= 1.5, node: process.version }, null, 2)}\n`,
-);
+writeResult('hook', {
+  runs: RUNS,
+  rows,
+  ratio,
+  deny_ratio: denyRatio,
+  goal: 1.5,
+  met: Math.max(ratio, denyRatio) <= 1.5,
+});
