@@ -176,6 +176,21 @@ describe('MemoryStore after remember', () => {
     expect(store.fileNamed('nobody')).toBeUndefined();
   });
 
+  it('patches its snapshot with the files it wrote instead of rescanning memory/', async () => {
+    const dir = home();
+    const mem = join(dir, 'memory');
+    const store = new MemoryStore(mem);
+    store.snapshot();
+    // An in-place edit moves no directory mtime, so only a full rescan would see it.
+    const file = join(mem, 'running_commitments.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^name: .*$/m, 'name: Renamed by hand'));
+    await remember(dir, { content: 'Mine.', type: 'note', name: 'Mine' }, { store });
+    expect(store.fileNamed('mine')).toBe('note_mine.md');
+    expect(store.fileNamed('Running commitments')).toBe('running_commitments.md');
+    expect(store.fileNamed('Renamed by hand')).toBeUndefined();
+    expect(new MemoryStore(mem).fileNamed('Renamed by hand')).toBe('running_commitments.md');
+  });
+
   it('rescans when memory/ changed by another hand before the write', async () => {
     const dir = home();
     const mem = join(dir, 'memory');
