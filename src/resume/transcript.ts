@@ -1,7 +1,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { cutFront } from './self-state.js';
 import {
+  isEntry,
   isJsonDocument,
+  readDocumentRecords,
   TRANSCRIPT_READERS,
   type TranscriptEntry,
   type TranscriptFormat,
@@ -155,8 +157,7 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
       result.unparsed_lines++;
       return;
     }
-    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
-      takeEntry(entry as TranscriptEntry);
+    if (isEntry(entry)) takeEntry(entry);
   };
 
   const fd = openSync(path, 'r');
@@ -224,18 +225,13 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
 
   /** A whole-file JSON document, newest record first; one over maxScanBytes is not read. */
   function readDocument(fd: number, size: number): void {
-    if (size > maxScanBytes) return;
-    const buf = Buffer.allocUnsafe(size);
-    readSync(fd, buf, 0, size, 0);
+    const read = readDocumentRecords(fd, size, maxScanBytes, reader);
+    if ('problem' in read && read.problem === 'too_large') return;
     result.bytes_read = size;
     result.peak_buffer_bytes = size;
-    let records: TranscriptEntry[] | null = null;
-    try {
-      records = reader.document!(JSON.parse(buf.toString('utf8')));
-    } catch {
-      result.unparsed_lines++;
-    }
-    for (let i = (records ?? []).length - 1; i >= 0 && !done; i--) takeEntry(records![i]!);
+    const records = 'records' in read ? read.records : [];
+    if ('problem' in read && read.problem === 'not_json') result.unparsed_lines++;
+    for (let i = records.length - 1; i >= 0 && !done; i--) takeEntry(records[i]!);
   }
 
   function finish(): TranscriptTail | null {

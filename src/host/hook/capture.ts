@@ -1,5 +1,5 @@
+import type { TranscriptFormat } from '../../resume/transcripts/index.js';
 import type { HookInput, HookResult } from '../types.js';
-import type { TranscriptFormat } from './transcript-scan.js';
 
 export interface CaptureDeps {
   home: string;

@@ -1,7 +1,8 @@
+import type { TranscriptFormat } from '../../resume/transcripts/index.js';
 import type { HookInput, HookResult } from '../types.js';
 import { GATE_BYPASS_ENV, type GateConfig, matchesAny } from './gate-config.js';
 import { ownTool, SERVER_NAME } from './own-tools.js';
-import { proveBootstrap, type TranscriptFormat } from './transcript-scan.js';
+import { proveBootstrap } from './transcript-scan.js';
 
 export interface GateDeps {
   config: GateConfig;

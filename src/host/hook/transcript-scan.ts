@@ -8,7 +8,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import {
   contentTexts,
+  isEntry,
   isJsonDocument,
+  readDocumentRecords,
   type ToolOutcome,
   TRANSCRIPT_READERS,
   type TranscriptEntry,
@@ -17,11 +19,8 @@ import {
 } from '../../resume/transcripts/index.js';
 import { isOwnBootstrap } from './own-tools.js';
 
-export type { TranscriptFormat } from '../../resume/transcripts/index.js';
 export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
 
-const isEntry = (v: unknown): v is TranscriptEntry =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const failed = (why: string): BootstrapProof => ({ ok: false, reason: `bootstrap_session ${why}` });
 
 /**
@@ -240,19 +239,15 @@ function readDocument(
   reader: TranscriptReader,
   log: CallLog,
 ): string | null {
-  if (size > maxBytes) {
-    return `the transcript is one JSON document larger than the ${Math.round(maxBytes / 1048576)} MB scan window`;
+  const read = readDocumentRecords(fd, size, maxBytes, reader);
+  if ('problem' in read) {
+    if (read.problem === 'too_large')
+      return `the transcript is one JSON document larger than the ${Math.round(maxBytes / 1048576)} MB scan window`;
+    return read.problem === 'not_json'
+      ? 'transcript unreadable (not valid JSON)'
+      : 'transcript unreadable (no messages)';
   }
-  const buf = Buffer.allocUnsafe(size);
-  readSync(fd, buf, 0, size, 0);
-  let records: TranscriptEntry[] | null;
-  try {
-    records = reader.document!(JSON.parse(buf.toString('utf8')));
-  } catch {
-    return 'transcript unreadable (not valid JSON)';
-  }
-  if (!records) return 'transcript unreadable (no messages)';
-  for (const record of records) {
+  for (const record of read.records) {
     for (const id of ourCalls(reader, record)) log.add(id);
     for (const call of log.calls) call.verdict ??= verdictIn(reader, record, call.id);
   }

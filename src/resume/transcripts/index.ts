@@ -88,7 +88,7 @@ export interface TranscriptReader {
   document?(value: unknown): Entry[] | null;
 }
 
-const isEntry = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isEntry = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v);
 const entries = (v: unknown): Entry[] => (Array.isArray(v) ? v.filter(isEntry) : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -108,6 +108,31 @@ export function isJsonDocument(fd: number, size: number): boolean {
   const head = Buffer.alloc(Math.min(size, 64));
   readSync(fd, head, 0, head.length, 0);
   return /^\s*\{\s*\n/.test(head.toString('utf8'));
+}
+
+/** What a whole-file document holds, oldest record first, or why it could not be read. */
+export type DocumentRecords =
+  | { records: TranscriptEntry[] }
+  | { problem: 'too_large' | 'not_json' | 'no_messages' };
+
+/** Reads and parses a whole-file JSON transcript (it has no lines to skip to), up to `maxBytes`. */
+export function readDocumentRecords(
+  fd: number,
+  size: number,
+  maxBytes: number,
+  reader: TranscriptReader,
+): DocumentRecords {
+  if (!reader.document) return { problem: 'no_messages' };
+  if (size > maxBytes) return { problem: 'too_large' };
+  const buf = Buffer.allocUnsafe(size);
+  readSync(fd, buf, 0, size, 0);
+  let records: TranscriptEntry[] | null;
+  try {
+    records = reader.document(JSON.parse(buf.toString('utf8')));
+  } catch {
+    return { problem: 'not_json' };
+  }
+  return records ? { records } : { problem: 'no_messages' };
 }
 
 // Claude Code
