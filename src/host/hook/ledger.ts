@@ -65,7 +65,8 @@ function prune(dir: string, now: Date): void {
   for (const name of readdirSync(dir)) {
     try {
       if (now.getTime() - statSync(join(dir, name)).mtimeMs > KEEP_MS)
-        rmSync(join(dir, name), { force: true });
+        // recursive: a `.lock` left by a hook killed while holding it is a directory.
+        rmSync(join(dir, name), { force: true, recursive: true });
     } catch {
       // raced with another pruner
     }

@@ -60,9 +60,10 @@ const swept = new Set<string>();
  * step holds a cross-process lock on memory/ (`<home>/memory.lock`), so concurrent writers
  * (several servers on one home) neither lose lines nor both claim a name. The memory file is
  * written atomically (temp + rename); a new index line is appended in ONE write call, which a
- * killed process cannot tear; replacing a line rewrites MEMORY.md atomically. A crash between the two steps leaves a valid
- * memory file without its index line, never a torn file; a crash mid-write leaves a temp file,
- * which no reader lists and the next process's first remember removes.
+ * killed process cannot tear; replacing a line rewrites MEMORY.md atomically. A crash between
+ * the two steps leaves a valid memory file without its index line, never a torn file; a crash
+ * mid-write leaves a temp file, which no reader lists and the next process's first remember
+ * removes.
  *
  * A name is taken when a MEMORY.md title or any memory's frontmatter `name` equals it
  * (case-insensitive), or its file exists. Replacing keeps the file, its index line's place and

@@ -1,7 +1,7 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compactions, countCompaction, ledgerDir } from '../../../src/host/hook/ledger.js';
+import { claimInjection, compactions, countCompaction, ledgerDir } from '../../../src/host/hook/ledger.js';
 import { tempDir } from '../../helpers/index.js';
 
 let home: { dir: string; dispose: () => void };
@@ -29,5 +29,18 @@ describe('the compaction count', () => {
     writeFileSync(join(ledgerDir(home.dir), 's-3.compactions'), '7');
     await countCompaction(home.dir, 's-3');
     expect(compactions(home.dir, 's-3')).toBe(8);
+  });
+});
+
+describe('pruning the ledger', () => {
+  it('removes week-old markers and lock directories a killed hook left behind', () => {
+    const dir = ledgerDir(home.dir);
+    mkdirSync(join(dir, 'old.compactions.lock'), { recursive: true });
+    writeFileSync(join(dir, 'old.startup'), 'then');
+    const then = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const name of ['old.compactions.lock', 'old.startup']) utimesSync(join(dir, name), then, then);
+    expect(claimInjection(home.dir, 'new', 'startup', new Date())).toBe(true);
+    expect(existsSync(join(dir, 'old.compactions.lock'))).toBe(false);
+    expect(readdirSync(dir)).toEqual(['new.startup']);
   });
 });
