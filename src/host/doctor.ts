@@ -11,7 +11,7 @@ import { inspectSurface } from './install/surface-edit.js';
 import { gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
-export type CheckName = 'config' | 'instructions' | 'hooks' | 'server' | 'gate';
+export type CheckName = 'config' | 'permissions' | 'instructions' | 'hooks' | 'server' | 'gate';
 
 export interface DoctorCheck {
   check: CheckName;
@@ -59,6 +59,7 @@ const CHECK_OF: Record<Surface['kind'], CheckName> = {
   instructions: 'instructions',
   'mcp-json': 'config',
   'mcp-toml': 'config',
+  'json-list': 'permissions',
   hooks: 'hooks',
 };
 

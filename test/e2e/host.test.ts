@@ -87,6 +87,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
       'instructions:AGENTS.md',
       'config',
       'hooks',
+      'permissions',
       'server',
       'gate',
     ]);
@@ -190,8 +191,8 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     const r = cli(['doctor', '--project', project.dir, '--json']);
     expect(r.status).toBe(1);
     const failing = JSON.parse(r.stdout).hosts[0].checks.filter((c: { ok: boolean }) => !c.ok);
-    expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks']);
-    expect(failing[0].detail).toContain('does not exist');
+    expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks', 'permissions']);
+    expect(failing.every((c: { detail: string }) => c.detail.includes('does not exist'))).toBe(true);
     writeFileSync(join(project.dir, '.claude', 'settings.json'), saved);
   });
 

@@ -9,11 +9,12 @@ const caps = {
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
   gate: { transcript: 'codex' },
+  toolPrefix: `mcp__${SERVER_NAME}__`,
   scopes: ['project', 'user'],
   pasteBlock: [],
   mcpKey: 'mcp_servers',
   table: {
-    mcp: `\`.codex/config.toml\` (trusted projects) or \`~/.codex/config.toml\` \`[mcp_servers.${SERVER_NAME}]\`; \`[features] codex_hooks = true\``,
+    mcp: `\`.codex/config.toml\` (trusted projects) or \`~/.codex/config.toml\` \`[mcp_servers.${SERVER_NAME}]\`; \`[features] hooks = true\``,
     instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
     hooks:
       '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript',
@@ -38,8 +39,10 @@ export const codexAdapter: HostAdapter = {
         kind: 'mcp-toml',
         path: join(base, 'config.toml'),
         entry: { command: ctx.server.command, args: ctx.server.args },
-        features: ['codex_hooks'],
-        label: 'MCP server + codex_hooks feature',
+        features: ['hooks'],
+        // Codex 0.169 still reads `codex_hooks` but warns on every run that it is deprecated.
+        renamedFeatures: { codex_hooks: 'hooks' },
+        label: 'MCP server + hooks feature',
       },
       {
         kind: 'hooks',
