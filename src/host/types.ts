@@ -174,6 +174,11 @@ export interface HostAdapter {
   surfaces(scope: Scope, ctx: InstallContext): Surface[];
   /** Steps install cannot do itself (printed in the action block). */
   manualSteps(scope: Scope, ctx: InstallContext): string[];
+  /**
+   * Will the host run the hooks install wrote? For hosts that skip hooks until the user trusts
+   * them (Codex CLI); absent where installed hooks simply run.
+   */
+  hookTrust?(scope: Scope, ctx: InstallContext): Promise<{ ok: boolean; detail: string }>;
   normalizeHookInput(event: HookEvent, raw: Record<string, unknown>): HookInput;
   formatHookOutput(event: HookEvent, result: HookResult): HookOutput;
 }

@@ -63,6 +63,16 @@ export const codexAdapter: HostAdapter = {
         ]
       : [trustHooks];
   },
+  // Loaded on demand: the hook entry imports every adapter and must stay light.
+  async hookTrust(scope, ctx) {
+    const { codexHookTrust } = await import('./codex-trust.js');
+    const base = scope === 'user' ? codexHome(ctx) : join(ctx.project, '.codex');
+    return codexHookTrust({
+      hooksPath: join(base, 'hooks.json'),
+      codexHome: codexHome(ctx),
+      ...(scope === 'project' ? { project: ctx.project } : {}),
+    });
+  },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('codex', event, raw),
   formatHookOutput: (event, result) =>
     formatHookSpecific(event, result, caps.events[event as 'stop'] ?? event),

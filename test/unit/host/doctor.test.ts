@@ -15,7 +15,7 @@ import {
   resolveCommands,
   uninstall,
 } from '../../../src/host/index.js';
-import { tempDir } from '../../helpers/index.js';
+import { tempDir, trustCodexHooks } from '../../helpers/index.js';
 
 const command = { cliPath: '/opt/firstlight/dist/cli/main.js', execPath: '/usr/bin/node' };
 const env = { PATH: '' };
@@ -75,6 +75,12 @@ describe('doctor', () => {
   it('passes every check for every host after installing all of them', async () => {
     await install(options([...HOST_IDS]));
     await install(options(['copilot'], 'user'));
+    expect(failing(await diagnose())).toEqual([
+      expect.stringMatching(
+        /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, Stop are not .*: open \/hooks in Codex/,
+      ),
+    ]);
+    trustCodexHooks(project.dir, user.dir);
     const report = await diagnose();
     expect(failing(report)).toEqual([]);
     expect(report.ok).toBe(true);
@@ -132,6 +138,7 @@ describe('doctor', () => {
 
   it('Codex: compares the TOML command and args, and says when hooks is off', async () => {
     await install(options(['codex']));
+    trustCodexHooks(project.dir, user.dir);
     const config = join(project.dir, '.codex', 'config.toml');
     const installed = readFileSync(config, 'utf8');
     expect(failing(await diagnose())).toEqual([]);
@@ -162,6 +169,7 @@ describe('doctor', () => {
     mkdirSync(dirname(config), { recursive: true });
     writeFileSync(config, '[features]\nhooks = false\n');
     const report = await install(options(['codex']));
+    trustCodexHooks(project.dir, user.dir);
     expect(report.files.find((f) => f.path === config)?.notes.join(' ')).toMatch(/hooks is set to false/);
     expect(failing(await diagnose())).toEqual([
       expect.stringMatching(/^codex\/config: \[features\] hooks = false/),
@@ -170,6 +178,7 @@ describe('doctor', () => {
 
   it('Codex: an install that wrote the deprecated codex_hooks still passes, says so, and a re-install renames it', async () => {
     await install(options(['codex']));
+    trustCodexHooks(project.dir, user.dir);
     const config = join(project.dir, '.codex', 'config.toml');
     const installed = readFileSync(config, 'utf8');
     writeFileSync(config, installed.replace(/^hooks = true$/m, 'codex_hooks = true'));
