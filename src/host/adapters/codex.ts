@@ -55,7 +55,7 @@ export const codexAdapter: HostAdapter = {
   },
   manualSteps(scope) {
     const trustHooks =
-      "Codex runs a new or changed hook only after you review and trust it: open /hooks in Codex and trust firstlight's.";
+      "Codex skips a new or changed hook until you trust it: open /hooks in Codex and trust firstlight's (a headless `codex exec` can pass --dangerously-bypass-hook-trust instead); `firstlight doctor` says which are trusted.";
     return scope === 'project'
       ? [
           'Codex reads .codex/config.toml and .codex/hooks.json only in trusted projects: trust this project in Codex, or run `firstlight install codex --scope user`.',
