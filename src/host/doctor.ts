@@ -11,7 +11,7 @@ import { inspectSurface } from './install/surface-edit.js';
 import { gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
-export type CheckName = 'config' | 'instructions' | 'hooks' | 'server' | 'gate';
+export type CheckName = 'config' | 'permissions' | 'instructions' | 'hooks' | 'trust' | 'server' | 'gate';
 
 export interface DoctorCheck {
   check: CheckName;
@@ -59,6 +59,7 @@ const CHECK_OF: Record<Surface['kind'], CheckName> = {
   instructions: 'instructions',
   'mcp-json': 'config',
   'mcp-toml': 'config',
+  'json-list': 'permissions',
   hooks: 'hooks',
 };
 
@@ -90,6 +91,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         checks.push({ check, id, ok: seen.ok, detail, path: surface.path });
         if (seen.server) server = seen.server;
       }
+      const trust = await adapter.hookTrust?.(scope, ctx);
+      if (trust) checks.push({ check: 'trust', id: 'trust', ok: trust.ok, detail: trust.detail });
       if (server) {
         const key = JSON.stringify(server);
         if (!probes.has(key)) probes.set(key, options.probe(server));
@@ -97,12 +100,14 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         checks.push({ check: 'server', id: 'server', ok: probe.ok, detail: probe.detail });
       }
       const gate = gateSummary(adapter);
+      // A gate in a hook the host skips guards nothing: say so instead of "enforced".
+      const skipped = trust && !trust.ok;
       checks.push({
         check: 'gate',
         id: 'gate',
         ok: true,
-        detail: gate.text,
-        ...(gate.enforced ? {} : { info: true }),
+        detail: skipped ? `not enforced until ${adapter.name} runs the hooks (see trust)` : gate.text,
+        ...(gate.enforced && !skipped ? {} : { info: true }),
       });
       hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });
     }

@@ -76,6 +76,8 @@ export type Surface =
       entry: Record<string, unknown>;
       /** Feature flags to switch on under `[features]` (Codex hooks). */
       features: string[];
+      /** Older names the host still honours, old → current (doctor accepts them, with a note). */
+      renamedFeatures?: Record<string, string>;
       label: string;
     }
   | {
@@ -83,6 +85,14 @@ export type Surface =
       path: string;
       style: HookFileStyle;
       entries: HookEntry[];
+      label: string;
+    }
+  | {
+      /** Strings firstlight adds to a JSON array (Claude Code's `permissions.allow`). */
+      kind: 'json-list';
+      path: string;
+      keyPath: string[];
+      values: string[];
       label: string;
     };
 
@@ -100,6 +110,17 @@ export interface HostCaps {
    * or why there is no gate on this host (no hook is installed that could never be satisfied).
    */
   gate: { transcript: TranscriptFormat } | { none: string };
+  /**
+   * How the host names our MCP tools to the model: every text the model reads names a tool
+   * this way (`mcp__firstlight__bootstrap_session` on Claude Code, `mcp_firstlight_…` on
+   * Gemini CLI).
+   */
+  toolPrefix: string;
+  /**
+   * The host fires its pre-compact event with `trigger: "auto"` before every model turn, whether
+   * or not it then compacts (Gemini CLI's PreCompress): only a `manual` one is a compaction.
+   */
+  autoPreCompactEveryTurn?: true;
   /** Scopes the host supports. */
   scopes: readonly Scope[];
   /** Scopes where an instruction surface has no file (Cursor User Rules): the action block prints the block to paste. */
@@ -125,6 +146,8 @@ export interface HookInput {
   mcpServer: string | null;
   /** Stop: the host's own copy of the last assistant text, when it sends one. */
   lastAssistantMessage: string | null;
+  /** PreCompact: `manual` or `auto`, when the host says. */
+  compactTrigger: string | null;
 }
 
 /** What a handler decided; adapters turn it into the host's output shape. */
@@ -151,6 +174,11 @@ export interface HostAdapter {
   surfaces(scope: Scope, ctx: InstallContext): Surface[];
   /** Steps install cannot do itself (printed in the action block). */
   manualSteps(scope: Scope, ctx: InstallContext): string[];
+  /**
+   * Will the host run the hooks install wrote? For hosts that skip hooks until the user trusts
+   * them (Codex CLI); absent where installed hooks simply run.
+   */
+  hookTrust?(scope: Scope, ctx: InstallContext): Promise<{ ok: boolean; detail: string }>;
   normalizeHookInput(event: HookEvent, raw: Record<string, unknown>): HookInput;
   formatHookOutput(event: HookEvent, result: HookResult): HookOutput;
 }

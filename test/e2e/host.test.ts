@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exampleHomeCopy, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
+import { CLI, exampleHomeCopy, REPO_ROOT, runCli, tempDir, trustCodexHooks } from '../helpers/index.js';
 
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -87,6 +87,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
       'instructions:AGENTS.md',
       'config',
       'hooks',
+      'permissions',
       'server',
       'gate',
     ]);
@@ -190,8 +191,8 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     const r = cli(['doctor', '--project', project.dir, '--json']);
     expect(r.status).toBe(1);
     const failing = JSON.parse(r.stdout).hosts[0].checks.filter((c: { ok: boolean }) => !c.ok);
-    expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks']);
-    expect(failing[0].detail).toContain('does not exist');
+    expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks', 'permissions']);
+    expect(failing.every((c: { detail: string }) => c.detail.includes('does not exist'))).toBe(true);
     writeFileSync(join(project.dir, '.claude', 'settings.json'), saved);
   });
 
@@ -230,8 +231,11 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
     // Copilot CLI reads MCP servers only from its user file: until then doctor says so.
     const before = doctorJson();
     expect(before.status).toBe(1);
-    expect(failing(before.report)).toEqual(['copilot/config']);
+    // Codex runs hooks only once the user trusted them (and the project) in Codex.
+    expect(failing(before.report)).toEqual(['copilot/config', 'codex/trust']);
     expect(cli(['install', 'copilot', '--scope', 'user', '--project', all.dir]).status).toBe(0);
+    expect(failing(doctorJson().report)).toEqual(['codex/trust']);
+    trustCodexHooks(all.dir, user.dir);
     const { status, report } = doctorJson();
     expect(failing(report)).toEqual([]);
     expect(status).toBe(0);

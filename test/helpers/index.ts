@@ -3,7 +3,7 @@
  * e2e test drives `dist/cli/main.js` (run `npm run build` first; `npm test` does).
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { initHome } from '../../src/core/index.js';
+import { codexHookHash } from '../../src/host/adapters/codex-trust.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
@@ -138,4 +139,27 @@ export function structured<T = Record<string, unknown>>(result: unknown): T {
 export function textOf(result: unknown): string {
   const r = result as { content?: { type: string; text?: string }[] };
   return r.content?.find((c) => c.type === 'text')?.text ?? '';
+}
+
+/**
+ * What a user does once in Codex CLI's "trust this project?" prompt and its /hooks screen: the
+ * records Codex then keeps in the user config.toml (`$userHome/.codex`). Our hash is checked
+ * against one Codex itself wrote in test/unit/host/codex-trust.test.ts.
+ */
+export function trustCodexHooks(project: string, userHome: string): void {
+  const hooksPath = join(project, '.codex', 'hooks.json');
+  const hooks = JSON.parse(readFileSync(hooksPath, 'utf8')).hooks as Record<
+    string,
+    { matcher?: string; hooks: Record<string, unknown>[] }[]
+  >;
+  const records = Object.entries(hooks).flatMap(([event, groups]) =>
+    groups.map((group, g) => {
+      const snake = event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
+      const hash = codexHookHash(event, group.matcher, group.hooks[0]!);
+      return `[hooks.state."${hooksPath}:${snake}:${g}:0"]\ntrusted_hash = "${hash}"\n`;
+    }),
+  );
+  const config = join(userHome, '.codex', 'config.toml');
+  mkdirSync(dirname(config), { recursive: true });
+  writeFileSync(config, `[projects."${project}"]\ntrust_level = "trusted"\n\n${records.join('\n')}`);
 }

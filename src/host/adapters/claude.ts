@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SERVER_NAME } from '../hook/own-tools.js';
+import { SERVER_NAME, UNPROMPTED_TOOLS } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext, Surface } from '../types.js';
 import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
 
@@ -21,6 +21,7 @@ const caps = {
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
   gate: { transcript: 'claude' },
+  toolPrefix: `mcp__${SERVER_NAME}__`,
   scopes: ['project', 'user'],
   pasteBlock: [],
   mcpKey: 'mcpServers',
@@ -41,6 +42,20 @@ const caps = {
  */
 export function claudeSettingsHooks(path: string, ctx: InstallContext, label: string): Surface {
   return { kind: 'hooks', path, style: 'nested', entries: hookEntries(undefined, caps, ctx), label };
+}
+
+/**
+ * `permissions.allow` for firstlight's startup and read-only tools: in its default permission
+ * mode Claude Code asks before any MCP tool, and `-p` sessions cannot answer.
+ */
+function allowOwnTools(path: string): Surface {
+  return {
+    kind: 'json-list',
+    path,
+    keyPath: ['permissions', 'allow'],
+    values: UNPROMPTED_TOOLS.map((tool) => `${caps.toolPrefix}${tool}`),
+    label: 'permissions.allow (read-only tools)',
+  };
 }
 
 /** Claude Code: `.mcp.json`, CLAUDE.md + AGENTS.md, `.claude/settings.json` hooks. */
@@ -66,6 +81,7 @@ export const claudeAdapter: HostAdapter = {
           label: 'MCP server (alwaysLoad)',
         },
         claudeSettingsHooks(join(ctx.userHome, '.claude', 'settings.json'), ctx, 'hooks'),
+        allowOwnTools(join(ctx.userHome, '.claude', 'settings.json')),
       ];
     }
     return [
@@ -89,6 +105,7 @@ export const claudeAdapter: HostAdapter = {
         label: 'MCP server (alwaysLoad)',
       },
       claudeSettingsHooks(join(ctx.project, '.claude', 'settings.json'), ctx, 'hooks'),
+      allowOwnTools(join(ctx.project, '.claude', 'settings.json')),
     ];
   },
   manualSteps(scope) {

@@ -9,11 +9,12 @@ const caps = {
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
   gate: { transcript: 'codex' },
+  toolPrefix: `mcp__${SERVER_NAME}__`,
   scopes: ['project', 'user'],
   pasteBlock: [],
   mcpKey: 'mcp_servers',
   table: {
-    mcp: `\`.codex/config.toml\` (trusted projects) or \`~/.codex/config.toml\` \`[mcp_servers.${SERVER_NAME}]\`; \`[features] codex_hooks = true\``,
+    mcp: `\`.codex/config.toml\` (trusted projects) or \`~/.codex/config.toml\` \`[mcp_servers.${SERVER_NAME}]\`; \`[features] hooks = true\``,
     instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
     hooks:
       '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript',
@@ -38,8 +39,10 @@ export const codexAdapter: HostAdapter = {
         kind: 'mcp-toml',
         path: join(base, 'config.toml'),
         entry: { command: ctx.server.command, args: ctx.server.args },
-        features: ['codex_hooks'],
-        label: 'MCP server + codex_hooks feature',
+        features: ['hooks'],
+        // Codex 0.169 still reads `codex_hooks` but warns on every run that it is deprecated.
+        renamedFeatures: { codex_hooks: 'hooks' },
+        label: 'MCP server + hooks feature',
       },
       {
         kind: 'hooks',
@@ -52,13 +55,23 @@ export const codexAdapter: HostAdapter = {
   },
   manualSteps(scope) {
     const trustHooks =
-      "Codex runs a new or changed hook only after you review and trust it: open /hooks in Codex and trust firstlight's.";
+      "Codex skips a new or changed hook until you trust it: open /hooks in Codex and trust firstlight's (a headless `codex exec` can pass --dangerously-bypass-hook-trust instead); `firstlight doctor` says which are trusted.";
     return scope === 'project'
       ? [
           'Codex reads .codex/config.toml and .codex/hooks.json only in trusted projects: trust this project in Codex, or run `firstlight install codex --scope user`.',
           trustHooks,
         ]
       : [trustHooks];
+  },
+  // Loaded on demand: the hook entry imports every adapter and must stay light.
+  async hookTrust(scope, ctx) {
+    const { codexHookTrust } = await import('./codex-trust.js');
+    const base = scope === 'user' ? codexHome(ctx) : join(ctx.project, '.codex');
+    return codexHookTrust({
+      hooksPath: join(base, 'hooks.json'),
+      codexHome: codexHome(ctx),
+      ...(scope === 'project' ? { project: ctx.project } : {}),
+    });
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('codex', event, raw),
   formatHookOutput: (event, result) =>

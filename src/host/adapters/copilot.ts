@@ -12,6 +12,7 @@ const caps = {
   gate: {
     none: 'Copilot CLI sends no transcript that could prove bootstrap_session ran, and treats a hook deny as an ask (--allow-all-tools approves it)',
   },
+  toolPrefix: `${SERVER_NAME}-`,
   scopes: ['project', 'user'],
   pasteBlock: [],
   mcpKey: 'mcpServers',
@@ -121,6 +122,7 @@ export const copilotAdapter: HostAdapter = {
       toolInput: parseToolArgs(raw.toolArgs ?? raw.tool_input),
       mcpServer: null,
       lastAssistantMessage: null,
+      compactTrigger: str(raw.trigger),
     };
   },
   formatHookOutput(event, result) {

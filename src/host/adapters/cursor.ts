@@ -11,6 +11,7 @@ const caps = {
   gate: {
     none: "Cursor's transcript format is undocumented: nothing can prove bootstrap_session ran",
   },
+  toolPrefix: '',
   scopes: ['project', 'user'],
   pasteBlock: ['project', 'user'],
   mcpKey: 'mcpServers',

@@ -14,6 +14,8 @@ const caps = {
   hookStyle: 'nested',
   hookTimeoutUnit: 'ms',
   gate: { transcript: 'gemini' },
+  toolPrefix: `mcp_${SERVER_NAME}_`,
+  autoPreCompactEveryTurn: true,
   scopes: ['project', 'user'],
   pasteBlock: [],
   mcpKey: 'mcpServers',

@@ -47,6 +47,7 @@ export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<s
     mcpServer:
       str(raw.mcp_server) ?? str((raw.mcp_context as { server_name?: unknown } | undefined)?.server_name),
     lastAssistantMessage: str(raw.last_assistant_message),
+    compactTrigger: str(raw.trigger),
   };
 }
 

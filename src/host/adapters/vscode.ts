@@ -13,6 +13,7 @@ const caps = {
   gate: {
     none: "VS Code's transcript is its own format and not a stable hook API (microsoft/vscode#300583): nothing can prove bootstrap_session ran",
   },
+  toolPrefix: `mcp_${SERVER_NAME}_`,
   scopes: ['project', 'user'],
   pasteBlock: ['user'],
   mcpKey: 'servers',

@@ -9,6 +9,8 @@ export interface GateDeps {
   env: NodeJS.ProcessEnv;
   /** The host's transcript format. */
   transcript: TranscriptFormat;
+  /** How the host names our MCP tools to the model (`mcp__firstlight__`, `mcp_firstlight_`). */
+  toolPrefix: string;
 }
 
 /**
@@ -20,7 +22,9 @@ function isOwnTool(input: HookInput, tool: string): boolean {
   return ownTool(tool) !== null;
 }
 
-const CALL_FIRST = `Call bootstrap_session() on the ${SERVER_NAME} MCP server first (mcp__${SERVER_NAME}__bootstrap_session); retry this tool once it returns mind_contract_available: true.`;
+/** What the agent must do, with the tool named as this host shows it to the model. */
+export const callFirst = (toolPrefix: string): string =>
+  `Call bootstrap_session() on the ${SERVER_NAME} MCP server first (${toolPrefix}bootstrap_session); retry this tool once it returns mind_contract_available: true.`;
 
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session
@@ -29,6 +33,7 @@ const CALL_FIRST = `Call bootstrap_session() on the ${SERVER_NAME} MCP server fi
  */
 export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   const tool = input.toolName;
+  const CALL_FIRST = callFirst(deps.toolPrefix);
   if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
   if (isOwnTool(input, tool)) return { kind: 'allow' };
   const glob = matchesAny(tool, deps.config.tools);

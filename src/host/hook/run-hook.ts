@@ -7,7 +7,7 @@ import { adapterFor } from '../adapters/index.js';
 import { type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
 import type { HookInput, HookOutput, HookResult, HostAdapter } from '../types.js';
 import { loadGateConfig } from './gate-config.js';
-import { preToolUse } from './pre-tool-use.js';
+import { callFirst, preToolUse } from './pre-tool-use.js';
 
 export interface HookRunOptions {
   event: string;
@@ -81,7 +81,12 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       if ('none' in gate)
         return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
       const config = await loadGateConfig(options.home, options.env);
-      return preToolUse(input, { config, env: options.env, transcript: gate.transcript });
+      return preToolUse(input, {
+        config,
+        env: options.env,
+        transcript: gate.transcript,
+        toolPrefix: adapter.caps.toolPrefix,
+      });
     }
     case 'session-start': {
       const { sessionStart } = await import('./session-start.js');
@@ -92,6 +97,9 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       return captureResumption(input, { home: options.home, clock, transcript });
     }
     case 'pre-compact': {
+      // Gemini CLI asks before every turn and compacts only past its threshold; its AfterAgent
+      // (our stop) has already captured the turn, so an automatic PreCompress is no event.
+      if (adapter.caps.autoPreCompactEveryTurn && input.compactTrigger !== 'manual') return { kind: 'none' };
       const { preCompact } = await import('./pre-compact.js');
       return preCompact(input, { home: options.home, clock, transcript });
     }
@@ -102,7 +110,7 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
 function failed(adapter: HostAdapter, event: HookEvent, why: string): HookOutput {
   const result: HookResult =
     event === 'pre-tool-use' && 'transcript' in adapter.caps.gate
-      ? { kind: 'deny', reason: `firstlight gate: ${why}. Call bootstrap_session() first, then retry.` }
+      ? { kind: 'deny', reason: `firstlight gate: ${why}. ${callFirst(adapter.caps.toolPrefix)}` }
       : { kind: 'none', note: `firstlight hook ${event}: ${why}` };
   return adapter.formatHookOutput(event, result);
 }

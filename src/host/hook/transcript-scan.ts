@@ -17,60 +17,118 @@ import {
   type TranscriptFormat,
   type TranscriptReader,
 } from '../../resume/transcripts/index.js';
-import { isOwnBootstrap } from './own-tools.js';
+import { CONTRACT_ERROR_PREFIX, ownProofTool, type ProofTool } from './own-tools.js';
 
 export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
 
-const failed = (why: string): BootstrapProof => ({ ok: false, reason: `bootstrap_session ${why}` });
+const failed = (tool: ProofTool, why: string): BootstrapProof => ({ ok: false, reason: `${tool} ${why}` });
+
+/** Wrappers hosts put around a tool's text before recording it (the body is group 1). */
+const HOST_WRAPPERS = [
+  // Codex CLI: `Wall time: 0.0147 seconds\nOutput:\n{…}`.
+  /^Wall time:[^\n]*\n(?:[A-Z][a-z ]*:[^\n]*\n)*?Output:\n([\s\S]*)$/,
+  // Gemini CLI: `<untrusted_context>\n{…}\n</untrusted_context>`.
+  /^<untrusted_context>\s*([\s\S]*?)\s*<\/untrusted_context>$/,
+];
+
+/** A tool's text without the host's wrapper (as many layers as there are). */
+export function stripHostWrapper(text: string): string {
+  let body = text.trim();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const wrapper of HOST_WRAPPERS) {
+      const match = wrapper.exec(body);
+      if (match) {
+        body = match[1]!.trim();
+        changed = true;
+      }
+    }
+  }
+  return body;
+}
 
 /**
- * Judges the result's text: some text (or the texts joined) parses to a JSON packet with
- * `mind_contract_available: true`. A text that is itself a JSON array of content blocks (how
- * Codex stores MCP content) is opened once.
+ * The JSON value in a tool's text: the text without its host wrapper, or, for a wrapper not
+ * known yet, from its first line that opens a JSON object to its last closing brace. The
+ * result is our own call's (the caller matched its id), so the JSON is what our server sent.
  */
-function judgeTexts(texts: string[]): BootstrapProof {
-  if (texts.length === 0) return failed('result has no text content');
+function parseToolJson(text: string): unknown {
+  const body = stripHostWrapper(text);
+  try {
+    return JSON.parse(body);
+  } catch {
+    const open = /(^|\n)[ \t]*\{/.exec(body);
+    const close = body.lastIndexOf('}');
+    if (!open || close < open.index) throw new SyntaxError('no JSON in the text');
+    return JSON.parse(body.slice(open.index + open[1]!.length, close + 1));
+  }
+}
+
+/** The mind-contract flag of the first text that parses to a packet, opening content-block arrays once. */
+function packetFlag(texts: string[]): boolean | undefined {
   const candidates = texts.length > 1 ? [...texts, texts.join('')] : [...texts];
   const given = candidates.length;
-  let sawFalse = false;
+  let flag: boolean | undefined;
   for (let i = 0; i < candidates.length; i++) {
     let value: unknown;
     try {
-      value = JSON.parse(candidates[i]!);
+      value = parseToolJson(candidates[i]!);
     } catch {
       continue;
     }
     if (Array.isArray(value) && i < given) candidates.push(...contentTexts(value));
-    const flag = isEntry(value) ? value.mind_contract_available : undefined;
-    if (flag === true)
-      return { ok: true, detail: 'bootstrap_session succeeded with mind_contract_available: true' };
-    if (flag === false) sawFalse = true;
+    const seen = isEntry(value) ? value.mind_contract_available : undefined;
+    if (seen === true) return true;
+    if (seen === false) flag = false;
   }
-  return sawFalse
-    ? failed('reported mind_contract_available: false (the mind is degraded)')
-    : failed('result is not a JSON packet with mind_contract_available');
+  return flag;
 }
 
-function judge(outcome: ToolOutcome): BootstrapProof {
-  if (outcome.status === 'error') return failed('returned an error');
-  if (outcome.status === 'cancelled') return failed('was cancelled');
-  return judgeTexts(outcome.texts);
+/**
+ * Judges the result's text. `bootstrap_session`: some text (or the texts joined), unwrapped,
+ * parses to a JSON packet with `mind_contract_available: true`. `get_system_prompt` (legacy):
+ * its text is the contract itself, so any non-empty text that is not the contract's ERROR
+ * text proves it; where the host kept the structured result, its flag decides.
+ */
+function judgeTexts(tool: ProofTool, texts: string[]): BootstrapProof {
+  if (texts.length === 0) return failed(tool, 'result has no text content');
+  const flag = packetFlag(texts);
+  if (flag === true) return { ok: true, detail: `${tool} succeeded with mind_contract_available: true` };
+  if (flag === false) return failed(tool, 'reported mind_contract_available: false (the mind is degraded)');
+  if (tool === 'get_system_prompt') {
+    const body = stripHostWrapper(texts.join(''));
+    if (body.startsWith(CONTRACT_ERROR_PREFIX))
+      return failed(tool, 'returned the mind contract ERROR (the mind is degraded)');
+    if (body !== '') return { ok: true, detail: 'get_system_prompt returned the mind contract' };
+  }
+  return failed(tool, 'result is not a JSON packet with mind_contract_available');
 }
 
-/** Ids of our `bootstrap_session` calls in a record. */
-const ourCalls = (reader: TranscriptReader, entry: TranscriptEntry): string[] =>
-  reader
-    .calls(entry)
-    .filter(isOwnBootstrap)
-    .map((call) => call.id);
+function judge(tool: ProofTool, outcome: ToolOutcome): BootstrapProof {
+  if (outcome.status === 'error') return failed(tool, 'returned an error');
+  if (outcome.status === 'cancelled') return failed(tool, 'was cancelled');
+  return judgeTexts(tool, outcome.texts);
+}
+
+/** Our proof-tool calls in a record. */
+const ourCalls = (reader: TranscriptReader, entry: TranscriptEntry): { id: string; tool: ProofTool }[] =>
+  reader.calls(entry).flatMap((call) => {
+    const tool = ownProofTool(call);
+    return tool ? [{ id: call.id, tool }] : [];
+  });
 
 /** The verdict on call `id` when the record holds its finished result. */
-function verdictIn(reader: TranscriptReader, entry: TranscriptEntry, id: string): BootstrapProof | undefined {
-  const outcome = reader.outcome(entry, id);
-  return outcome ? judge(outcome) : undefined;
+function verdictIn(
+  reader: TranscriptReader,
+  entry: TranscriptEntry,
+  call: { id: string; tool: ProofTool },
+): BootstrapProof | undefined {
+  const outcome = reader.outcome(entry, call.id);
+  return outcome ? judge(call.tool, outcome) : undefined;
 }
 
-const NEEDLE = Buffer.from('bootstrap_session');
+/** Every line naming a proof tool holds one of these bytes. */
+const NEEDLES = [Buffer.from('bootstrap_session'), Buffer.from('get_system_prompt')];
 const NEWLINE = 0x0a;
 /** Read size: a reused buffer, so a 60 MB transcript costs 60 MB of copying and no more memory. */
 const CHUNK = 1 << 20;
@@ -82,18 +140,34 @@ interface Line {
 
 interface Call {
   id: string;
+  tool: ProofTool;
   needle: Buffer;
   verdict?: BootstrapProof;
+  /** The verdict came from the host's structured record: nothing overrides it. */
+  structured?: true;
+}
+
+/** Takes this record's verdict on `call`: the first one found, unless a structured record speaks. */
+function settle(reader: TranscriptReader, entry: TranscriptEntry, call: Call): void {
+  if (call.structured) return;
+  const verdict = verdictIn(reader, entry, call);
+  if (!verdict) return;
+  if (reader.isStructuredResult?.(entry)) {
+    call.verdict = verdict;
+    call.structured = true;
+  } else {
+    call.verdict ??= verdict;
+  }
 }
 
 /** Calls in order of first appearance; the newest one with a verdict decides. */
 class CallLog {
   readonly calls: Call[] = [];
   private readonly ids = new Set<string>();
-  add(id: string): Call | null {
+  add(id: string, tool: ProofTool): Call | null {
     if (this.ids.has(id)) return null;
     this.ids.add(id);
-    const call = { id, needle: Buffer.from(id) };
+    const call: Call = { id, tool, needle: Buffer.from(id) };
     this.calls.push(call);
     return call;
   }
@@ -124,8 +198,16 @@ function* linesWith(buf: Buffer, needle: Buffer, from = 0): Generator<Line> {
   }
 }
 
+/** Every line containing any of `needles`, each once, in buffer order. */
+function linesWithAny(buf: Buffer, needles: Buffer[]): Line[] {
+  const byStart = new Map<number, Line>();
+  for (const needle of needles) for (const line of linesWith(buf, needle)) byStart.set(line.start, line);
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
+}
+
 /**
- * The newest `bootstrap_session` call that has a finished result decides. A call without a
+ * The newest `bootstrap_session` (or legacy `get_system_prompt`) call that has a finished
+ * result decides. A call without a
  * result, an error result, a malformed or `false` packet, an unreadable file: not proven.
  * `format` is the host's transcript format (Claude Code's unless said otherwise).
  */
@@ -209,24 +291,22 @@ function readLines(
 function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog): void {
   const firstNew = log.calls.length;
   const startOf = new Map<Call, number>();
-  for (const line of linesWith(buf, NEEDLE)) {
+  for (const line of linesWithAny(buf, NEEDLES)) {
     const entry = parseLine(buf, line);
     if (!entry) continue;
-    for (const id of ourCalls(reader, entry)) {
-      const call = log.add(id);
+    for (const { id, tool } of ourCalls(reader, entry)) {
+      const call = log.add(id, tool);
       if (call) startOf.set(call, line.start);
     }
   }
   for (let i = 0; i < log.calls.length; i++) {
     const call = log.calls[i]!;
-    if (call.verdict) continue;
+    // Settled, unless a structured record may still outrank the text's verdict.
+    if (call.structured || (call.verdict && !reader.isStructuredResult)) continue;
     for (const line of linesWith(buf, call.needle, i >= firstNew ? startOf.get(call) : 0)) {
       const entry = parseLine(buf, line);
-      const verdict = entry ? verdictIn(reader, entry, call.id) : undefined;
-      if (verdict) {
-        call.verdict = verdict;
-        break;
-      }
+      if (entry) settle(reader, entry, call);
+      if (call.structured) break;
     }
   }
 }
@@ -248,8 +328,8 @@ function readDocument(
       : 'transcript unreadable (no messages)';
   }
   for (const record of read.records) {
-    for (const id of ourCalls(reader, record)) log.add(id);
-    for (const call of log.calls) call.verdict ??= verdictIn(reader, record, call.id);
+    for (const { id, tool } of ourCalls(reader, record)) log.add(id, tool);
+    for (const call of log.calls) settle(reader, record, call);
   }
   return null;
 }

@@ -32,6 +32,7 @@ export function applySurface(current: string | undefined, surface: Surface, serv
       return { text: upsertBlock(text), notes: [] };
     }
     case 'mcp-json':
+    case 'json-list':
     case 'hooks': {
       const parsed = parseJsonConfig(text);
       const notes: string[] = [];
@@ -49,6 +50,8 @@ export function applySurface(current: string | undefined, surface: Surface, serv
       if (surface.kind === 'mcp-json') {
         const servers = objectAt(root, surface.keyPath, true)!;
         servers[serverName] = surface.entry;
+      } else if (surface.kind === 'json-list') {
+        addToList(root, surface.keyPath, surface.values);
       } else {
         upsertHooks(root, surface.style, surface.entries);
       }
@@ -86,6 +89,7 @@ export function unapplySurface(current: string, surface: Surface, serverName: st
       return removed;
     }
     case 'mcp-json':
+    case 'json-list':
     case 'hooks': {
       const parsed = parseJsonConfig(current);
       if (!parsed.ok) return current;
@@ -94,6 +98,8 @@ export function unapplySurface(current: string, surface: Surface, serverName: st
       if (surface.kind === 'mcp-json') {
         const servers = objectAt(root, surface.keyPath, false);
         if (servers && serverName in servers) delete servers[serverName];
+      } else if (surface.kind === 'json-list') {
+        removeFromList(root, surface.keyPath, surface.values);
       } else {
         removeHooks(root, surface.style);
         if (surface.style !== 'nested' && Object.keys(root).length === 1 && root.version === 1)
@@ -167,9 +173,17 @@ export function inspectSurface(
           server,
         };
       const features = parsed.value.features as Record<string, unknown> | undefined;
+      const notes: string[] = [];
       for (const flag of surface.features) {
         const value = features?.[flag];
         if (value === true) continue;
+        const oldName = Object.entries(surface.renamedFeatures ?? {}).find(
+          ([old, current]) => current === flag && features?.[old] === true,
+        )?.[0];
+        if (value === undefined && oldName) {
+          notes.push(`[features] ${oldName} is the deprecated name of ${flag}: re-run install to rename it`);
+          continue;
+        }
         return {
           ok: false,
           detail:
@@ -181,8 +195,23 @@ export function inspectSurface(
       }
       return {
         ok: true,
-        detail: `[mcp_servers.${serverName}] configured; [features] ${surface.features.join(', ')} on`,
+        detail: `[mcp_servers.${serverName}] configured; [features] ${surface.features.join(', ')} on${notes.map((n) => `; ${n}`).join('')}`,
         server,
+      };
+    }
+    case 'json-list': {
+      const parsed = parseJsonConfig(current);
+      if (!parsed.ok) return { ok: false, detail: `not valid JSON: ${parsed.error}` };
+      const list = listAt(parsed.value, surface.keyPath);
+      const missing = surface.values.filter((v) => !list?.includes(v));
+      if (missing.length > 0)
+        return {
+          ok: false,
+          detail: `${surface.keyPath.join('.')} lacks ${missing.join(', ')}: re-run install`,
+        };
+      return {
+        ok: true,
+        detail: `${surface.keyPath.join('.')} has firstlight's ${surface.values.length} tools`,
       };
     }
     case 'hooks': {
@@ -193,5 +222,38 @@ export function inspectSurface(
         return { ok: false, detail: `missing or outdated hooks: ${missing.join(', ')}` };
       return { ok: true, detail: `hooks ${surface.entries.map((e) => e.hostEvent).join(', ')} present` };
     }
+  }
+}
+
+/** The array at `path` (its last key under the object path), when there is one. */
+function listAt(root: JsonObject, path: string[]): unknown[] | undefined {
+  const value = objectAt(root, path.slice(0, -1), false)?.[path.at(-1)!];
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** Appends the values the array does not hold yet, creating it (and its parents) when absent. */
+function addToList(root: JsonObject, path: string[], values: string[]): void {
+  const parent = objectAt(root, path.slice(0, -1), true)!;
+  const key = path.at(-1)!;
+  const list = Array.isArray(parent[key]) ? (parent[key] as unknown[]) : [];
+  parent[key] = [...list, ...values.filter((v) => !list.includes(v))];
+}
+
+/** Takes the values out; an array (and objects) left empty by that go too. */
+function removeFromList(root: JsonObject, path: string[], values: string[]): void {
+  const parents = path.slice(0, -1);
+  const parent = objectAt(root, parents, false);
+  const key = path.at(-1)!;
+  if (!parent || !Array.isArray(parent[key])) return;
+  const kept = (parent[key] as unknown[]).filter((v) => !values.includes(v as string));
+  if (kept.length > 0) {
+    parent[key] = kept;
+    return;
+  }
+  delete parent[key];
+  for (let depth = parents.length; depth > 0; depth--) {
+    const node = objectAt(root, parents.slice(0, depth), false);
+    if (!node || Object.keys(node).length > 0) break;
+    delete objectAt(root, parents.slice(0, depth - 1), false)![parents[depth - 1]!];
   }
 }

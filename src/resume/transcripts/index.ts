@@ -16,8 +16,11 @@
  *   namespace?}` (name `mcp__server__tool`, older `server__tool`, newer a bare name with
  *   `namespace:"mcp__server"`), `function_call_output {call_id, output}` (output the
  *   structuredContent JSON, the content blocks as a JSON string, `content_items`, or `err: …`);
- *   `event_msg {type:"user_message"}` for each prompt. MCP call events (`mcp_tool_call_end`) are
- *   not persisted (codex-rs rollout/policy.rs). Reasoning is stored as summaries or encrypted,
+ *   `event_msg {type:"user_message"}` for each prompt. Since 0.169 a `function_call_output` of an
+ *   MCP call reads `Wall time: 0.0042 seconds\nOutput:\n{…}` (a string when the tool returned
+ *   structuredContent, else `input_text` blocks after that header), and an `event_msg
+ *   {type:"item_completed", item:{type:"McpToolCall", id, server, tool, status, result}}`
+ *   records the structured result. Reasoning is stored as summaries or encrypted,
  *   never verbatim, so only `output_text` counts as the agent's words.
  * - Gemini CLI (`~/.gemini/tmp/<project>/chats/session-*.jsonl`): a metadata line `{sessionId,
  *   projectHash}`, then message records `{id, timestamp, type:"user"|"gemini"|"info"|…,
@@ -77,6 +80,11 @@ export interface TranscriptReader {
   calls(entry: Entry): ToolCall[];
   /** The outcome of call `id` when this record holds its finished result. */
   outcome(entry: Entry, id: string): ToolOutcome | undefined;
+  /**
+   * The record is the host's structured account of a tool call (Codex's `McpToolCall` item):
+   * its outcome outranks the one read from the text the model was shown.
+   */
+  isStructuredResult?(entry: Entry): boolean;
   /** What this record says about the conversation, oldest first (a record may hold many). */
   turn(entry: Entry): TurnRecord[];
   /**
@@ -201,8 +209,38 @@ const codexItem = (entry: Entry): Entry =>
 const CODEX_CONTEXT = /^\s*(<[a-z_]+>|# AGENTS\.md instructions)/i;
 const CODEX_TOOL_OUTPUT = /"type"\s*:\s*"(function_call_output|custom_tool_call_output)"/;
 
+/**
+ * Codex's structured record of a finished MCP call: `event_msg {type:"item_completed",
+ * item:{type:"McpToolCall", id, server, tool, status, result:{content, structuredContent,
+ * isError}}}`. It carries the server apart from the name and the result unwrapped, so where it
+ * is present it is the better witness than the `function_call_output` text.
+ */
+function codexMcpItem(entry: Entry): Entry | undefined {
+  if (entry.type !== 'event_msg' || !isEntry(entry.payload)) return undefined;
+  const payload = entry.payload;
+  if (payload.type !== 'item_completed' || !isEntry(payload.item)) return undefined;
+  return payload.item.type === 'McpToolCall' ? payload.item : undefined;
+}
+
+function codexMcpOutcome(item: Entry): ToolOutcome | undefined {
+  if (item.status === 'failed') return { status: 'error' };
+  if (item.status !== 'completed') return undefined;
+  const result = isEntry(item.result) ? item.result : {};
+  if (result.isError === true) return { status: 'error' };
+  // The structured result is the tool's own answer; the content is its rendering as text.
+  if (result.structuredContent !== undefined)
+    return { status: 'done', texts: [JSON.stringify(result.structuredContent)] };
+  return { status: 'done', texts: contentTexts(result.content) };
+}
+
 const codex: TranscriptReader = {
   calls(entry) {
+    const mcp = codexMcpItem(entry);
+    if (mcp) {
+      return typeof mcp.id === 'string' && typeof mcp.tool === 'string'
+        ? [{ id: mcp.id, name: mcp.tool, server: str(mcp.server) ?? null }]
+        : [];
+    }
     const item = codexItem(entry);
     if (item.type !== 'function_call' || typeof item.call_id !== 'string' || typeof item.name !== 'string')
       return [];
@@ -210,7 +248,10 @@ const codex: TranscriptReader = {
     const server = namespace === undefined ? null : namespace.replace(/^mcp__/, '');
     return [{ id: item.call_id, name: item.name, server }];
   },
+  isStructuredResult: (entry) => codexMcpItem(entry) !== undefined,
   outcome(entry, id) {
+    const mcp = codexMcpItem(entry);
+    if (mcp) return mcp.id === id ? codexMcpOutcome(mcp) : undefined;
     const item = codexItem(entry);
     if (item.type !== 'function_call_output' || item.call_id !== id) return undefined;
     const output = item.output;

@@ -15,7 +15,7 @@ import {
   resolveCommands,
   uninstall,
 } from '../../../src/host/index.js';
-import { tempDir } from '../../helpers/index.js';
+import { tempDir, trustCodexHooks } from '../../helpers/index.js';
 
 const command = { cliPath: '/opt/firstlight/dist/cli/main.js', execPath: '/usr/bin/node' };
 const env = { PATH: '' };
@@ -75,6 +75,12 @@ describe('doctor', () => {
   it('passes every check for every host after installing all of them', async () => {
     await install(options([...HOST_IDS]));
     await install(options(['copilot'], 'user'));
+    expect(failing(await diagnose())).toEqual([
+      expect.stringMatching(
+        /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, Stop are not .*: open \/hooks in Codex/,
+      ),
+    ]);
+    trustCodexHooks(project.dir, user.dir);
     const report = await diagnose();
     expect(failing(report)).toEqual([]);
     expect(report.ok).toBe(true);
@@ -130,8 +136,9 @@ describe('doctor', () => {
     expect(failing(await diagnose())).toEqual([]);
   });
 
-  it('Codex: compares the TOML command and args, and says when codex_hooks is off', async () => {
+  it('Codex: compares the TOML command and args, and says when hooks is off', async () => {
     await install(options(['codex']));
+    trustCodexHooks(project.dir, user.dir);
     const config = join(project.dir, '.codex', 'config.toml');
     const installed = readFileSync(config, 'utf8');
     expect(failing(await diagnose())).toEqual([]);
@@ -141,14 +148,14 @@ describe('doctor', () => {
       'codex/config: server command or args differ from what install writes: re-run install',
     ]);
 
-    writeFileSync(config, installed.replace('codex_hooks = true', 'codex_hooks = false'));
+    writeFileSync(config, installed.replace('hooks = true', 'hooks = false'));
     expect(failing(await diagnose())).toEqual([
-      'codex/config: [features] codex_hooks = false: Codex hooks are off (no SessionStart packet, no gate); set it to true',
+      'codex/config: [features] hooks = false: Codex hooks are off (no SessionStart packet, no gate); set it to true',
     ]);
 
-    writeFileSync(config, installed.replace(/^codex_hooks = true\n/m, ''));
+    writeFileSync(config, installed.replace(/^hooks = true\n/m, ''));
     expect(failing(await diagnose())).toEqual([
-      'codex/config: [features] codex_hooks is not set: re-run install to switch Codex hooks on',
+      'codex/config: [features] hooks is not set: re-run install to switch Codex hooks on',
     ]);
 
     writeFileSync(config, installed.replace('"serve" ]', '"serve" ]\nenabled = false'));
@@ -157,17 +164,32 @@ describe('doctor', () => {
     ]);
   });
 
-  it('Codex: a user who already had codex_hooks = false keeps it, and doctor says so', async () => {
+  it('Codex: a user who already had hooks = false keeps it, and doctor says so', async () => {
     const config = join(project.dir, '.codex', 'config.toml');
     mkdirSync(dirname(config), { recursive: true });
-    writeFileSync(config, '[features]\ncodex_hooks = false\n');
+    writeFileSync(config, '[features]\nhooks = false\n');
     const report = await install(options(['codex']));
-    expect(report.files.find((f) => f.path === config)?.notes.join(' ')).toMatch(
-      /codex_hooks is set to false/,
-    );
+    trustCodexHooks(project.dir, user.dir);
+    expect(report.files.find((f) => f.path === config)?.notes.join(' ')).toMatch(/hooks is set to false/);
     expect(failing(await diagnose())).toEqual([
-      expect.stringMatching(/^codex\/config: \[features\] codex_hooks = false/),
+      expect.stringMatching(/^codex\/config: \[features\] hooks = false/),
     ]);
+  });
+
+  it('Codex: an install that wrote the deprecated codex_hooks still passes, says so, and a re-install renames it', async () => {
+    await install(options(['codex']));
+    trustCodexHooks(project.dir, user.dir);
+    const config = join(project.dir, '.codex', 'config.toml');
+    const installed = readFileSync(config, 'utf8');
+    writeFileSync(config, installed.replace(/^hooks = true$/m, 'codex_hooks = true'));
+    const report = await diagnose();
+    expect(failing(report)).toEqual([]);
+    const detail = report.hosts[0]!.checks.find((c) => c.id === 'config')!.detail;
+    expect(detail).toMatch(
+      /\[features\] codex_hooks is the deprecated name of hooks: re-run install to rename it/,
+    );
+    await install(options(['codex']));
+    expect(readFileSync(config, 'utf8')).toBe(installed);
   });
 
   it('names the failing check when our hook entry is missing', async () => {

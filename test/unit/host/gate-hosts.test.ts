@@ -50,10 +50,32 @@ describe('Codex CLI gate (rollout transcript)', () => {
     return { allowed: out.stdout === '' && out.exitCode === 0, reason: reason as string | null };
   };
 
-  for (const name of ['success-structured', 'success-content', 'success-namespace', 'success-legacy-name'])
+  for (const name of [
+    'success-structured',
+    'success-content',
+    'success-namespace',
+    'success-legacy-name',
+    // Codex 0.169's rollout: `Wall time: … seconds\nOutput:\n{…}` plus an `item_completed`
+    // McpToolCall event with the structured result.
+    'wrapped-0169',
+    // The same with only the wrapped text (no structured event).
+    'wrapped-0169-text-only',
+  ])
     it(`allows after a successful call (${name})`, async () => {
       expect(await gate(name)).toEqual({ allowed: true, reason: null });
     });
+
+  it('the structured McpToolCall record outranks the text the model was shown', async () => {
+    // The output text says success; the structured event says the call failed or the mind is degraded.
+    expect((await gate('wrapped-0169-structured-error')).reason).toMatch(
+      /bootstrap_session returned an error/,
+    );
+    expect((await gate('wrapped-0169-structured-false')).reason).toMatch(/mind_contract_available: false/);
+  });
+
+  it('names the tool as Codex shows it to the model', async () => {
+    expect((await gate('no-result')).reason).toContain('(mcp__firstlight__bootstrap_session)');
+  });
 
   const denied: [string, RegExp][] = [
     ['contract-false', /mind_contract_available: false/],
@@ -99,6 +121,8 @@ describe('Gemini CLI gate (chat recording)', () => {
     'success-reappended.jsonl',
     'success-set-messages.jsonl',
     'legacy-success.json',
+    // Gemini CLI 0.61 wraps a tool's output in <untrusted_context> tags.
+    'success-untrusted-context.jsonl',
   ])
     it(`allows after a successful call (${name})`, async () => {
       expect((await gate(name)).allowed).toBe(true);
@@ -120,6 +144,9 @@ describe('Gemini CLI gate (chat recording)', () => {
       expect(result.allowed).toBe(false);
       expect(result.decision).toBe('deny');
       expect(result.reason).toMatch(why);
+      // Gemini CLI shows our tools to the model as mcp_<server>_<tool>.
+      expect(result.reason).toContain('(mcp_firstlight_bootstrap_session)');
+      expect(result.reason).not.toContain('mcp__firstlight__');
     });
 
   it('denies a torn last record, and a legacy document larger than the scan window', async () => {

@@ -48,6 +48,16 @@ describe('pre-tool-use gate', () => {
     expect((await gate(fx('success-blocks'))).allowed).toBe(true);
   });
 
+  it('accepts a successful legacy get_system_prompt as proof, but not its ERROR text or an error result', async () => {
+    expect((await gate(fx('legacy-system-prompt'))).allowed).toBe(true);
+    expect((await gate(fx('legacy-system-prompt-error'))).reason).toMatch(
+      /get_system_prompt returned the mind contract ERROR/,
+    );
+    expect((await gate(fx('legacy-system-prompt-is-error'))).reason).toMatch(
+      /get_system_prompt returned an error/,
+    );
+  });
+
   it("accepts only firstlight's bootstrap_session: another server's, or a bare name, proves nothing", async () => {
     expect((await gate(fx('other-server'))).reason).toMatch(/no bootstrap_session call/);
     expect((await gate(fx('success-bare-name'))).reason).toMatch(/no bootstrap_session call/);

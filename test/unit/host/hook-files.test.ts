@@ -97,7 +97,7 @@ describe('hooks files on disk, per host format', () => {
     expect(nestedGroup(file, 'BeforeTool').hook.timeout).toBe(10_000);
   });
 
-  it('Codex CLI: .codex/hooks.json Claude-style, timeouts in seconds; config.toml switches codex_hooks on', () => {
+  it('Codex CLI: .codex/hooks.json Claude-style, timeouts in seconds; config.toml switches hooks on', () => {
     const file = read('.codex/hooks.json');
     expect(Object.keys(file)).toEqual(['hooks']);
     for (const event of Object.keys(file.hooks)) {
@@ -106,7 +106,7 @@ describe('hooks files on disk, per host format', () => {
     }
     expect(Object.keys(file.hooks)).toContain('SessionStart');
     const toml = readFileSync(join(project.dir, '.codex', 'config.toml'), 'utf8');
-    expect(toml).toMatch(/^\[features\]\ncodex_hooks = true$/m);
+    expect(toml).toMatch(/^\[features\]\nhooks = true$/m);
   });
 
   it('Copilot CLI: .github/hooks/*.json with version 1, bash + powershell + timeoutSec, no matcher', () => {

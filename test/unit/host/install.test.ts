@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UNPROMPTED_TOOLS } from '../../../src/host/hook/own-tools.js';
 import {
   BLOCK_BODY,
   HOST_IDS,
@@ -107,8 +108,9 @@ describe('install and uninstall', () => {
     expect(installed['CLAUDE.md']!.startsWith('# Our project\n\nAlways run the tests.\n')).toBe(true);
     expect(JSON.parse(installed['.mcp.json']!).mcpServers.db).toEqual({ command: 'db-mcp', args: ['--ro'] });
     expect(JSON.parse(installed['.mcp.json']!).mcpServers.firstlight.alwaysLoad).toBe(true);
+    // The user's own rules stay first; firstlight's startup and read-only tools follow.
     expect(JSON.parse(installed['.claude/settings.json']!).permissions).toEqual({
-      allow: ['Bash(npm test)'],
+      allow: ['Bash(npm test)', ...UNPROMPTED_TOOLS.map((t) => `mcp__firstlight__${t}`)],
     });
 
     const second = await install(options(['claude']));
@@ -135,7 +137,7 @@ describe('install and uninstall', () => {
     const toml = after['.codex/config.toml']!;
     expect(toml.startsWith('# my codex settings\nmodel = "o4"\n\n[features]\n')).toBe(true);
     expect(toml).toContain('[mcp_servers.firstlight]');
-    expect(toml).toContain('codex_hooks = true');
+    expect(toml).toContain('hooks = true');
     expect((await install(options([...HOST_IDS]))).files.every((f) => f.action === 'unchanged')).toBe(true);
     await uninstall(options([...HOST_IDS]));
     expect(snapshot(project.dir)).toEqual(before);

@@ -32,3 +32,38 @@ describe('session-start across compactions', () => {
     expect(await injected('compact')).toBeNull();
   });
 });
+
+describe("Gemini CLI's PreCompress", () => {
+  const gemini = (trigger: string) =>
+    runHook({
+      event: 'pre-compact',
+      host: 'gemini',
+      home: home.dir,
+      env: {},
+      cwd: home.dir,
+      // Gemini's PreCompress input: the common fields plus `trigger`.
+      stdin: JSON.stringify({
+        session_id: 'gem-1',
+        transcript_path: `${home.dir}/no-such-chat.jsonl`,
+        cwd: home.dir,
+        hook_event_name: 'PreCompress',
+        timestamp: '2026-11-25T08:00:00.000Z',
+        trigger,
+      }),
+    });
+
+  it('an automatic one (fired before every model turn) is no compaction: nothing counted, nothing said', async () => {
+    const out = await gemini('auto');
+    expect(out).toEqual({ stdout: '', exitCode: 0 });
+    const { compactions } = await import('../../../src/host/hook/ledger.js');
+    expect(compactions(home.dir, 'gem-1')).toBe(0);
+  });
+
+  it('a manual /compress is one: counted and captured', async () => {
+    const out = await gemini('manual');
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr).toMatch(/nothing captured/);
+    const { compactions } = await import('../../../src/host/hook/ledger.js');
+    expect(compactions(home.dir, 'gem-1')).toBe(1);
+  });
+});
