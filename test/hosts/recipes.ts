@@ -46,9 +46,16 @@ const claude: HostRecipe = {
   shellInput: (_tool, command) => ({ command, description: 'scripted check' }),
   bootstrapCall: () => ({ name: 'mcp__firstlight__bootstrap_session', input: {} }),
   configure(sandbox, modelUrl) {
-    // Trust step: Claude Code asks once to approve a project's .mcp.json servers; the answer is
-    // stored as enabledMcpjsonServers in .claude/settings.local.json (`claude mcp list` shows
-    // "Pending approval" until then).
+    // Trust steps, both asked once on the first interactive run in a project:
+    // 1. "Do you trust the files in this folder?" is stored as hasTrustDialogAccepted in
+    //    ~/.claude.json. Until then `claude -p` still runs the project's hooks and MCP servers
+    //    but ignores the permissions.allow in .claude/settings*.json, so bootstrap_session is
+    //    refused ("you haven't granted it yet").
+    // 2. Approving the project's .mcp.json servers is stored as enabledMcpjsonServers in
+    //    .claude/settings.local.json (`claude mcp list` shows "Pending approval" until then).
+    writeJsonFile(join(sandbox.home, '.claude.json'), {
+      projects: { [sandbox.project]: { hasTrustDialogAccepted: true } },
+    });
     writeJsonFile(join(sandbox.project, '.claude', 'settings.local.json'), {
       enabledMcpjsonServers: ['firstlight'],
     });
