@@ -13,10 +13,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, structured } from '../helpers/index.js';
 import { ensureHost, PINNED_HOSTS, type PinnedHostId } from './cache.js';
+import { writeRealFixtures } from './fixtures.js';
 import { type RecordedRequest, startModelServer } from './model-server.js';
 import { type HostRecipe, RECIPES, SESSION_HOSTS } from './recipes.js';
 import { ResultTable } from './results.js';
 import {
+  CAPTURE_HOOK,
   createSandbox,
   firstlight,
   keep,
@@ -38,6 +40,8 @@ import {
 const RESULTS = join(REPO_ROOT, 'test', 'hosts', 'results');
 const SESSION_TIMEOUT_MS = Number(process.env.FIRSTLIGHT_HOSTS_TIMEOUT_MS ?? 120_000);
 const KEEP_SANDBOX = process.env.FIRSTLIGHT_HOSTS_KEEP === '1';
+/** `FIRSTLIGHT_HOSTS_FIXTURES=1` refreshes test/fixtures/transcripts/real/ from this run. */
+const WRITE_FIXTURES = process.env.FIRSTLIGHT_HOSTS_FIXTURES === '1';
 const PROMPT = 'Start the session.';
 const COLUMNS = [
   'packet',
@@ -143,10 +147,38 @@ async function runSessions(recipe: HostRecipe): Promise<SessionsRun> {
       skipped: null,
     });
     keepArtifacts(recipe, sandbox, { first, second, turns: model.turns, side: model.side });
+    if (WRITE_FIXTURES) {
+      writeRealFixtures({
+        host: recipe.id,
+        sandbox,
+        captureHook: CAPTURE_HOOK,
+        transcriptDirs: recipe.transcriptDirs,
+        readme: fixtureReadme(recipe, versionOf(ensured.bin, recipe.versionArgs, env)),
+      });
+    }
   } finally {
     if (!KEEP_SANDBOX) sandbox.dispose();
   }
   return run;
+}
+
+function fixtureReadme(recipe: HostRecipe, reported: string): string {
+  const pinned = PINNED_HOSTS[recipe.id];
+  return [
+    `# ${recipe.name}: files a real run wrote`,
+    '',
+    `Written by ${pinned.pkg}@${pinned.version} (\`${reported}\`) on ${new Date().toISOString().slice(0, 10)},`,
+    'in a `npm run test:hosts` run with `FIRSTLIGHT_HOSTS_FIXTURES=1` (test/hosts/hosts.test.ts), against',
+    'the scripted model. Paths are scrubbed: the sandbox HOME is /home/user, the project',
+    "/home/user/project, the firstlight home /home/user/.firstlight; ids are the run's own.",
+    '',
+    `- \`session-1.*\`: the model calls ${recipe.shellTools[0]} (denied by the gate), then`,
+    `  ${recipe.bootstrapName} (succeeds), then ${recipe.shellTools[0]} again (allowed), then says its last words.`,
+    '- `session-2.*`: the next session, whose SessionStart carries those last words.',
+    '- `hook-inputs/NNN-<event>.json`: each hook call in order: `argv`, the exact `stdin` the host',
+    "  sent, and firstlight's `stdout`, `stderr` and exit `status`.",
+    '',
+  ].join('\n');
 }
 
 function keepArtifacts(recipe: HostRecipe, sandbox: Sandbox, runs: Record<string, unknown>) {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CLI } from '../helpers/index.js';
 
-const CAPTURE_HOOK = join(dirname(new URL(import.meta.url).pathname), 'capture-hook.mjs');
+/** The hook recorder script (see capture-hook.mjs). */
+export const CAPTURE_HOOK = join(dirname(new URL(import.meta.url).pathname), 'capture-hook.mjs');
 
 export interface Sandbox {
   root: string;
