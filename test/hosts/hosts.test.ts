@@ -33,6 +33,7 @@ import {
   checkBootstrap,
   checkDenied,
   checkLastWords,
+  checkLastWordsOnce,
   checkPacket,
   sessionOneModel,
 } from './scenario.js';
@@ -49,6 +50,7 @@ const COLUMNS = [
   'denied-before',
   'allowed-after',
   'last-words',
+  'last-words-once',
   'mcp-config',
   'mcp-serves',
 ];
@@ -221,6 +223,9 @@ for (const id of SESSION_HOSTS) {
       "(e) session two's first request carries session one's last words",
       skipped,
       () => checkLastWords(run.two[0], run.lastWords),
+    );
+    checkCase(id, 'last-words-once', '(f) ...and carries them once', skipped, () =>
+      checkLastWordsOnce(run.two[0], run.lastWords),
     );
   });
 }

@@ -109,3 +109,13 @@ export function checkLastWords(first: RecordedRequest | undefined, lastWords: st
     ? { pass: true, detail: `session two's first request holds "${lastWords}"` }
     : { pass: false, detail: `"${lastWords}" not in session two's first request` };
 }
+
+/** (f) Session two's first request carries those last words once, not repeated. */
+export function checkLastWordsOnce(first: RecordedRequest | undefined, lastWords: string): CheckOutcome {
+  if (!first) return { pass: false, detail: 'session two sent no model request' };
+  const times = requestText(first).split(lastWords).length - 1;
+  return {
+    pass: times === 1,
+    detail: `the last words appear ${times} time(s) in session two's first request`,
+  };
+}
