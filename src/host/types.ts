@@ -44,7 +44,7 @@ export type HookFileStyle =
   | 'nested'
   /** `{version:1, hooks:{event:[{type:"command", bash, powershell, timeoutSec}]}}` (Copilot CLI). */
   | 'copilot'
-  /** `{version:1, hooks:{event:[{command}]}}` (Cursor). */
+  /** `{version:1, hooks:{event:[{command}]}}` (Cursor; the gate's entry adds `failClosed: true`). */
   | 'cursor';
 
 /** One file install writes, described as data; shared code does the I/O. */
@@ -96,10 +96,11 @@ export interface HostCaps {
   /** How the host reads a hook's timeout: seconds (Claude, Codex, Copilot's `timeoutSec`) or milliseconds (Gemini CLI). */
   hookTimeoutUnit: 's' | 'ms';
   /**
-   * The PreToolUse gate: the host's transcript format, which can prove bootstrap_session ran,
-   * or why there is no gate on this host (no hook is installed that could never be satisfied).
+   * The PreToolUse gate and the proof it accepts: the host's transcript (its format), or
+   * firstlight's own bootstrap record for the session id the hook input carries, or why there
+   * is no gate on this host (no hook is installed that could never be satisfied).
    */
-  gate: { transcript: TranscriptFormat } | { none: string };
+  gate: { transcript: TranscriptFormat } | { record: RecordGate } | { none: string };
   /** Scopes the host supports. */
   scopes: readonly Scope[];
   /** Scopes where an instruction surface has no file (Cursor User Rules): the action block prints the block to paste. */
@@ -108,6 +109,16 @@ export interface HostCaps {
   mcpKey: 'mcpServers' | 'servers' | 'mcp_servers';
   /** One-line descriptions for the generated host-format table. */
   table: { mcp: string; instructions: string; hooks: string };
+}
+
+/** A host whose gate checks firstlight's own bootstrap record (no transcript can prove it). */
+export interface RecordGate {
+  /** The hook input field carrying the session id, as the host spells it (`sessionId`). */
+  idField: string;
+  /** The host's own name for our bootstrap tool, when known (`firstlight-bootstrap_session`). */
+  bootstrapTool: string | null;
+  /** What the host does with a deny that the user should know (doctor, install, docs). */
+  caveat?: string;
 }
 
 /** A hook payload after per-host normalisation. */

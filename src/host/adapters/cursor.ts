@@ -4,13 +4,18 @@ import type { HostAdapter } from '../types.js';
 import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'sessionStart', stop: 'stop', 'pre-compact': 'preCompact' },
+  events: {
+    'session-start': 'sessionStart',
+    'pre-tool-use': 'preToolUse',
+    stop: 'stop',
+    'pre-compact': 'preCompact',
+  },
   matchers: {},
   hookStyle: 'cursor',
   hookTimeoutUnit: 's',
-  gate: {
-    none: "Cursor's transcript format is undocumented: nothing can prove bootstrap_session ran",
-  },
+  // Its transcript format is undocumented, but every hook input carries `conversation_id`:
+  // firstlight's own record is the proof.
+  gate: { record: { idField: 'conversation_id', bootstrapTool: null } },
   scopes: ['project', 'user'],
   pasteBlock: ['project', 'user'],
   mcpKey: 'mcpServers',
@@ -19,7 +24,7 @@ const caps = {
     instructions:
       '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
     hooks:
-      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`; no preToolUse gate (transcript format undocumented)',
+      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],"preToolUse":[{"command","failClosed":true}],…}}`; sessionStart output `{"additional_context":…}`; preToolUse deny `{"permission":"deny","user_message","agent_message"}`, gated on the firstlight bootstrap record for `conversation_id`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -67,7 +72,10 @@ export const cursorAdapter: HostAdapter = {
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
   formatHookOutput(event, result) {
-    // No deny: Cursor has no gate (see caps.gate).
-    return result.kind === 'context' ? json({ additional_context: result.text }) : quiet(event, result);
+    if (result.kind === 'context') return json({ additional_context: result.text });
+    // The reason goes to both: `agent_message` tells the model what to call, `user_message` the user.
+    if (result.kind === 'deny')
+      return json({ permission: 'deny', user_message: result.reason, agent_message: result.reason });
+    return quiet(event, result);
   },
 };

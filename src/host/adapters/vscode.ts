@@ -10,9 +10,9 @@ const caps = {
   matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
-  gate: {
-    none: "VS Code's transcript is its own format and not a stable hook API (microsoft/vscode#300583): nothing can prove bootstrap_session ran",
-  },
+  // Its transcript is its own format and not a stable hook API (microsoft/vscode#300583), but
+  // every hook input carries `sessionId`: firstlight's own record is the proof.
+  gate: { record: { idField: 'sessionId', bootstrapTool: `mcp_${SERVER_NAME}_bootstrap_session` } },
   scopes: ['project', 'user'],
   pasteBlock: ['user'],
   mcpKey: 'servers',
@@ -20,7 +20,7 @@ const caps = {
     mcp: `\`.vscode/mcp.json\` \`servers.${SERVER_NAME}\` (the root key is \`servers\`); user profile \`mcp.json\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`',
     hooks:
-      "runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); their PreToolUse lets VS Code's calls through (its transcript is another format)",
+      'runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); input has camelCase `sessionId` and `hookEventName` beside snake_case `tool_name`/`tool_input`; PreToolUse deny `hookSpecificOutput.permissionDecision`, gated on the firstlight bootstrap record for `sessionId`',
   },
 } as const satisfies HostAdapter['caps'];
 

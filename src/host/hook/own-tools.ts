@@ -29,9 +29,9 @@ export const OWN_TOOLS: readonly string[] = [
 /**
  * How hosts prefix a server's tools: `mcp__firstlight__` (Claude Code, Codex, Gemini CLI's
  * docs), `firstlight__` (older Codex; Gemini CLI on a name clash), `mcp_firstlight_` (current
- * Gemini CLI).
+ * Gemini CLI, VS Code), `firstlight-` (Copilot CLI: `<server>-<tool>`).
  */
-const PREFIXES = [`mcp__${SERVER_NAME}__`, `${SERVER_NAME}__`, `mcp_${SERVER_NAME}_`];
+const PREFIXES = [`mcp__${SERVER_NAME}__`, `${SERVER_NAME}__`, `mcp_${SERVER_NAME}_`, `${SERVER_NAME}-`];
 
 /** Our bare tool name when `name` is one of our tools under one of our prefixes, else null. */
 export function ownTool(name: string): string | null {
