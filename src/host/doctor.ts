@@ -8,7 +8,7 @@ import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { inspectSurface } from './install/surface-edit.js';
-import { gateSummary } from './report.js';
+import { gateProof, gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
 export type CheckName = 'config' | 'instructions' | 'hooks' | 'server' | 'gate';
@@ -22,6 +22,8 @@ export interface DoctorCheck {
   path?: string;
   /** Passes, but says something the user should know (a host with no gate). */
   info?: true;
+  /** The `gate` check: what proves bootstrap on this host (its transcript, firstlight's record, or nothing). */
+  proof?: 'transcript' | 'record' | 'none';
 }
 
 export interface HostDiagnosis {
@@ -102,6 +104,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         id: 'gate',
         ok: true,
         detail: gate.text,
+        proof: gateProof(adapter),
         ...(gate.enforced ? {} : { info: true }),
       });
       hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });

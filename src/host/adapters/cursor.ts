@@ -65,10 +65,15 @@ export const cursorAdapter: HostAdapter = {
     );
     return files;
   },
-  manualSteps() {
-    return [
-      'Cursor User Rules live in the app settings and have no file: paste the bootstrap block printed below into Cursor Settings → Rules → User Rules.',
-    ];
+  manualSteps(scope) {
+    const rules =
+      'Cursor User Rules live in the app settings and have no file: paste the bootstrap block printed below into Cursor Settings → Rules → User Rules.';
+    return scope === 'project'
+      ? [
+          rules,
+          'Cursor runs project hooks only in a trusted workspace: trust this folder, or neither the SessionStart packet nor the tool gate runs (Cursor Settings → Hooks lists what ran).',
+        ]
+      : [rules];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
   formatHookOutput(event, result) {

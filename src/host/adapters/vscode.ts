@@ -84,6 +84,7 @@ export const vscodeAdapter: HostAdapter = {
         ]
       : [
           `VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "${SERVER_NAME}" when asked.`,
+          'VS Code agent hooks are a preview your organization can turn off, and `chat.hookFilesLocations` must keep `.claude/settings.json`: without them there is no SessionStart packet and no tool gate (the "GitHub Copilot Chat Hooks" output channel shows what ran).',
         ];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('vscode', event, raw),

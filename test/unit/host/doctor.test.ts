@@ -88,11 +88,14 @@ describe('doctor', () => {
     const gate = (host: HostId) =>
       report.hosts.find((h) => h.host === host)!.checks.find((c) => c.id === 'gate')!;
     // Every host is gated; doctor names the proof each one uses.
-    for (const host of ['claude', 'codex', 'gemini'] as const)
+    for (const host of ['claude', 'codex', 'gemini'] as const) {
       expect(gate(host).detail, host).toMatch(
         /^enforced: .*transcript \(or firstlight's own bootstrap record\)/,
       );
+      expect(gate(host).proof).toBe('transcript');
+    }
     for (const host of ['copilot', 'vscode', 'cursor'] as const) {
+      expect(gate(host).proof).toBe('record');
       expect(gate(host).detail, host).toMatch(
         /^enforced: .*firstlight's own record .*bootstrap_session\(session_id/,
       );

@@ -141,7 +141,7 @@ describe('hooks files on disk, per host format', () => {
       expect(Object.keys(list[0]!)).toEqual(event === 'preToolUse' ? ['command', 'failClosed'] : ['command']);
       expect(list[0]!.command).toMatch(/ hook [a-z-]+ /);
     }
-    expect(file.hooks.preToolUse[0].failClosed).toBe(true);
+    expect(file.hooks.preToolUse?.[0]?.failClosed).toBe(true);
   });
 });
 
