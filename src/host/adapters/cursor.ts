@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter } from '../types.js';
-import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
+import { hookEntries, json, normalizeSnakeCase, quiet, str } from './shared.js';
 
 const caps = {
   events: {
@@ -75,7 +75,12 @@ export const cursorAdapter: HostAdapter = {
         ]
       : [rules];
   },
-  normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
+  normalizeHookInput(event, raw) {
+    // `conversation_id` is in every Cursor hook's input (its common schema), so the id the
+    // SessionStart packet names is the id the gate looks up, whatever else sessionStart sends.
+    const input = normalizeSnakeCase('cursor', event, raw);
+    return { ...input, sessionId: str(raw.conversation_id) ?? input.sessionId };
+  },
   formatHookOutput(event, result) {
     if (result.kind === 'context') return json({ additional_context: result.text });
     // The reason goes to both: `agent_message` tells the model what to call, `user_message` the user.

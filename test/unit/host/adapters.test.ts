@@ -187,6 +187,14 @@ describe('detectHost: the payload picks the host (.claude/settings.json names no
     ).toBe('claude');
   });
 
+  it("Cursor's session id is conversation_id in every event, so SessionStart and the gate agree", () => {
+    const start = { session_id: 'other', conversation_id: 'conv', cursor_version: '2.1.0' };
+    expect(HOST_ADAPTERS.cursor.normalizeHookInput('session-start', start).sessionId).toBe('conv');
+    expect(
+      HOST_ADAPTERS.cursor.normalizeHookInput('pre-tool-use', { conversation_id: 'conv' }).sessionId,
+    ).toBe('conv');
+  });
+
   it('otherwise the --host hint', () => {
     expect(detectHost({ session_id: 's', transcript_path: '/x/rollout.jsonl' }, 'codex')).toBe('codex');
   });
