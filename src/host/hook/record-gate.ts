@@ -33,7 +33,10 @@ function callFor(sessionId: string, gate: RecordGate): string {
 
 export function recordGate(input: HookInput, deps: RecordGateDeps): HookResult {
   const tool = input.toolName;
-  if (!tool) return { kind: 'deny', reason: 'firstlight gate: the hook input names no tool.' };
+  if (!tool) {
+    const call = input.sessionId ? ` ${callFor(input.sessionId, deps.gate)}` : '';
+    return { kind: 'deny', reason: `firstlight gate: the hook input names no tool.${call}` };
+  }
   // Our own tools (bootstrap_session among them) never wait for bootstrap.
   if (input.mcpServer !== null ? input.mcpServer === SERVER_NAME : ownTool(tool) !== null)
     return { kind: 'allow' };
