@@ -314,8 +314,9 @@ describe('firstlight hook stays light (it runs on every tool call)', () => {
           fixture,
         ).toEqual([]);
         const own = files.filter((u) => u.includes('/dist/'));
-        // 23 today: the CLI entry, the host index and what it names, the gate and the transcript readers.
-        expect(own.length, own.join('\n')).toBeLessThanOrEqual(23);
+        // 24 today: the CLI entry, the host index and what it names, the gate, the transcript
+        // readers and the bootstrap record reader.
+        expect(own.length, own.join('\n')).toBeLessThanOrEqual(24);
       }
     } finally {
       dir.dispose();

@@ -258,15 +258,17 @@ describe('install and uninstall', () => {
 });
 
 describe('the action block', () => {
-  it('says per host whether the tool gate is enforced, and why not, with the bypass', async () => {
+  it('says per host that the tool gate is enforced, with which proof and the bypass', async () => {
     const text = renderInstallReport(await install(options([...HOST_IDS], { dryRun: true })));
     expect(text).toContain('Required first call in new sessions: bootstrap_session()');
     expect(text).toMatch(/- Claude Code: enforced: .*FIRSTLIGHT_GATE_BYPASS=1/);
     expect(text).toMatch(/- Codex CLI: enforced: .*rollout transcript/);
     expect(text).toMatch(/- Gemini CLI: enforced: /);
-    expect(text).toMatch(/- Copilot CLI: not installed: .*no transcript.*deny as an ask/);
-    expect(text).toMatch(/- VS Code: not installed: /);
-    expect(text).toMatch(/- Cursor: not installed: .*undocumented/);
+    expect(text).toMatch(
+      /- Copilot CLI: enforced: .*own record.*`sessionId`.*FIRSTLIGHT_GATE_BYPASS=1.*as an ask/,
+    );
+    expect(text).toMatch(/- VS Code: enforced: .*own record.*`sessionId`/);
+    expect(text).toMatch(/- Cursor: enforced: .*own record.*`conversation_id`/);
   });
 
   it('prints the block to paste where a surface has no file (Cursor User Rules, VS Code user scope)', async () => {
