@@ -1,7 +1,16 @@
 /** The install plan is pure: texts and the manifest in, file changes out, nothing touched. */
 import { describe, expect, it } from 'vitest';
+import type { ManifestEntry } from '../../../src/host/install/manifest.js';
+import type { FileChange } from '../../../src/host/install/plan.js';
 import { planFiles, planInstallFile, planUninstallFile } from '../../../src/host/install/plan.js';
 import type { InstallContext } from '../../../src/host/types.js';
+
+/** The manifest entry a change records (fails the test when it records none). */
+function entryOf(change: FileChange): ManifestEntry {
+  if (change.manifest.kind !== 'set')
+    throw new Error(`expected a manifest entry, got ${change.manifest.kind}`);
+  return change.manifest.entry;
+}
 
 const ctx: InstallContext = {
   project: '/p',
@@ -29,13 +38,7 @@ describe('install plan', () => {
     expect(JSON.parse(change.after!).mcpServers.firstlight.command).toBe('firstlight');
     expect(change.manifest).toMatchObject({ kind: 'set', entry: { original: before, hosts: ['claude'] } });
     // The same text again: nothing to do, and the manifest only learns the hosts.
-    const again = planInstallFile(
-      mcp!,
-      change.after,
-      { ...(change.manifest as { entry: never }).entry },
-      'firstlight',
-      [],
-    );
+    const again = planInstallFile(mcp!, change.after, entryOf(change), 'firstlight', []);
     expect(again.action).toBe('unchanged');
     expect(again.manifest).toEqual({ kind: 'hosts', hosts: ['claude'] });
   });
@@ -49,9 +52,7 @@ describe('install plan', () => {
   it('uninstall is the inverse: the original back when untouched, only our parts when edited, kept while shared', () => {
     const before = '{"mcpServers":{"db":{"command":"db"}}}\n';
     const installed = planInstallFile(mcp!, before, undefined, 'firstlight', ['/p/x']);
-    const entry = (
-      installed.manifest as { entry: import('../../../src/host/install/manifest.js').ManifestEntry }
-    ).entry;
+    const entry = entryOf(installed);
     const restore = planUninstallFile(mcp!, installed.after, entry, 'firstlight');
     expect(restore).toMatchObject({
       action: 'restored',
