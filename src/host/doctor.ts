@@ -8,7 +8,7 @@ import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { inspectSurface } from './install/surface-edit.js';
-import { gateSummary } from './report.js';
+import { gateProof, gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
 export type CheckName = 'config' | 'permissions' | 'instructions' | 'hooks' | 'trust' | 'server' | 'gate';
@@ -22,6 +22,8 @@ export interface DoctorCheck {
   path?: string;
   /** Passes, but says something the user should know (a host with no gate). */
   info?: true;
+  /** The `gate` check: what proves bootstrap on this host (its transcript, firstlight's record, or nothing). */
+  proof?: 'transcript' | 'record' | 'none';
 }
 
 export interface HostDiagnosis {
@@ -107,6 +109,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         id: 'gate',
         ok: true,
         detail: skipped ? `not enforced until ${adapter.name} runs the hooks (see trust)` : gate.text,
+        proof: gateProof(adapter),
         ...(gate.enforced && !skipped ? {} : { info: true }),
       });
       hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });

@@ -49,6 +49,7 @@ export type {
   HostAdapter,
   HostCaps,
   InstallContext,
+  RecordGate,
   ServerSpec,
   Surface,
 } from './types.js';

@@ -12,18 +12,33 @@ const TRANSCRIPT_NAME = {
   gemini: "Gemini CLI's session",
 } as const;
 
+/** Which proof the gate uses on this host, for doctor, the action block and the docs table. */
+export function gateProof(adapter: HostAdapter): 'transcript' | 'record' | 'none' {
+  const { gate } = adapter.caps;
+  return 'transcript' in gate ? 'transcript' : 'record' in gate ? 'record' : 'none';
+}
+
 /** One sentence per host on the PreToolUse gate, for the action block, doctor and the docs table. */
 export function gateSummary(adapter: HostAdapter): { enforced: boolean; text: string } {
   const { gate } = adapter.caps;
-  return 'transcript' in gate
-    ? {
-        enforced: true,
-        text: `enforced: gated tools wait until ${TRANSCRIPT_NAME[gate.transcript]} transcript holds a successful bootstrap_session (bypass: ${GATE_BYPASS_ENV}=1 in the host's environment)`,
-      }
-    : {
-        enforced: false,
-        text: `not installed: ${gate.none}; the bootstrap rule and the SessionStart packet still apply`,
-      };
+  const bypass = `bypass: ${GATE_BYPASS_ENV}=1 in the host's environment`;
+  if ('transcript' in gate) {
+    return {
+      enforced: true,
+      text: `enforced: gated tools wait until ${TRANSCRIPT_NAME[gate.transcript]} transcript (or firstlight's own bootstrap record) holds a successful bootstrap_session (${bypass})`,
+    };
+  }
+  if ('record' in gate) {
+    const caveat = gate.record.caveat ? `; note: ${gate.record.caveat}` : '';
+    return {
+      enforced: true,
+      text: `enforced: gated tools wait until firstlight's own record holds a successful bootstrap_session(session_id: …) for the hook's \`${gate.record.idField}\` (${bypass})${caveat}`,
+    };
+  }
+  return {
+    enforced: false,
+    text: `not installed: ${gate.none}; the bootstrap rule and the SessionStart packet still apply`,
+  };
 }
 
 function fileLines(report: InstallReport): string[] {
@@ -106,6 +121,13 @@ export function renderDoctorReport(report: DoctorReport): string {
   return lines.join('\n');
 }
 
+function gateCell(adapter: HostAdapter): string {
+  const { gate } = adapter.caps;
+  if ('transcript' in gate) return `yes (${gate.transcript} transcript, or firstlight's record)`;
+  if ('record' in gate) return `yes (firstlight's record for \`${gate.record.idField}\`)`;
+  return 'no';
+}
+
 /** The host-format table in docs/hosts.md, generated from the adapter registry. */
 export function renderHostFormatTable(): string {
   const rows = HOST_IDS.map((id) => {
@@ -119,7 +141,7 @@ export function renderHostFormatTable(): string {
       a.caps.table.instructions,
       a.caps.table.hooks,
       events,
-      'transcript' in a.caps.gate ? `yes (${a.caps.gate.transcript} transcript)` : 'no',
+      gateCell(a),
     ];
     return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   });

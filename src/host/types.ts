@@ -44,7 +44,7 @@ export type HookFileStyle =
   | 'nested'
   /** `{version:1, hooks:{event:[{type:"command", bash, powershell, timeoutSec}]}}` (Copilot CLI). */
   | 'copilot'
-  /** `{version:1, hooks:{event:[{command}]}}` (Cursor). */
+  /** `{version:1, hooks:{event:[{command}]}}` (Cursor; the gate's entry adds `failClosed: true`). */
   | 'cursor';
 
 /** One file install writes, described as data; shared code does the I/O. */
@@ -106,10 +106,11 @@ export interface HostCaps {
   /** How the host reads a hook's timeout: seconds (Claude, Codex, Copilot's `timeoutSec`) or milliseconds (Gemini CLI). */
   hookTimeoutUnit: 's' | 'ms';
   /**
-   * The PreToolUse gate: the host's transcript format, which can prove bootstrap_session ran,
-   * or why there is no gate on this host (no hook is installed that could never be satisfied).
+   * The PreToolUse gate and the proof it accepts: the host's transcript (its format), or
+   * firstlight's own bootstrap record for the session id the hook input carries, or why there
+   * is no gate on this host (no hook is installed that could never be satisfied).
    */
-  gate: { transcript: TranscriptFormat } | { none: string };
+  gate: { transcript: TranscriptFormat } | { record: RecordGate } | { none: string };
   /**
    * How the host names our MCP tools to the model: every text the model reads names a tool
    * this way (`mcp__firstlight__bootstrap_session` on Claude Code, `mcp_firstlight_…` on
@@ -129,6 +130,14 @@ export interface HostCaps {
   mcpKey: 'mcpServers' | 'servers' | 'mcp_servers';
   /** One-line descriptions for the generated host-format table. */
   table: { mcp: string; instructions: string; hooks: string };
+}
+
+/** A host whose gate checks firstlight's own bootstrap record (no transcript can prove it). */
+export interface RecordGate {
+  /** The hook input field carrying the session id, as the host spells it (`sessionId`). */
+  idField: string;
+  /** What the host does with a deny that the user should know (doctor, install, docs). */
+  caveat?: string;
 }
 
 /** A hook payload after per-host normalisation. */

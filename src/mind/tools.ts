@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec, WRITES_ADDITIVE } from '../core/index.js';
+import { type BootstrapVia, writeBootstrapRecord } from './bootstrap-record/index.js';
 import { listMemories, readMemoryFile } from './memory/access.js';
 import type { Mind } from './mind.js';
 import { activeContextSchema, packetShape } from './packet-schema.js';
@@ -10,6 +11,18 @@ export interface ConnectionInfo {
   sessionKey: string;
   /** When the client connected; ties an id-less bootstrap_session to the host session that started then. */
   connectedAt?: Date;
+}
+
+/**
+ * Writes the record the PreToolUse gate reads, before the call returns: the agent's next tool
+ * call may be the gated one. A failed write costs the gate, never the bootstrap.
+ */
+function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): void {
+  try {
+    writeBootstrapRecord(mind.home, sessionId, { now: mind.clock(), via });
+  } catch (error) {
+    mind.log.warn(`could not record the bootstrap for the tool gate: ${(error as Error).message}`);
+  }
 }
 
 /** The mind's own tools: the packet and the legacy three-call startup surface. */
@@ -29,12 +42,16 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
     output: packetShape,
     // Not read-only: it records the session start and may consume a clear-after-inject resumption.
     annotations: { ...WRITES_ADDITIVE, idempotentHint: true },
-    handler: async ({ session_id }) =>
-      mind.bootstrap({
+    handler: async ({ session_id }) => {
+      const packet = await mind.bootstrap({
         sessionId: session_id ?? null,
         sessionKey: session_id ?? connection.sessionKey,
         ...(connection.connectedAt ? { connectedAt: connection.connectedAt } : {}),
-      }),
+      });
+      if (session_id && packet.mind_contract_available)
+        recordBootstrap(mind, session_id, 'bootstrap_session');
+      return packet;
+    },
   });
 
   const systemPrompt = defineTool({
@@ -42,11 +59,21 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
     title: 'Get the mind contract',
     description:
       'Legacy startup call (prefer bootstrap_session). Returns the assembled mind contract as text, or the same ERROR text bootstrap_session carries when it failed to assemble.',
-    input: {},
+    input: {
+      session_id: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('The host session id, if known; a successful call with it satisfies the tool gate.'),
+    },
     output: { mind_contract: z.string(), mind_contract_available: z.boolean() },
+    // Still read-only to the host: its one write is firstlight's own gate bookkeeping, and
+    // hosts auto-approve read-only tools (the legacy ritual must not start with a prompt).
     annotations: READ_ONLY,
-    handler: async () => {
+    handler: async ({ session_id }) => {
       const c = mind.contract();
+      if (session_id && c.available) recordBootstrap(mind, session_id, 'get_system_prompt');
       return { mind_contract: c.text, mind_contract_available: c.available };
     },
     text: (out) => out.mind_contract,

@@ -211,6 +211,34 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   });
 });
 
+describe('install and doctor find the project root from a subdirectory (built CLI)', () => {
+  it('writes at the git root, not in the directory the command ran from, and doctor agrees', () => {
+    const repo = tempDir('firstlight-e2e-root-');
+    try {
+      mkdirSync(join(repo.dir, '.git'));
+      mkdirSync(join(repo.dir, 'src', 'deep'), { recursive: true });
+      const sub = join(repo.dir, 'src', 'deep');
+      const r = runCli(['install', 'claude', '--json'], { env, cwd: sub });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).project).toBe(repo.dir);
+      expect(readdirSync(sub)).toEqual([]);
+      for (const file of [
+        'CLAUDE.md',
+        '.mcp.json',
+        '.claude/settings.json',
+        '.firstlight/install-manifest.json',
+      ])
+        expect(statSync(join(repo.dir, file)).isFile(), file).toBe(true);
+      // From another subdirectory, doctor finds the same root by its .firstlight/ marker.
+      const d = runCli(['doctor', '--json'], { env, cwd: join(repo.dir, 'src') });
+      expect(JSON.parse(d.stdout).project).toBe(repo.dir);
+      expect(JSON.parse(d.stdout).hosts.map((h: { host: string }) => h.host)).toEqual(['claude']);
+    } finally {
+      repo.dispose();
+    }
+  });
+});
+
 describe('install all, doctor, and hosts that share a file (built CLI)', () => {
   let all: { dir: string; dispose: () => void };
   beforeAll(() => {
@@ -314,8 +342,9 @@ describe('firstlight hook stays light (it runs on every tool call)', () => {
           fixture,
         ).toEqual([]);
         const own = files.filter((u) => u.includes('/dist/'));
-        // 23 today: the CLI entry, the host index and what it names, the gate and the transcript readers.
-        expect(own.length, own.join('\n')).toBeLessThanOrEqual(23);
+        // 24 today: the CLI entry, the host index and what it names, the gate, the transcript
+        // readers and the bootstrap record reader.
+        expect(own.length, own.join('\n')).toBeLessThanOrEqual(24);
       }
     } finally {
       dir.dispose();

@@ -21,11 +21,13 @@ const ALLOWED: Record<string, string[]> = {
 /**
  * Second, light faces: a sub-folder's index.ts that the named folders may import instead of the
  * folder's own index.ts. The hook gate runs on every tool call and must not load what
- * resume/index.ts does (zod, YAML and the file locks, through core), so it reads transcripts
- * through resume/transcripts/index.ts.
+ * resume/index.ts or mind/index.ts do (zod, YAML and the file locks, through core), so it reads
+ * transcripts through resume/transcripts/index.ts and the mind's bootstrap record through
+ * mind/bootstrap-record/index.ts.
  */
 const LIGHT_FACES: Record<string, string[]> = {
   [join('resume', 'transcripts', 'index.js')]: ['host'],
+  [join('mind', 'bootstrap-record', 'index.js')]: ['host'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -5,12 +5,17 @@ import type { HookInput, HostAdapter, InstallContext } from '../types.js';
 import { hookEntries, json, normalizeSource, quiet, str } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'sessionStart' },
+  events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
   matchers: {},
   hookStyle: 'copilot',
   hookTimeoutUnit: 's',
+  // preToolUse carries `sessionId` but no transcript: firstlight's own record is the proof.
   gate: {
-    none: 'Copilot CLI sends no transcript that could prove bootstrap_session ran, and treats a hook deny as an ask (--allow-all-tools approves it)',
+    record: {
+      idField: 'sessionId',
+      caveat:
+        'Copilot CLI documents a preToolUse deny as blocking; some versions treated it as an ask that --allow-all-tools / --yolo approves',
+    },
   },
   toolPrefix: `${SERVER_NAME}-`,
   scopes: ['project', 'user'],
@@ -20,7 +25,7 @@ const caps = {
     mcp: `\`~/.copilot/mcp-config.json\` \`mcpServers.${SERVER_NAME}\` (user; honours \`$COPILOT_HOME\`); \`deferTools: "never"\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
     hooks:
-      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`toolArgs` a JSON string); output top-level `additionalContext`; no preToolUse gate (no transcript; a deny acts as an ask)',
+      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[…],"preToolUse":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`sessionId`, `toolName`, `toolArgs` a JSON string); sessionStart output top-level `additionalContext`; preToolUse deny `{"permissionDecision":"deny","permissionDecisionReason"}`, gated on the firstlight bootstrap record for `sessionId`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -108,6 +113,7 @@ export const copilotAdapter: HostAdapter = {
         ]
       : [
           'Copilot CLI may not load ~/.copilot/copilot-instructions.md (github/copilot-cli#2179); the project files cover it.',
+          'The SessionStart packet and the tool gate are project hooks (.github/hooks/firstlight.json): run `firstlight install copilot` in each project you want gated.',
         ];
   },
   normalizeHookInput(event: HookEvent, raw): HookInput {
@@ -126,7 +132,14 @@ export const copilotAdapter: HostAdapter = {
     };
   },
   formatHookOutput(event, result) {
-    // No deny: Copilot CLI has no gate (see caps.gate).
-    return result.kind === 'context' ? json({ additionalContext: result.text }) : quiet(event, result);
+    if (result.kind === 'context') return json({ additionalContext: result.text });
+    if (result.kind === 'deny') {
+      // Top level for the camelCase `preToolUse` hook (the CLI hooks reference); the same
+      // decision inside `hookSpecificOutput` for the PascalCase, VS Code-compatible form Copilot
+      // CLI uses when it runs the `.claude/settings.json` hooks. Each reader ignores the other.
+      const decision = { permissionDecision: 'deny', permissionDecisionReason: result.reason };
+      return json({ ...decision, hookSpecificOutput: { hookEventName: 'PreToolUse', ...decision } });
+    }
+    return quiet(event, result);
   },
 };

@@ -1,16 +1,21 @@
 import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter } from '../types.js';
-import { hookEntries, json, normalizeSnakeCase, quiet } from './shared.js';
+import { hookEntries, json, normalizeSnakeCase, quiet, str } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'sessionStart', stop: 'stop', 'pre-compact': 'preCompact' },
+  events: {
+    'session-start': 'sessionStart',
+    'pre-tool-use': 'preToolUse',
+    stop: 'stop',
+    'pre-compact': 'preCompact',
+  },
   matchers: {},
   hookStyle: 'cursor',
   hookTimeoutUnit: 's',
-  gate: {
-    none: "Cursor's transcript format is undocumented: nothing can prove bootstrap_session ran",
-  },
+  // Its transcript format is undocumented, but every hook input carries `conversation_id`:
+  // firstlight's own record is the proof.
+  gate: { record: { idField: 'conversation_id' } },
   toolPrefix: '',
   scopes: ['project', 'user'],
   pasteBlock: ['project', 'user'],
@@ -20,7 +25,7 @@ const caps = {
     instructions:
       '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
     hooks:
-      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],…}}`; sessionStart output `{"additional_context":…}`; no preToolUse gate (transcript format undocumented)',
+      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],"preToolUse":[{"command","failClosed":true}],…}}`; sessionStart output `{"additional_context":…}`; preToolUse deny `{"permission":"deny","user_message","agent_message"}`, gated on the firstlight bootstrap record for `conversation_id`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -61,14 +66,27 @@ export const cursorAdapter: HostAdapter = {
     );
     return files;
   },
-  manualSteps() {
-    return [
-      'Cursor User Rules live in the app settings and have no file: paste the bootstrap block printed below into Cursor Settings → Rules → User Rules.',
-    ];
+  manualSteps(scope) {
+    const rules =
+      'Cursor User Rules live in the app settings and have no file: paste the bootstrap block printed below into Cursor Settings → Rules → User Rules.';
+    return scope === 'project'
+      ? [
+          rules,
+          'Cursor runs project hooks only in a trusted workspace: trust this folder, or neither the SessionStart packet nor the tool gate runs (Cursor Settings → Hooks lists what ran).',
+        ]
+      : [rules];
   },
-  normalizeHookInput: (event, raw) => normalizeSnakeCase('cursor', event, raw),
+  normalizeHookInput(event, raw) {
+    // `conversation_id` is in every Cursor hook's input (its common schema), so the id the
+    // SessionStart packet names is the id the gate looks up, whatever else sessionStart sends.
+    const input = normalizeSnakeCase('cursor', event, raw);
+    return { ...input, sessionId: str(raw.conversation_id) ?? input.sessionId };
+  },
   formatHookOutput(event, result) {
-    // No deny: Cursor has no gate (see caps.gate).
-    return result.kind === 'context' ? json({ additional_context: result.text }) : quiet(event, result);
+    if (result.kind === 'context') return json({ additional_context: result.text });
+    // The reason goes to both: `agent_message` tells the model what to call, `user_message` the user.
+    if (result.kind === 'deny')
+      return json({ permission: 'deny', user_message: result.reason, agent_message: result.reason });
+    return quiet(event, result);
   },
 };

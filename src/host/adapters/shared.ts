@@ -33,12 +33,16 @@ export function str(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-/** snake_case payloads (Claude Code, Codex, Gemini CLI, Cursor, VS Code). */
+/**
+ * snake_case payloads (Claude Code, Codex, Gemini CLI, Cursor, VS Code). The session id is
+ * `session_id`, VS Code's camelCase `sessionId` (a common field beside snake_case tool fields),
+ * or Cursor's `conversation_id`.
+ */
 export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<string, unknown>): HookInput {
   return {
     host,
     event,
-    sessionId: str(raw.session_id) ?? str(raw.conversation_id),
+    sessionId: str(raw.session_id) ?? str(raw.sessionId) ?? str(raw.conversation_id),
     transcriptPath: str(raw.transcript_path),
     cwd: str(raw.cwd) ?? firstString(raw.workspace_roots),
     source: normalizeSource(raw.source),

@@ -10,9 +10,9 @@ const caps = {
   matchers: CLAUDE_MATCHERS,
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
-  gate: {
-    none: "VS Code's transcript is its own format and not a stable hook API (microsoft/vscode#300583): nothing can prove bootstrap_session ran",
-  },
+  // Its transcript is its own format and not a stable hook API (microsoft/vscode#300583), but
+  // every hook input carries `sessionId`: firstlight's own record is the proof.
+  gate: { record: { idField: 'sessionId' } },
   toolPrefix: `mcp_${SERVER_NAME}_`,
   scopes: ['project', 'user'],
   pasteBlock: ['user'],
@@ -21,7 +21,7 @@ const caps = {
     mcp: `\`.vscode/mcp.json\` \`servers.${SERVER_NAME}\` (the root key is \`servers\`); user profile \`mcp.json\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`',
     hooks:
-      "runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); their PreToolUse lets VS Code's calls through (its transcript is another format)",
+      'runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); input has camelCase `sessionId` and `hookEventName` beside snake_case `tool_name`/`tool_input`; PreToolUse deny `hookSpecificOutput.permissionDecision`, gated on the firstlight bootstrap record for `sessionId`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -85,6 +85,7 @@ export const vscodeAdapter: HostAdapter = {
         ]
       : [
           `VS Code starts MCP servers on demand: open the Chat view, pick Agent mode, and trust "${SERVER_NAME}" when asked.`,
+          'VS Code agent hooks are a preview your organization can turn off, and `chat.hookFilesLocations` must keep `.claude/settings.json`: without them there is no SessionStart packet and no tool gate (the "GitHub Copilot Chat Hooks" output channel shows what ran).',
         ];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('vscode', event, raw),

@@ -19,6 +19,19 @@ export const DEFAULT_GATED_TOOLS: readonly string[] = [
   'write_file',
   'replace',
   'apply_patch',
+  // Copilot CLI (its hooks reference's tool list; `bash`, `edit` match the names above).
+  'powershell',
+  'create',
+  // VS Code's agent tools; Cursor's `Shell` and `Write` match the names above.
+  'run_in_terminal',
+  'runInTerminal',
+  'editFiles',
+  'create_file',
+  'replace_string_in_file',
+  'multi_replace_string_in_file',
+  'insert_edit_into_file',
+  'edit_notebook_file',
+  'Delete',
   // One glob for every host's MCP naming: `mcp__<server>__<tool>` (Claude Code, Codex) is also
   // `mcp_` + `_<server>_` + `_<tool>`, so Gemini CLI's `mcp_<server>_<tool>` pattern covers it.
   'mcp_*_{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',

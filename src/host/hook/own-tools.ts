@@ -45,7 +45,7 @@ export const UNPROMPTED_TOOLS: readonly string[] = [
 /**
  * How hosts prefix a server's tools: `mcp__firstlight__` (Claude Code, Codex, Gemini CLI's
  * docs), `firstlight__` (older Codex; Gemini CLI on a name clash), `mcp_firstlight_` (current
- * Gemini CLI, VS Code), `firstlight-` (Copilot CLI).
+ * Gemini CLI, VS Code), `firstlight-` (Copilot CLI: `<server>-<tool>`).
  */
 const PREFIXES = [`mcp__${SERVER_NAME}__`, `${SERVER_NAME}__`, `mcp_${SERVER_NAME}_`, `${SERVER_NAME}-`];
 

@@ -1,3 +1,4 @@
+import { readBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import type { TranscriptFormat } from '../../resume/transcripts/index.js';
 import type { HookInput, HookResult } from '../types.js';
 import { GATE_BYPASS_ENV, type GateConfig, matchesAny } from './gate-config.js';
@@ -11,6 +12,8 @@ export interface GateDeps {
   transcript: TranscriptFormat;
   /** How the host names our MCP tools to the model (`mcp__firstlight__`, `mcp_firstlight_`). */
   toolPrefix: string;
+  /** The home whose bootstrap record is accepted too (the cheaper proof, checked first). */
+  home?: string;
 }
 
 /**
@@ -28,8 +31,9 @@ export const callFirst = (toolPrefix: string): string =>
 
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session
- * result. Fails closed: no transcript, an unreadable one, or no proof all deny, with a reason
- * that tells the agent what to call.
+ * result, or firstlight's own record (record-gate.ts) holds one for this session id. Fails
+ * closed: no transcript, an unreadable one, or no proof all deny, with a reason that tells the
+ * agent what to call.
  */
 export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   const tool = input.toolName;
@@ -40,6 +44,8 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   if (!glob) return { kind: 'allow' };
   const bypass = deps.env[GATE_BYPASS_ENV];
   if (bypass === '1' || bypass === 'true') return { kind: 'allow' };
+  if (deps.home && input.sessionId && readBootstrapRecord(deps.home, input.sessionId))
+    return { kind: 'allow' };
   if (!input.transcriptPath) {
     return {
       kind: 'deny',

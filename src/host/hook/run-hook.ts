@@ -24,6 +24,10 @@ export interface HookRunOptions {
 /**
  * Which host sent this payload. `.claude/settings.json` is run by Claude Code, VS Code and
  * Copilot CLI alike (its commands name no host), and VS Code also runs `.github/hooks/*.json`:
+ * - `hookEventName` (VS Code's camelCase common field beside snake_case tool fields, with a
+ *   camelCase `sessionId`: microsoft/vscode `hooksCommandTypes.ts`): VS Code;
+ * - `cursor_version`, or `conversation_id` without `session_id`: Cursor (it also runs the
+ *   `.claude/settings.json` hooks);
  * - camelCase keys (`toolName`, `toolArgs`, `sessionId`): Copilot CLI;
  * - a `transcript_path` in VS Code's own store (`…/GitHub.copilot-chat/…`): VS Code;
  * - snake_case without any transcript under Copilot CLI (it sets `COPILOT_CLI=1` and sends
@@ -36,6 +40,8 @@ export function detectHost(
   hinted: HostId,
   env: NodeJS.ProcessEnv = {},
 ): HostId {
+  if (typeof raw.hookEventName === 'string' && !('toolName' in raw)) return 'vscode';
+  if ('cursor_version' in raw || ('conversation_id' in raw && !('session_id' in raw))) return 'cursor';
   if ('toolName' in raw || 'toolArgs' in raw || ('sessionId' in raw && !('session_id' in raw)))
     return 'copilot';
   const transcript = typeof raw.transcript_path === 'string' ? raw.transcript_path : '';
@@ -71,8 +77,8 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
 
 async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
   const clock = options.clock ?? (() => new Date());
-  // Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none) are read
-  // as Claude Code's, whose hooks they imitate.
+  // Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none to the
+  // gate) are read as Claude Code's, whose hooks they imitate.
   const transcript = 'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
   switch (input.event) {
     case 'pre-tool-use': {
@@ -81,10 +87,21 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       if ('none' in gate)
         return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
       const config = await loadGateConfig(options.home, options.env);
+      if ('record' in gate) {
+        const { recordGate } = await import('./record-gate.js');
+        return recordGate(input, {
+          config,
+          env: options.env,
+          home: options.home,
+          gate: gate.record,
+          toolPrefix: adapter.caps.toolPrefix,
+        });
+      }
       return preToolUse(input, {
         config,
         env: options.env,
         transcript: gate.transcript,
+        home: options.home,
         toolPrefix: adapter.caps.toolPrefix,
       });
     }
@@ -109,7 +126,7 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
 /** Fail closed for the gate; never block a session over our own failure. */
 function failed(adapter: HostAdapter, event: HookEvent, why: string): HookOutput {
   const result: HookResult =
-    event === 'pre-tool-use' && 'transcript' in adapter.caps.gate
+    event === 'pre-tool-use' && !('none' in adapter.caps.gate)
       ? { kind: 'deny', reason: `firstlight gate: ${why}. ${callFirst(adapter.caps.toolPrefix)}` }
       : { kind: 'none', note: `firstlight hook ${event}: ${why}` };
   return adapter.formatHookOutput(event, result);

@@ -28,7 +28,11 @@ function entryJson(style: HookFileStyle, entry: HookEntry): JsonObject {
         timeoutSec: entry.timeout,
       };
     case 'cursor':
-      return { command: posixCommand(entry.argv) };
+      // The gate fails closed: Cursor blocks the tool when this hook crashes or times out.
+      return {
+        command: posixCommand(entry.argv),
+        ...(entry.event === 'pre-tool-use' ? { failClosed: true } : {}),
+      };
   }
 }
 

@@ -11,7 +11,7 @@ import {
 } from '../bootstrap-block.js';
 import type { Surface } from '../types.js';
 import { missingHooks, removeHooks, upsertHooks } from './hooks-config.js';
-import { type JsonObject, jsonEqual, objectAt, parseJsonConfig, stringifyJsonConfig } from './json-config.js';
+import { editJsonText, type JsonObject, jsonEqual, objectAt, parseJsonConfig } from './json-config.js';
 import { removeTomlServer, tomlParses, tomlServerCommand, upsertTomlServer } from './toml-config.js';
 
 export interface AppliedEdit {
@@ -35,18 +35,7 @@ export function applySurface(current: string | undefined, surface: Surface, serv
     case 'json-list':
     case 'hooks': {
       const parsed = parseJsonConfig(text);
-      const notes: string[] = [];
-      let root: JsonObject;
-      let indent: string | number = 2;
-      let corrupt: string | undefined;
-      if (parsed.ok) {
-        root = parsed.value;
-        indent = parsed.indent;
-      } else {
-        corrupt = parsed.error;
-        root = {};
-      }
-      const before = structuredClone(root);
+      const root: JsonObject = parsed.ok ? structuredClone(parsed.value) : {};
       if (surface.kind === 'mcp-json') {
         const servers = objectAt(root, surface.keyPath, true)!;
         servers[serverName] = surface.entry;
@@ -55,13 +44,9 @@ export function applySurface(current: string | undefined, surface: Surface, serv
       } else {
         upsertHooks(root, surface.style, surface.entries);
       }
-      if (!corrupt && jsonEqual(before, root)) return { text, notes };
-      if (parsed.ok && parsed.hadComments) {
-        notes.push(
-          'comments in this JSONC file are not kept by the rewrite (uninstall restores the original)',
-        );
-      }
-      return { text: stringifyJsonConfig(root, indent), notes, ...(corrupt ? { corrupt } : {}) };
+      if (!parsed.ok) return { text: `${JSON.stringify(root, null, 2)}\n`, notes: [], corrupt: parsed.error };
+      if (jsonEqual(parsed.value, root)) return { text, notes: [] };
+      return { text: editJsonText(text, parsed.value, root), notes: [] };
     }
     case 'mcp-toml': {
       const edit = upsertTomlServer(text, serverName, surface.entry, surface.features);
@@ -93,8 +78,7 @@ export function unapplySurface(current: string, surface: Surface, serverName: st
     case 'hooks': {
       const parsed = parseJsonConfig(current);
       if (!parsed.ok) return current;
-      const root = parsed.value;
-      const before = structuredClone(root);
+      const root = structuredClone(parsed.value);
       if (surface.kind === 'mcp-json') {
         const servers = objectAt(root, surface.keyPath, false);
         if (servers && serverName in servers) delete servers[serverName];
@@ -105,8 +89,8 @@ export function unapplySurface(current: string, surface: Surface, serverName: st
         if (surface.style !== 'nested' && Object.keys(root).length === 1 && root.version === 1)
           delete root.version;
       }
-      if (jsonEqual(before, root)) return current;
-      return Object.keys(root).length === 0 ? '' : stringifyJsonConfig(root, parsed.indent);
+      if (jsonEqual(parsed.value, root)) return current;
+      return Object.keys(root).length === 0 ? '' : editJsonText(current, parsed.value, root);
     }
     case 'mcp-toml':
       return removeTomlServer(current);

@@ -167,6 +167,34 @@ describe('detectHost: the payload picks the host (.claude/settings.json names no
     expect(detectHost({ session_id: 's', source: 'new' }, 'copilot')).toBe('vscode');
   });
 
+  it('VS Code: its camelCase common fields (sessionId, hookEventName) beside snake_case tool fields, under any hint', () => {
+    const payload = {
+      sessionId: 'vscode-chat-session://local/x',
+      hookEventName: 'PreToolUse',
+      tool_name: 'editFiles',
+    };
+    for (const hint of ['claude', 'copilot'] as const) expect(detectHost(payload, hint)).toBe('vscode');
+    expect(HOST_ADAPTERS.vscode.normalizeHookInput('pre-tool-use', payload).sessionId).toBe(
+      'vscode-chat-session://local/x',
+    );
+  });
+
+  it('Cursor: cursor_version, or conversation_id without session_id (it runs .claude/settings.json too)', () => {
+    expect(detectHost({ conversation_id: 'c', tool_name: 'Shell' }, 'claude')).toBe('cursor');
+    expect(detectHost({ session_id: 's', cursor_version: '2.1.0' }, 'claude')).toBe('cursor');
+    expect(
+      detectHost({ session_id: 's', conversation_id: 'c', transcript_path: claudeTranscript }, 'claude'),
+    ).toBe('claude');
+  });
+
+  it("Cursor's session id is conversation_id in every event, so SessionStart and the gate agree", () => {
+    const start = { session_id: 'other', conversation_id: 'conv', cursor_version: '2.1.0' };
+    expect(HOST_ADAPTERS.cursor.normalizeHookInput('session-start', start).sessionId).toBe('conv');
+    expect(
+      HOST_ADAPTERS.cursor.normalizeHookInput('pre-tool-use', { conversation_id: 'conv' }).sessionId,
+    ).toBe('conv');
+  });
+
   it('otherwise the --host hint', () => {
     expect(detectHost({ session_id: 's', transcript_path: '/x/rollout.jsonl' }, 'codex')).toBe('codex');
   });

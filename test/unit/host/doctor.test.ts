@@ -93,12 +93,22 @@ describe('doctor', () => {
       ).toBe(true);
     const gate = (host: HostId) =>
       report.hosts.find((h) => h.host === host)!.checks.find((c) => c.id === 'gate')!;
-    for (const host of ['claude', 'codex', 'gemini'] as const)
-      expect(gate(host).detail, host).toMatch(/^enforced/);
-    for (const host of ['copilot', 'vscode', 'cursor'] as const) {
-      expect(gate(host).detail, host).toMatch(/^not installed: .+; the bootstrap rule/);
-      expect(gate(host).info).toBe(true);
+    // Every host is gated; doctor names the proof each one uses.
+    for (const host of ['claude', 'codex', 'gemini'] as const) {
+      expect(gate(host).detail, host).toMatch(
+        /^enforced: .*transcript \(or firstlight's own bootstrap record\)/,
+      );
+      expect(gate(host).proof).toBe('transcript');
     }
+    for (const host of ['copilot', 'vscode', 'cursor'] as const) {
+      expect(gate(host).proof).toBe('record');
+      expect(gate(host).detail, host).toMatch(
+        /^enforced: .*firstlight's own record .*bootstrap_session\(session_id/,
+      );
+      expect(gate(host).info).toBeUndefined();
+    }
+    expect(gate('copilot').detail).toMatch(/`sessionId`.*--allow-all-tools/);
+    expect(gate('cursor').detail).toMatch(/`conversation_id`/);
   });
 
   it('Claude Code and VS Code share .claude/settings.json: both pass, in either install order', async () => {

@@ -2,11 +2,12 @@
  * The gate on each host, through the real hook runner with each host's payload and transcript
  * format (fixtures in test/fixtures/transcripts/<host>/, shaped like the hosts' own files).
  */
-import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/core/index.js';
 import { type HostId, proveBootstrap, runHook } from '../../../src/host/index.js';
+import { writeBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
 import { internalize, readSelfState } from '../../../src/resume/index.js';
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
 
@@ -174,47 +175,126 @@ describe('Gemini CLI gate (chat recording)', () => {
   });
 });
 
-describe('hosts without a gate (no transcript can prove bootstrap)', () => {
-  it('VS Code running the shared .claude/settings.json hook: not gated, and says why', async () => {
-    const out = await run(undefined, {
-      session_id: 'vs-1',
-      transcript_path:
-        '/home/u/.config/Code/User/workspaceStorage/9f/GitHub.copilot-chat/transcripts/vs-1.jsonl',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'runInTerminal',
-      tool_input: { command: 'rm -rf build' },
-      tool_use_id: 't1',
+describe("hosts gated on firstlight's own record (no transcript can prove bootstrap)", () => {
+  // Each host's documented PreToolUse input: Copilot CLI's hooks reference (camelCase), VS Code's
+  // hooksCommandTypes.ts (camelCase common fields, snake_case tool fields), Cursor's hooks docs.
+  const cases: {
+    host: HostId;
+    id: string;
+    payload: Record<string, unknown>;
+    denied: (stdout: string) => string;
+  }[] = [
+    {
+      host: 'copilot',
+      id: 'cop-rec-1',
+      payload: {
+        sessionId: 'cop-rec-1',
+        timestamp: 1760000000000,
+        cwd: '/w',
+        toolName: 'bash',
+        toolArgs: '{"command":"ls"}',
+      },
+      denied: (stdout) => JSON.parse(stdout).permissionDecisionReason,
+    },
+    {
+      host: 'vscode',
+      id: 'vscode-chat-session://local/dnMtcmVjLTE=',
+      payload: {
+        timestamp: '2026-11-22T06:00:00.000Z',
+        cwd: '/w',
+        sessionId: 'vscode-chat-session://local/dnMtcmVjLTE=',
+        hookEventName: 'PreToolUse',
+        tool_name: 'run_in_terminal',
+        tool_input: { command: 'ls' },
+        tool_use_id: 't1',
+      },
+      denied: (stdout) => JSON.parse(stdout).hookSpecificOutput.permissionDecisionReason,
+    },
+    {
+      host: 'cursor',
+      id: 'cur-rec-1',
+      payload: {
+        conversation_id: 'cur-rec-1',
+        generation_id: 'g1',
+        hook_event_name: 'preToolUse',
+        workspace_roots: ['/w'],
+        tool_name: 'Shell',
+        tool_input: { command: 'ls' },
+      },
+      denied: (stdout) => JSON.parse(stdout).agent_message,
+    },
+  ];
+
+  for (const { host, id, payload, denied } of cases) {
+    it(`${host}: denies until the record holds the session, naming the exact call; then allows`, async () => {
+      // No --host: the payload's shape picks the host (the shared .claude/settings.json case).
+      const before = await run(undefined, payload);
+      expect(before.exitCode).toBe(0);
+      const reason = denied(before.stdout);
+      expect(reason).toContain(`no record of bootstrap_session succeeding for session ${JSON.stringify(id)}`);
+      expect(reason).toContain(`Call bootstrap_session(session_id: ${JSON.stringify(id)})`);
+      writeBootstrapRecord(work.dir, id, { now: new Date(), via: 'bootstrap_session' });
+      expect(await run(undefined, payload)).toMatchObject({ stdout: '', exitCode: 0 });
+      expect(await run(host, payload)).toMatchObject({ stdout: '', exitCode: 0 });
+    });
+  }
+
+  it("names the host's own spelling of bootstrap_session where it is known", async () => {
+    const out = await run('copilot', { sessionId: 'spell', toolName: 'bash', toolArgs: '{}' });
+    expect(JSON.parse(out.stdout).permissionDecisionReason).toContain('(firstlight-bootstrap_session)');
+    const vs = await run('vscode', {
+      sessionId: 'spell',
+      hookEventName: 'PreToolUse',
+      tool_name: 'editFiles',
+    });
+    expect(JSON.parse(vs.stdout).hookSpecificOutput.permissionDecisionReason).toContain(
+      '(mcp_firstlight_bootstrap_session)',
+    );
+  });
+
+  it('denies when the input carries no session id, and says how to bypass', async () => {
+    const out = await run('copilot', { toolName: 'bash', toolArgs: '{}' });
+    expect(JSON.parse(out.stdout).permissionDecisionReason).toMatch(
+      /carries no session id \(sessionId\).*FIRSTLIGHT_GATE_BYPASS=1/,
+    );
+  });
+
+  it('a record for another session proves nothing; the bypass and ungated tools pass', async () => {
+    writeBootstrapRecord(work.dir, 'other', { now: new Date(), via: 'bootstrap_session' });
+    const payload = { conversation_id: 'mine', hook_event_name: 'preToolUse', tool_name: 'Shell' };
+    expect(JSON.parse((await run('cursor', payload)).stdout).permission).toBe('deny');
+    expect((await run('cursor', payload, { FIRSTLIGHT_GATE_BYPASS: '1' })).stdout).toBe('');
+    expect((await run('cursor', { ...payload, tool_name: 'Read' })).stdout).toBe('');
+  });
+
+  it("firstlight's own tools are never gated (Copilot names them <server>-<tool>)", async () => {
+    const out = await run('copilot', {
+      sessionId: 'own',
+      toolName: 'firstlight-bootstrap_session',
+      toolArgs: '{"session_id":"own"}',
     });
     expect(out).toMatchObject({ stdout: '', exitCode: 0 });
-    expect(out.stderr).toMatch(/not enforced on VS Code/);
   });
 
-  it('Copilot CLI payload (camelCase, no transcript): not gated, and says why', async () => {
-    const out = await run(undefined, { sessionId: 'c', toolName: 'bash', toolArgs: '{"command":"ls"}' });
-    expect(out).toMatchObject({ stdout: '', exitCode: 0 });
-    expect(out.stderr).toMatch(/not enforced on Copilot CLI: .*no transcript/);
+  it('the legacy get_system_prompt record counts too', async () => {
+    writeBootstrapRecord(work.dir, 'legacy', { now: new Date(), via: 'get_system_prompt' });
+    expect((await run('copilot', { sessionId: 'legacy', toolName: 'edit', toolArgs: '{}' })).stdout).toBe('');
   });
+});
 
-  it('Cursor (an older install that still has preToolUse): not gated', async () => {
-    const transcript = join(work.dir, 'cursor.txt');
-    copyFileSync(join(FIXTURES, 'no-result.jsonl'), transcript);
-    const out = await run('cursor', {
-      conversation_id: 'c',
-      transcript_path: transcript,
-      tool_name: 'Shell',
-    });
-    expect(out).toMatchObject({ stdout: '', exitCode: 0 });
-    expect(out.stderr).toMatch(/not enforced on Cursor/);
-  });
-
-  it('Claude Code under the same shared hook still is', async () => {
-    const out = await run(undefined, {
-      session_id: 's',
+describe('transcript hosts accept the record too', () => {
+  it('Claude Code: a transcript with no proof, but a record for the session, allows', async () => {
+    const payload = {
+      session_id: 'claude-rec',
       transcript_path: join(FIXTURES, 'no-result.jsonl'),
       tool_name: 'Bash',
       tool_input: {},
-    });
-    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    };
+    expect(JSON.parse((await run('claude', payload)).stdout).hookSpecificOutput.permissionDecision).toBe(
+      'deny',
+    );
+    writeBootstrapRecord(work.dir, 'claude-rec', { now: new Date(), via: 'bootstrap_session' });
+    expect(await run('claude', payload)).toMatchObject({ stdout: '', exitCode: 0 });
   });
 });
 

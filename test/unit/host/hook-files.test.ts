@@ -112,8 +112,8 @@ describe('hooks files on disk, per host format', () => {
   it('Copilot CLI: .github/hooks/*.json with version 1, bash + powershell + timeoutSec, no matcher', () => {
     const file = read('.github/hooks/firstlight.json');
     expect(file.version).toBe(1);
-    // No preToolUse: Copilot CLI sends no transcript to prove bootstrap_session ran.
-    expect(Object.keys(file.hooks)).toEqual(['sessionStart']);
+    // preToolUse is the gate, proven from firstlight's own record (Copilot sends no transcript).
+    expect(Object.keys(file.hooks)).toEqual(['sessionStart', 'preToolUse']);
     for (const list of Object.values(file.hooks)) {
       expect(list).toHaveLength(1);
       const hook = list[0]!;
@@ -134,13 +134,14 @@ describe('hooks files on disk, per host format', () => {
   it('Cursor: .cursor/hooks.json with version 1 and {command} entries', () => {
     const file = read('.cursor/hooks.json');
     expect(file.version).toBe(1);
-    // No preToolUse: Cursor's transcript format is undocumented, so nothing could satisfy a gate.
-    expect(Object.keys(file.hooks).sort()).toEqual(['preCompact', 'sessionStart', 'stop']);
-    for (const list of Object.values(file.hooks)) {
+    // preToolUse is the gate, proven from firstlight's own record; it fails closed.
+    expect(Object.keys(file.hooks).sort()).toEqual(['preCompact', 'preToolUse', 'sessionStart', 'stop']);
+    for (const [event, list] of Object.entries(file.hooks)) {
       expect(list).toHaveLength(1);
-      expect(Object.keys(list[0]!)).toEqual(['command']);
+      expect(Object.keys(list[0]!)).toEqual(event === 'preToolUse' ? ['command', 'failClosed'] : ['command']);
       expect(list[0]!.command).toMatch(/ hook [a-z-]+ /);
     }
+    expect(file.hooks.preToolUse?.[0]?.failClosed).toBe(true);
   });
 });
 

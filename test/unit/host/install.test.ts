@@ -121,6 +121,34 @@ describe('install and uninstall', () => {
     expect(snapshot(project.dir)).toEqual(before);
   });
 
+  it("edits JSON in place: a one-line file stays one line, JSONC comments and the user's bytes stay", async () => {
+    put(project.dir, '.mcp.json', '{"mcpServers":{"db":{"command":"db-mcp","args":["x,}"]}}}\n');
+    const vscode =
+      '// team servers\n{\n    "servers": {\n        // the db\n        "db": {"command": "db"},\n    },\n}\n';
+    put(project.dir, '.vscode/mcp.json', vscode);
+    await install(options(['claude', 'vscode']));
+    const mcp = readFileSync(join(project.dir, '.mcp.json'), 'utf8');
+    expect(mcp.trimEnd().split('\n')).toHaveLength(1);
+    expect(mcp.startsWith('{"mcpServers":{"db":{"command":"db-mcp","args":["x,}"]},"firstlight": {')).toBe(
+      true,
+    );
+    const edited = readFileSync(join(project.dir, '.vscode', 'mcp.json'), 'utf8');
+    expect(
+      edited.startsWith(
+        '// team servers\n{\n    "servers": {\n        // the db\n        "db": {"command": "db"},\n        "firstlight": {\n            "type": "stdio",',
+      ),
+    ).toBe(true);
+    // The user edits the file after install: uninstall takes out only our entry, the rest as it was.
+    writeFileSync(
+      join(project.dir, '.vscode', 'mcp.json'),
+      edited.replace('// the db', '// the db (read-only)'),
+    );
+    await uninstall(options(['claude', 'vscode']));
+    expect(readFileSync(join(project.dir, '.vscode', 'mcp.json'), 'utf8')).toBe(
+      vscode.replace('// the db', '// the db (read-only)'),
+    );
+  });
+
   it('installs every host at once and uninstalls back to the exact original tree', async () => {
     const before = snapshot(project.dir);
     await install(options([...HOST_IDS]));
@@ -230,15 +258,17 @@ describe('install and uninstall', () => {
 });
 
 describe('the action block', () => {
-  it('says per host whether the tool gate is enforced, and why not, with the bypass', async () => {
+  it('says per host that the tool gate is enforced, with which proof and the bypass', async () => {
     const text = renderInstallReport(await install(options([...HOST_IDS], { dryRun: true })));
     expect(text).toContain('Required first call in new sessions: bootstrap_session()');
     expect(text).toMatch(/- Claude Code: enforced: .*FIRSTLIGHT_GATE_BYPASS=1/);
     expect(text).toMatch(/- Codex CLI: enforced: .*rollout transcript/);
     expect(text).toMatch(/- Gemini CLI: enforced: /);
-    expect(text).toMatch(/- Copilot CLI: not installed: .*no transcript.*deny as an ask/);
-    expect(text).toMatch(/- VS Code: not installed: /);
-    expect(text).toMatch(/- Cursor: not installed: .*undocumented/);
+    expect(text).toMatch(
+      /- Copilot CLI: enforced: .*own record.*`sessionId`.*FIRSTLIGHT_GATE_BYPASS=1.*as an ask/,
+    );
+    expect(text).toMatch(/- VS Code: enforced: .*own record.*`sessionId`/);
+    expect(text).toMatch(/- Cursor: enforced: .*own record.*`conversation_id`/);
   });
 
   it('prints the block to paste where a surface has no file (Cursor User Rules, VS Code user scope)', async () => {

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/index.js';
+import { bootstrapRecordDir, readBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
 import { createMind, packetJsonSchema } from '../../../src/mind/index.js';
 import { createMindServer, MIND_INSTRUCTIONS } from '../../../src/servers/index.js';
 import { exampleHomeCopy, REPO_ROOT, structured, textOf } from '../../helpers/index.js';
@@ -59,6 +61,32 @@ describe('createMindServer', () => {
     expect(Buffer.byteLength(MIND_INSTRUCTIONS)).toBeLessThan(2048);
     expect(c.client.getInstructions()).toBe(MIND_INSTRUCTIONS);
     expect(MIND_INSTRUCTIONS.startsWith('Call bootstrap_session() FIRST')).toBe(true);
+  });
+
+  it('records a successful bootstrap with a session id for the tool gate; none without one, none when degraded', async () => {
+    const h = exampleHomeCopy();
+    const c = await connect(h.dir);
+    cleanups.push(c.close, h.dispose);
+    await c.client.callTool({ name: 'bootstrap_session', arguments: {} });
+    expect(existsSync(bootstrapRecordDir(h.dir))).toBe(false);
+    await c.client.callTool({ name: 'bootstrap_session', arguments: { session_id: 'gate-1' } });
+    expect(readBootstrapRecord(h.dir, 'gate-1')).toMatchObject({
+      session_id: 'gate-1',
+      via: 'bootstrap_session',
+    });
+    await c.client.callTool({ name: 'get_system_prompt', arguments: { session_id: 'gate-2' } });
+    expect(readBootstrapRecord(h.dir, 'gate-2')).toMatchObject({ via: 'get_system_prompt' });
+
+    const broken = exampleHomeCopy();
+    rmSync(join(broken.dir, 'persona', 'agent_system.md'));
+    const d = await connect(broken.dir);
+    cleanups.push(d.close, broken.dispose);
+    const packet = structured<{ mind_contract_available: boolean }>(
+      await d.client.callTool({ name: 'bootstrap_session', arguments: { session_id: 'gate-3' } }),
+    );
+    expect(packet.mind_contract_available).toBe(false);
+    await d.client.callTool({ name: 'get_system_prompt', arguments: { session_id: 'gate-3' } });
+    expect(readBootstrapRecord(broken.dir, 'gate-3')).toBeNull();
   });
 
   it('turns a bad argument into a readable isError result', async () => {

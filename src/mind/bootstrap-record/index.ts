@@ -1,0 +1,140 @@
+/**
+ * @module mind/bootstrap-record — firstlight's own proof that a session bootstrapped. The mind
+ * server writes one small file per session id when `bootstrap_session` (or the legacy
+ * `get_system_prompt`) succeeds with that id; the PreToolUse gate reads it on hosts whose
+ * transcript cannot prove bootstrap (Copilot CLI, VS Code, Cursor), and as a second proof on
+ * the others. A light face: node built-ins only, because the gate loads it on every tool call.
+ *
+ * Layout: `<home>/cache/bootstraps/<sha256(session id)>.json` holding
+ * `{"v":1,"session_id":"…","at":"<ISO time>","via":"bootstrap_session"}`. The file name is a
+ * hash so any id (VS Code's are URIs) is a safe name; the id inside guards against a collision.
+ * Writes go to a unique temporary file renamed over the record, so a reader sees a whole record
+ * or none, whichever of many servers on one home wrote last. Each write prunes records older
+ * than {@link KEEP_DAYS} days and the oldest beyond {@link MAX_RECORDS}.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Records older than this are pruned: a session resumed later bootstraps again. */
+export const KEEP_DAYS = 30;
+/** At most this many records are kept (the newest). */
+export const MAX_RECORDS = 2000;
+/** A temporary file this old belongs to a writer that died before its rename. */
+const STALE_TMP_MS = 10 * 60 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Which call proved bootstrap. */
+export type BootstrapVia = 'bootstrap_session' | 'get_system_prompt';
+
+export interface BootstrapRecord {
+  v: 1;
+  session_id: string;
+  /** When the call succeeded (ISO 8601). */
+  at: string;
+  via: BootstrapVia;
+}
+
+export function bootstrapRecordDir(home: string): string {
+  return join(home, 'cache', 'bootstraps');
+}
+
+export function bootstrapRecordPath(home: string, sessionId: string): string {
+  const name = createHash('sha256').update(sessionId, 'utf8').digest('hex');
+  return join(bootstrapRecordDir(home), `${name}.json`);
+}
+
+export interface WriteBootstrapOptions {
+  now: Date;
+  via: BootstrapVia;
+  /** Pruning bounds (tests shrink them). */
+  keepDays?: number;
+  maxRecords?: number;
+}
+
+/** Records a successful bootstrap for `sessionId`, atomically, then prunes. Throws on I/O failure. */
+export function writeBootstrapRecord(home: string, sessionId: string, options: WriteBootstrapOptions): void {
+  const dir = bootstrapRecordDir(home);
+  mkdirSync(dir, { recursive: true });
+  const record: BootstrapRecord = {
+    v: 1,
+    session_id: sessionId,
+    at: options.now.toISOString(),
+    via: options.via,
+  };
+  const path = bootstrapRecordPath(home, sessionId);
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify(record)}\n`, { flag: 'wx' });
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  pruneBootstrapRecords(home, options.now, options);
+}
+
+/** The record for `sessionId`, or null when there is none or it is unreadable. */
+export function readBootstrapRecord(home: string, sessionId: string): BootstrapRecord | null {
+  let text: string;
+  try {
+    text = readFileSync(bootstrapRecordPath(home, sessionId), 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<BootstrapRecord> | null;
+    if (parsed?.v !== 1 || parsed.session_id !== sessionId || typeof parsed.at !== 'string') return null;
+    return parsed as BootstrapRecord;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes records older than `keepDays`, then the oldest beyond `maxRecords`, and temporary
+ * files a dead writer left. Safe to race with writers and other pruners; returns how many went.
+ */
+export function pruneBootstrapRecords(
+  home: string,
+  now: Date,
+  options: { keepDays?: number; maxRecords?: number } = {},
+): number {
+  const dir = bootstrapRecordDir(home);
+  const keepMs = (options.keepDays ?? KEEP_DAYS) * DAY_MS;
+  const max = options.maxRecords ?? MAX_RECORDS;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  const kept: { name: string; mtime: number }[] = [];
+  for (const name of names) {
+    let mtime: number;
+    try {
+      mtime = statSync(join(dir, name)).mtimeMs;
+    } catch {
+      continue; // renamed or pruned by another process meanwhile
+    }
+    const age = now.getTime() - mtime;
+    const stale = name.endsWith('.tmp') ? age > STALE_TMP_MS : age > keepMs;
+    if (stale) removed += remove(join(dir, name));
+    else if (name.endsWith('.json')) kept.push({ name, mtime });
+  }
+  if (kept.length > max) {
+    kept.sort((a, b) => a.mtime - b.mtime);
+    for (const { name } of kept.slice(0, kept.length - max)) removed += remove(join(dir, name));
+  }
+  return removed;
+}
+
+function remove(path: string): number {
+  try {
+    rmSync(path, { force: true });
+    return 1;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The tool gate on hosts with no transcript that can prove bootstrap (Copilot CLI, VS Code,
+ * Cursor), end to end through the built CLI: each host's documented SessionStart and PreToolUse
+ * input on stdin, a real bootstrap_session call through the MCP SDK Client against
+ * `firstlight serve`, and firstlight's own record in between. No mocks.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { exampleHomeCopy, REPO_ROOT, runCli, wireStdio } from '../helpers/index.js';
+
+interface HostCase {
+  host: 'copilot' | 'vscode' | 'cursor';
+  id: string;
+  sessionStart: Record<string, unknown>;
+  preToolUse: Record<string, unknown>;
+  /** The deny reason out of the host's own output shape, or null when the hook allowed. */
+  reason: (stdout: string) => string | null;
+  /** The packet text out of the host's own SessionStart output shape. */
+  packet: (stdout: string) => string;
+}
+
+const CASES: HostCase[] = [
+  {
+    // Copilot CLI hooks reference: camelCase sessionStart/preToolUse input, `toolArgs` a JSON string.
+    host: 'copilot',
+    id: '7d3c9a1e-copilot',
+    sessionStart: { sessionId: '7d3c9a1e-copilot', timestamp: 1764061200000, cwd: '/w', source: 'new' },
+    preToolUse: {
+      sessionId: '7d3c9a1e-copilot',
+      timestamp: 1764061201000,
+      cwd: '/w',
+      toolName: 'bash',
+      toolArgs: '{"command":"rm -rf build"}',
+    },
+    reason: (out) => (out ? JSON.parse(out).permissionDecisionReason : null),
+    packet: (out) => JSON.parse(out).additionalContext,
+  },
+  {
+    // VS Code (microsoft/vscode hooksCommandTypes.ts): camelCase common fields, snake_case tool fields.
+    host: 'vscode',
+    id: 'vscode-chat-session://local/N2QzYzlhMWUtdnNjb2Rl',
+    sessionStart: {
+      timestamp: '2026-11-25T09:00:00.000Z',
+      cwd: '/w',
+      sessionId: 'vscode-chat-session://local/N2QzYzlhMWUtdnNjb2Rl',
+      hookEventName: 'SessionStart',
+      source: 'new',
+    },
+    preToolUse: {
+      timestamp: '2026-11-25T09:00:01.000Z',
+      cwd: '/w',
+      sessionId: 'vscode-chat-session://local/N2QzYzlhMWUtdnNjb2Rl',
+      hookEventName: 'PreToolUse',
+      tool_name: 'run_in_terminal',
+      tool_input: { command: 'rm -rf build' },
+      tool_use_id: 'call_1',
+    },
+    reason: (out) => (out ? JSON.parse(out).hookSpecificOutput.permissionDecisionReason : null),
+    packet: (out) => JSON.parse(out).hookSpecificOutput.additionalContext,
+  },
+  {
+    // Cursor hooks: common `conversation_id`, `generation_id`, `workspace_roots`.
+    host: 'cursor',
+    id: 'c0ffee00-cursor',
+    sessionStart: {
+      conversation_id: 'c0ffee00-cursor',
+      hook_event_name: 'sessionStart',
+      workspace_roots: ['/w'],
+    },
+    preToolUse: {
+      conversation_id: 'c0ffee00-cursor',
+      generation_id: 'gen-1',
+      hook_event_name: 'preToolUse',
+      workspace_roots: ['/w'],
+      tool_name: 'Shell',
+      tool_input: { command: 'rm -rf build' },
+    },
+    reason: (out) => (out ? JSON.parse(out).agent_message : null),
+    packet: (out) => JSON.parse(out).additional_context,
+  },
+];
+
+function hook(event: string, host: string, home: string, payload: Record<string, unknown>) {
+  const r = runCli(['hook', event, '--host', host, '--home', home], {
+    input: JSON.stringify(payload),
+    env: { FIRSTLIGHT_GATE_BYPASS: '' },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+
+describe("the tool gate on record hosts (built CLI, real MCP server, firstlight's own record)", () => {
+  for (const c of CASES) {
+    it(`${c.host}: denied before bootstrap_session, allowed after the real call with its session id`, async () => {
+      const home = exampleHomeCopy();
+      try {
+        // SessionStart asks for exactly the call the gate will look for.
+        const packet = c.packet(hook('session-start', c.host, home.dir, c.sessionStart));
+        expect(packet).toContain(`bootstrap_session(session_id: ${JSON.stringify(c.id)})`);
+
+        const denied = c.reason(hook('pre-tool-use', c.host, home.dir, c.preToolUse));
+        expect(denied).toContain(`Call bootstrap_session(session_id: ${JSON.stringify(c.id)})`);
+
+        // bootstrap_session without the id, or with another one, does not open this session's gate.
+        const wired = await wireStdio(['serve', '--home', home.dir]);
+        try {
+          await wired.client.callTool({ name: 'bootstrap_session', arguments: {} });
+          await wired.client.callTool({
+            name: 'bootstrap_session',
+            arguments: { session_id: 'someone-else' },
+          });
+          expect(c.reason(hook('pre-tool-use', c.host, home.dir, c.preToolUse))).not.toBeNull();
+
+          const result = await wired.client.callTool({
+            name: 'bootstrap_session',
+            arguments: { session_id: c.id },
+          });
+          expect(result.isError).toBeFalsy();
+          expect(
+            (result.structuredContent as { mind_contract_available: boolean }).mind_contract_available,
+          ).toBe(true);
+        } finally {
+          await wired.close();
+        }
+        expect(hook('pre-tool-use', c.host, home.dir, c.preToolUse)).toBe('');
+      } finally {
+        home.dispose();
+      }
+    });
+  }
+
+  it('a degraded bootstrap (mind_contract_available: false) records nothing; get_system_prompt with the id does', async () => {
+    const home = exampleHomeCopy();
+    try {
+      const copilot = CASES[0]!;
+      rmSync(join(home.dir, 'persona', 'agent_system.md'));
+      const wired = await wireStdio(['serve', '--home', home.dir]);
+      try {
+        const degraded = await wired.client.callTool({
+          name: 'bootstrap_session',
+          arguments: { session_id: copilot.id },
+        });
+        expect(
+          (degraded.structuredContent as { mind_contract_available: boolean }).mind_contract_available,
+        ).toBe(false);
+      } finally {
+        await wired.close();
+      }
+      expect(copilot.reason(hook('pre-tool-use', 'copilot', home.dir, copilot.preToolUse))).toMatch(
+        /no record/,
+      );
+
+      const fresh = exampleHomeCopy();
+      try {
+        const legacy = await wireStdio(['serve', '--home', fresh.dir]);
+        try {
+          await legacy.client.callTool({ name: 'get_system_prompt', arguments: { session_id: copilot.id } });
+        } finally {
+          await legacy.close();
+        }
+        expect(hook('pre-tool-use', 'copilot', fresh.dir, copilot.preToolUse)).toBe('');
+      } finally {
+        fresh.dispose();
+      }
+    } finally {
+      home.dispose();
+    }
+  });
+
+  it('many writers on one home: every read is a whole record, never a torn one', async () => {
+    const home = exampleHomeCopy();
+    try {
+      const module = pathToFileURL(join(REPO_ROOT, 'dist', 'mind', 'bootstrap-record', 'index.js')).href;
+      // Eight processes rewrite the same record (and one of their own) 100 times each.
+      const script = [
+        `const { writeBootstrapRecord } = await import(${JSON.stringify(module)});`,
+        'const [home, me] = process.argv.slice(1);',
+        "for (let i = 0; i < 100; i++) { writeBootstrapRecord(home, 'shared', { now: new Date(), via: 'bootstrap_session' }); writeBootstrapRecord(home, me, { now: new Date(), via: 'bootstrap_session' }); }",
+      ].join('\n');
+      const { readBootstrapRecord, bootstrapRecordDir } = await import(module);
+      const writers = Array.from({ length: 8 }, (_, i) =>
+        spawn(process.execPath, ['--input-type=module', '-e', script, home.dir, `w${i}`], {
+          stdio: 'inherit',
+        }),
+      );
+      const done = Promise.all(writers.map((w) => new Promise((resolve) => w.on('exit', resolve))));
+      let finished = false;
+      void done.then(() => {
+        finished = true;
+      });
+      // Once the record exists, a read may see an older or newer writer's record, never none.
+      let seen = 0;
+      let torn = 0;
+      while (!finished) {
+        const record = readBootstrapRecord(home.dir, 'shared');
+        if (record) seen++;
+        else if (seen > 0) torn++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await done).toEqual(Array(8).fill(0));
+      expect(seen).toBeGreaterThan(0);
+      expect(torn).toBe(0);
+      expect(readBootstrapRecord(home.dir, 'shared')).toMatchObject({ session_id: 'shared' });
+      for (let i = 0; i < 8; i++) expect(readBootstrapRecord(home.dir, `w${i}`)).not.toBeNull();
+      // Nine records, no temporary file left behind.
+      expect(readdirSync(bootstrapRecordDir(home.dir))).toHaveLength(9);
+    } finally {
+      home.dispose();
+    }
+  });
+});
