@@ -5,7 +5,7 @@
  * its own test; the table lands in test/hosts/results/ (results.json, results.md) together with
  * each host's requests, transcripts and recorded hook inputs. Run with `npm run test:hosts`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,20 +13,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, structured } from '../helpers/index.js';
 import { ensureHost, PINNED_HOSTS, type PinnedHostId } from './cache.js';
-import { writeRealFixtures } from './fixtures.js';
-import { type RecordedRequest, startModelServer } from './model-server.js';
-import { type HostRecipe, RECIPES, SESSION_HOSTS } from './recipes.js';
+import { RECIPES, SESSION_HOSTS } from './recipes.js';
 import { ResultTable } from './results.js';
-import {
-  CAPTURE_HOOK,
-  createSandbox,
-  firstlight,
-  keep,
-  recordHookInputs,
-  runHost,
-  type Sandbox,
-  writeJson,
-} from './sandbox.js';
+import { createSandbox, firstlight, runHost, type Sandbox, writeJson } from './sandbox.js';
 import {
   type CheckOutcome,
   checkAllowed,
@@ -35,15 +24,14 @@ import {
   checkLastWords,
   checkLastWordsOnce,
   checkPacket,
-  sessionOneModel,
 } from './scenario.js';
+import { runSessions, type SessionsRun, versionOf } from './two-sessions.js';
 
 const RESULTS = join(REPO_ROOT, 'test', 'hosts', 'results');
 const SESSION_TIMEOUT_MS = Number(process.env.FIRSTLIGHT_HOSTS_TIMEOUT_MS ?? 120_000);
 const KEEP_SANDBOX = process.env.FIRSTLIGHT_HOSTS_KEEP === '1';
 /** `FIRSTLIGHT_HOSTS_FIXTURES=1` refreshes test/fixtures/transcripts/real/ from this run. */
 const WRITE_FIXTURES = process.env.FIRSTLIGHT_HOSTS_FIXTURES === '1';
-const PROMPT = 'Start the session.';
 const COLUMNS = [
   'packet',
   'bootstrap',
@@ -62,14 +50,6 @@ afterAll(() => {
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' });
   table.write(RESULTS, COLUMNS, { firstlight: commit.stdout.trim() || 'unknown', node: process.version });
 });
-
-function versionOf(bin: string, args: string[], env: NodeJS.ProcessEnv): string {
-  try {
-    return execFileSync(bin, args, { env, encoding: 'utf8', timeout: 30_000 }).trim().split('\n')[0] ?? '';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** Registers one reported check: skipped with the host's reason, else recorded and asserted. */
 function checkCase(
@@ -92,111 +72,18 @@ function checkCase(
   });
 }
 
-interface SessionsRun {
-  skipped: string | null;
-  one: RecordedRequest[];
-  two: RecordedRequest[];
-  lastWords: string;
-}
-
-async function runSessions(recipe: HostRecipe): Promise<SessionsRun> {
-  const pinned = PINNED_HOSTS[recipe.id];
-  const lastWords = `Last words of session one: the ${recipe.id} kettle is on (${Date.now().toString(36)}).`;
-  const run: SessionsRun = { skipped: null, one: [], two: [], lastWords };
-  const record = { host: recipe.id, name: recipe.name, pkg: pinned.pkg, version: pinned.version };
-  const ensured = await ensureHost(recipe.id);
-  if (!ensured.ok) {
-    run.skipped = ensured.reason;
-    console.warn(`[test:hosts] skipping ${recipe.name}: ${ensured.reason}`);
-    table.host({
-      ...record,
-      reported: null,
-      installMs: ensured.installMs,
-      sessionMs: [],
-      skipped: ensured.reason,
-    });
-    return run;
-  }
-  const sandbox = createSandbox(recipe.id);
-  let phase: 1 | 2 = 1;
-  const sessionOne = sessionOneModel(recipe, lastWords);
-  await using model = await startModelServer({
-    fallback: (request) => (phase === 1 ? sessionOne(request) : { text: 'Back again.' }),
-  });
-  try {
-    const install = firstlight(sandbox, [
-      'install',
-      recipe.id,
-      '--project',
-      sandbox.project,
-      '--home',
-      sandbox.firstlightHome,
-    ]);
-    if (install.status !== 0) throw new Error(`firstlight install ${recipe.id} failed: ${install.stderr}`);
-    recordHookInputs(sandbox, recipe.hookFiles);
-    const env = { ...sandbox.env, ...recipe.configure(sandbox, model.url) };
-    const options = { cwd: sandbox.project, env, timeoutMs: SESSION_TIMEOUT_MS };
-    const first = await runHost(ensured.bin, recipe.sessionArgs(PROMPT), options);
-    run.one = [...model.turns];
-    phase = 2;
-    const second = await runHost(ensured.bin, recipe.sessionArgs(PROMPT), options);
-    run.two = model.turns.slice(run.one.length);
-    table.host({
-      ...record,
-      reported: versionOf(ensured.bin, recipe.versionArgs, env),
-      installMs: ensured.installMs,
-      sessionMs: [first.ms, second.ms],
-      skipped: null,
-    });
-    keepArtifacts(recipe, sandbox, { first, second, turns: model.turns, side: model.side });
-    if (WRITE_FIXTURES) {
-      writeRealFixtures({
-        host: recipe.id,
-        sandbox,
-        captureHook: CAPTURE_HOOK,
-        transcriptDirs: recipe.transcriptDirs,
-        readme: fixtureReadme(recipe, versionOf(ensured.bin, recipe.versionArgs, env)),
-      });
-    }
-  } finally {
-    if (!KEEP_SANDBOX) sandbox.dispose();
-  }
-  return run;
-}
-
-function fixtureReadme(recipe: HostRecipe, reported: string): string {
-  const pinned = PINNED_HOSTS[recipe.id];
-  return [
-    `# ${recipe.name}: files a real run wrote`,
-    '',
-    `Written by ${pinned.pkg}@${pinned.version} (\`${reported}\`) on ${new Date().toISOString().slice(0, 10)},`,
-    'in a `npm run test:hosts` run with `FIRSTLIGHT_HOSTS_FIXTURES=1` (test/hosts/hosts.test.ts), against',
-    'the scripted model. Paths are scrubbed: the sandbox HOME is /home/user, the project',
-    "/home/user/project, the firstlight home /home/user/.firstlight; ids are the run's own.",
-    '',
-    `- \`session-1.*\`: the model calls ${recipe.shellTools[0]} (denied by the gate), then`,
-    `  ${recipe.bootstrapName} (succeeds), then ${recipe.shellTools[0]} again (allowed), then says its last words.`,
-    '- `session-2.*`: the next session, whose SessionStart carries those last words.',
-    '- `hook-inputs/NNN-<event>.json`: each hook call in order: `argv`, the exact `stdin` the host',
-    "  sent, and firstlight's `stdout`, `stderr` and exit `status`.",
-    '',
-  ].join('\n');
-}
-
-function keepArtifacts(recipe: HostRecipe, sandbox: Sandbox, runs: Record<string, unknown>) {
-  const dir = join(RESULTS, recipe.id);
-  writeJson(join(dir, 'run.json'), { sandbox: sandbox.root, ...runs });
-  keep(sandbox.hookInputs, join(dir, 'hook-inputs'));
-  for (const t of recipe.transcriptDirs) keep(join(sandbox.home, t), join(dir, 'transcripts', t));
-}
-
 for (const id of SESSION_HOSTS) {
   const recipe = RECIPES[id];
   describe(`${recipe.name} ${PINNED_HOSTS[id].version} (real CLI, scripted model)`, () => {
     let run: SessionsRun = { skipped: 'not run', one: [], two: [], lastWords: '' };
     beforeAll(
       async () => {
-        run = await runSessions(recipe);
+        run = await runSessions(recipe, table, {
+          resultsDir: RESULTS,
+          timeoutMs: SESSION_TIMEOUT_MS,
+          keepSandbox: KEEP_SANDBOX,
+          writeFixtures: WRITE_FIXTURES,
+        });
       },
       2 * SESSION_TIMEOUT_MS + 10 * 60_000,
     );

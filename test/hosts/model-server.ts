@@ -28,6 +28,7 @@ import { anthropicCodec } from './wire/anthropic.js';
 import { geminiCodec } from './wire/gemini.js';
 import { chatCodec } from './wire/openai-chat.js';
 import { responsesCodec } from './wire/openai-responses.js';
+import { isStructuredOutputRequest, schemaAnswer, sideAnswer } from './wire/side.js';
 import {
   type ErrorTurn,
   field,
@@ -42,6 +43,7 @@ import {
   type WireFormat,
 } from './wire/types.js';
 
+export { isStructuredOutputRequest, sampleOf, schemaAnswer } from './wire/side.js';
 export type {
   ErrorTurn,
   RecordedRequest,
@@ -121,47 +123,6 @@ export function requestText(request: RecordedRequest): string {
 
 const isError = (turn: Turn): turn is ErrorTurn => 'status' in turn;
 
-/** The JSON schema a request asks its answer to follow, if any (Gemini's generationConfig). */
-function responseSchema(request: RecordedRequest): unknown {
-  const config = field(request.body, 'generationConfig');
-  return field(config, 'responseJsonSchema') ?? field(config, 'responseSchema');
-}
-
-/** Whether a request asks for schema-shaped JSON rather than a conversational turn. */
-export function isStructuredOutputRequest(request: RecordedRequest): boolean {
-  const config = field(request.body, 'generationConfig');
-  return request.wire === 'gemini' && field(config, 'responseMimeType') === 'application/json';
-}
-
-/** The smallest value a JSON schema accepts: required properties filled, enums at their first entry. */
-export function sampleOf(schema: unknown): unknown {
-  const enumValues = field(schema, 'enum');
-  if (Array.isArray(enumValues) && enumValues.length > 0) return enumValues[0];
-  switch (String(field(schema, 'type') ?? 'object').toLowerCase()) {
-    case 'string':
-      return 'scripted';
-    case 'integer':
-    case 'number':
-      return 1;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    default: {
-      const properties = (field(schema, 'properties') ?? {}) as Record<string, unknown>;
-      const required = field(schema, 'required');
-      const keys = Array.isArray(required) ? (required as string[]) : Object.keys(properties);
-      return Object.fromEntries(keys.map((k) => [k, sampleOf(properties[k])]));
-    }
-  }
-}
-
-/** A side turn's answer: the schema's sample as JSON text, or "{}" without a schema. */
-export function schemaAnswer(request: RecordedRequest): Turn {
-  const schema = responseSchema(request);
-  return { text: JSON.stringify(schema === undefined ? {} : sampleOf(schema)) };
-}
-
 /** Which wire format a model request is in, or null for a side request. */
 function classify(method: string, path: string): { wire: WireFormat; gemini?: string } | null {
   if (method !== 'POST') return null;
@@ -171,24 +132,6 @@ function classify(method: string, path: string): { wire: WireFormat; gemini?: st
   const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
   if (gemini) return { wire: 'gemini', gemini: gemini[2]! };
   return null;
-}
-
-/** A sensible answer to a request that is not a model turn. */
-function sideAnswer(method: string, path: string, body: unknown): unknown {
-  if (path.endsWith('/count_tokens')) return { input_tokens: Math.ceil(JSON.stringify(body).length / 4) };
-  if (path.endsWith(':countTokens')) return { totalTokens: Math.ceil(JSON.stringify(body).length / 4) };
-  if (method === 'GET' && /\/models\/?$/.test(path)) {
-    const id = 'scripted-model';
-    return {
-      object: 'list',
-      data: [
-        { id, object: 'model', created: 0, owned_by: 'firstlight-test', type: 'model', display_name: id },
-      ],
-      models: [],
-      has_more: false,
-    };
-  }
-  return {};
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
