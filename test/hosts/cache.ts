@@ -87,11 +87,12 @@ export async function ensureHost(id: PinnedHostId, root = hostsCacheRoot()): Pro
   const installMs = Date.now() - started;
   if (r.code !== 0 || !existsSync(join(staging, 'node_modules', '.bin', PINNED_HOSTS[id].bin))) {
     rmSync(staging, { recursive: true, force: true });
-    return {
-      ok: false,
-      reason: `npm install ${pkg}@${version} failed: ${r.output.trim().slice(-400)}`,
-      installMs,
-    };
+    const errors = r.output.split('\n').filter((l) => /\berr(or)?\b/i.test(l));
+    const why = (errors.length > 0 ? errors.slice(0, 3).join(' ') : r.output.trim().slice(-300)).replace(
+      /\s+/g,
+      ' ',
+    );
+    return { ok: false, reason: `npm install ${pkg}@${version} failed: ${why}`, installMs };
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
