@@ -42,7 +42,11 @@ export function sessionOneModel(recipe: HostRecipe, lastWords: string): (request
       return { name: tool, input: recipe.shellInput(tool, command) };
     };
     if (shell.length === 0) return { text: 'Checking the shell first.', toolCalls: [call(SHELL_BEFORE)] };
-    if (bootstrapResults(recipe, results).length === 0) return { toolCalls: [recipe.bootstrapCall(request)] };
+    // Codex starts MCP servers beside the first turn: a call made before they are listed comes
+    // back "unsupported call", so the model tries again (at most three calls).
+    const boot = bootstrapResults(recipe, results);
+    const notYet = boot.length > 0 && boot.length < 3 && /unsupported call/i.test(boot.at(-1)!.text);
+    if (boot.length === 0 || notYet) return { toolCalls: [recipe.bootstrapCall(request)] };
     if (shell.length === 1) return { toolCalls: [call(SHELL_AFTER)] };
     return { text: lastWords };
   };
@@ -74,7 +78,7 @@ function finalResults(session: RecordedRequest[]): SentToolResult[] {
 
 /** (b) bootstrap_session's result, as the host sent it back, says mind_contract_available: true. */
 export function checkBootstrap(recipe: HostRecipe, session: RecordedRequest[]): CheckOutcome {
-  const result = bootstrapResults(recipe, finalResults(session))[0];
+  const result = bootstrapResults(recipe, finalResults(session)).at(-1);
   if (!result) return { pass: false, detail: `no ${recipe.bootstrapName} result reached the model` };
   const pass = /mind_contract_available\\*"\s*:\s*true/.test(result.text);
   return { pass, detail: short(result.text, pass ? 160 : 400) };
