@@ -41,6 +41,7 @@ const COLUMNS = [
   'last-words-once',
   'mcp-config',
   'mcp-serves',
+  'instructions',
 ];
 
 const table = new ResultTable();
@@ -121,6 +122,7 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
   const id: PinnedHostId = 'copilot';
   let skippedReason: string | null = 'not run';
   let listed: Record<string, { enabled?: boolean; source?: string; command?: string; args?: string[] }> = {};
+  let instructions: { sourcePath?: string; defaultDisabled?: boolean }[] = [];
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     const pinned = PINNED_HOSTS[id];
@@ -143,17 +145,34 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
     const install = firstlight(sandbox, ['install', id, '--scope', 'user', '--home', sandbox.firstlightHome]);
     if (install.status !== 0)
       throw new Error(`firstlight install copilot --scope user failed: ${install.stderr}`);
+    const project = firstlight(sandbox, [
+      'install',
+      id,
+      '--project',
+      sandbox.project,
+      '--home',
+      sandbox.firstlightHome,
+    ]);
+    if (project.status !== 0) throw new Error(`firstlight install copilot failed: ${project.stderr}`);
     const started = Date.now();
-    const r = await runHost(ensured.bin, ['mcp', 'list', '--json'], {
-      cwd: sandbox.project,
-      env: sandbox.env,
-      timeoutMs: 60_000,
-    });
+    const options = { cwd: sandbox.project, env: sandbox.env, timeoutMs: 60_000 };
+    const r = await runHost(ensured.bin, ['mcp', 'list', '--json'], options);
     try {
       listed = (JSON.parse(r.stdout || '{}') as { mcpServers?: typeof listed }).mcpServers ?? {};
     } catch {
       listed = {}; // the check reports the raw output (results/copilot/mcp-list.json)
     }
+    const i = await runHost(ensured.bin, ['instruction', 'list', '--json'], options);
+    try {
+      instructions = JSON.parse(i.stdout || '[]') as typeof instructions;
+    } catch {
+      instructions = [];
+    }
+    writeJson(join(RESULTS, id, 'instruction-list.json'), {
+      code: i.code,
+      stdout: i.stdout,
+      stderr: i.stderr,
+    });
     table.host({
       ...record,
       reported: versionOf(ensured.bin, ['--version'], sandbox.env),
@@ -177,6 +196,24 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
       return {
         pass: server?.enabled === true && server.source === 'user',
         detail: JSON.stringify(server ?? listed).slice(0, 300),
+      };
+    },
+  );
+
+  checkCase(
+    id,
+    'instructions',
+    '`copilot instruction list --json` loads the bootstrap rule from the project and the user file',
+    () => skippedReason,
+    () => {
+      const loaded = instructions.filter((x) => x.defaultDisabled !== true).map((x) => x.sourcePath ?? '');
+      const want = [
+        '.github/copilot-instructions.md',
+        join(sandbox!.home, '.copilot', 'copilot-instructions.md'),
+      ];
+      return {
+        pass: want.every((w) => loaded.includes(w)),
+        detail: `loaded: ${loaded.join(', ') || 'nothing'}`,
       };
     },
   );

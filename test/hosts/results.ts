@@ -23,7 +23,7 @@ export interface HostRecord {
   reported: string | null;
   /** Install time when this run installed it; null when the cache already had it. */
   installMs: number | null;
-  /** Wall time of each session run. */
+  /** Wall time of each host run (the two sessions; for Copilot, its listing commands). */
   sessionMs: number[];
   skipped: string | null;
 }
@@ -70,7 +70,7 @@ export class ResultTable {
     );
     const timings = this.hosts.map(
       (h) =>
-        `- ${h.name} ${h.version}: ${h.skipped ? `skipped (${h.skipped})` : `sessions ${h.sessionMs.map((m) => `${(m / 1000).toFixed(1)} s`).join(', ')}`}${h.installMs !== null ? `; installed in ${(h.installMs / 1000).toFixed(0)} s` : ''}`,
+        `- ${h.name} ${h.version}: ${h.skipped ? `skipped (${h.skipped})` : `runs ${h.sessionMs.map((m) => `${(m / 1000).toFixed(1)} s`).join(', ')}`}${h.installMs !== null ? `; installed in ${(h.installMs / 1000).toFixed(0)} s` : ''}`,
     );
     writeFileSync(
       join(dir, 'results.md'),
