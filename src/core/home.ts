@@ -109,7 +109,7 @@ export function initHome(dir: string, options: { force?: boolean; from?: string 
 /**
  * What a new home is made of: the example's settings, persona, memories, guidance overrides and
  * runtime personas. An allowlist, because the example is also served live (`npm start`) and
- * collects state (sessions.json, cache/, events/, self-state.json, locks) no new home should inherit.
+ * collects state (sessions.jsonl, cache/, events/, self-state.json, locks) no new home should inherit.
  */
 export const HOME_TEMPLATE: readonly string[] = [
   'firstlight.yaml',
