@@ -227,8 +227,8 @@ describe('firstlight repl serve with real backend servers', () => {
     expect(listing.success, listing.stderr).toBe(true);
     // The seed shows ['src/', 'tests/', 'README.md', 'pyproject.toml']. The real list_directory
     // answers one text block "[DIR] src\n[FILE] README.md…" with structuredContent
-    // {"content": <that text>}, and a relay result is the structuredContent as it is (DESIGN:
-    // structuredContent first). Turning "[DIR] x" lines into a list would mean parsing one
+    // {"content": <that text>}, and a relay result is the structuredContent as it is
+    // (structuredContent first, see docs/repl.md). Turning "[DIR] x" lines into a list would mean parsing one
     // server's prose inside the generic relay, so `files` is a dict here (docs/repl.md).
     const printed = listing.stdout.trim();
     expect(printed.startsWith("{'content': '")).toBe(true);
