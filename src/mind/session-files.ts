@@ -1,4 +1,4 @@
-import { renameSync, unlinkSync } from 'node:fs';
+import { existsSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { appendLine, readTailLines, readTextIfExists } from '../core/index.js';
 
@@ -138,6 +138,13 @@ export function readSessions(files: SessionFiles): SessionsRead {
   return out;
 }
 
+/** `path`, or `path-2`, `path-3`, … : the first that does not exist (an aside file is never replaced). */
+function freeName(path: string): string {
+  let candidate = path;
+  for (let n = 2; existsSync(candidate); n++) candidate = `${path}-${n}`;
+  return candidate;
+}
+
 /** Whether the record path has upkeep to do before it appends (under the log's lock). */
 export function needsUpkeep(read: SessionsRead): boolean {
   return read.singlePresent || read.corrupt.length > 0 || read.logSize > ROTATE_BYTES;
@@ -155,7 +162,7 @@ export function upkeep(files: SessionFiles, now: Date): string[] {
   const read = readSessions(files);
   const notices: string[] = [];
   for (const { file, problem, records } of read.corrupt) {
-    const aside = `${file}.corrupt-${now.getTime()}`;
+    const aside = freeName(`${file}.corrupt-${now.getTime()}`);
     renameSync(file, aside);
     for (const record of records) appendLine(files.log, JSON.stringify(record));
     notices.push(

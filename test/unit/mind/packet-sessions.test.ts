@@ -183,6 +183,11 @@ describe('session log behind bootstrap_session', () => {
     ]);
     expect(existsSync(join(dir, 'sessions.json'))).toBe(false);
     expect(starts(dir).map((s) => s.session_id)).toEqual(['a']);
+    // A second unreadable file in the same millisecond is kept beside the first, not over it.
+    writeFileSync(join(dir, 'sessions.json'), 'also not JSON');
+    await mind.bootstrap({ sessionId: 'b' });
+    expect(readFileSync(join(dir, aside), 'utf8')).toBe('{"current": {"session_id": ');
+    expect(readFileSync(join(dir, `${aside}-2`), 'utf8')).toBe('also not JSON');
     mind.close();
   });
 
