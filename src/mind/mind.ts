@@ -22,7 +22,7 @@ import {
   type TaskspaceState,
 } from './packet-schema.js';
 import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
-import { SessionLedger } from './sessions.js';
+import { SessionLog } from './sessions.js';
 
 /** A section another part contributes to the packet; `reason` explains a null value. */
 export interface SectionResult<T> {
@@ -54,12 +54,6 @@ export interface MindOptions {
   toolNames?: () => string[];
   /** Working directory for project-scoped state (taskspace); defaults to process.cwd() at the edge. */
   projectDir?: string;
-  /**
-   * Servers: record a session start in sessions.json after answering (coalesced, flushed by
-   * `flush()`), keeping the lock and fsync off bootstrap_session's response time. One-shot
-   * commands leave it off and write before they return.
-   */
-  deferSessionWrites?: boolean;
 }
 
 export interface BootstrapOptions {
@@ -84,7 +78,7 @@ export class Mind {
   readonly log: Logger;
   readonly clock: () => Date;
   readonly projectDir: string | undefined;
-  private readonly ledger: SessionLedger;
+  private readonly ledger: SessionLog;
   private sections: PacketSections;
   private toolNameSource: () => string[];
   // bootstrap_session runs at every session start: these re-read only files that changed.
@@ -102,10 +96,7 @@ export class Mind {
       cacheFile: join(this.paths.cache, 'memory-entries.json'),
       watch: options.watchMemory ?? false,
     });
-    this.ledger = new SessionLedger(options.home, {
-      deferWrites: options.deferSessionWrites ?? false,
-      onWriteError: (error) => this.log.warn(`could not record the session start: ${error.message}`),
-    });
+    this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
     this.sections = options.sections ?? {};
     this.toolNameSource = options.toolNames ?? (() => []);
     this.contractMemo = memoByFiles(() => {
@@ -202,6 +193,7 @@ export class Mind {
       host_limitations: [...HOST_LIMITATIONS],
       budget: { chars: 0, tokens_estimate: 0 },
     };
+    reasons.push(...this.ledger.problems());
     return withBudget(packet);
   }
 
@@ -235,17 +227,11 @@ export class Mind {
     return this.warming;
   }
 
-  /** Writes what is still pending (deferred session starts); servers await it before exiting. */
-  flush(): Promise<void> {
-    return this.ledger.flush();
-  }
-
-  /** Stops watching; a pending deferred write still completes unless the process exits first. */
+  /** Stops watching. */
   close(): void {
     // Saves what the recall index learnt since its last save (servers close on shutdown).
     closeRecallIndex(this.memory);
     this.memory.close();
-    void this.ledger.flush();
   }
 }
 

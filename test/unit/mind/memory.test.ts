@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter, stem } from '../../../src/core/index.js';
@@ -336,14 +336,11 @@ describe('recall: time phrases and the saved index', () => {
     expect(out.results.map((r) => r.name)).not.toContain('Session 2026-10-22');
   });
 
-  it("saves a mind's index as cache/recall-index.idx and deletes the old recall-index.json", () => {
+  it("saves a mind's index as cache/recall-index.idx", () => {
     const dir = home();
-    mkdirSync(join(dir, 'cache'), { recursive: true });
-    writeFileSync(join(dir, 'cache', 'recall-index.json'), '{"format":5}\n');
     const mind = createMind({ home: dir });
     expect(recallIndexOfMind(mind).recall('deploy freeze').results.length).toBeGreaterThan(0);
     mind.close();
-    expect(existsSync(join(dir, 'cache', 'recall-index.json'))).toBe(false);
     expect(readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8')).toMatch(/^\{"format":\d+,/);
   });
 
