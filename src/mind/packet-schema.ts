@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The bootstrap packet, schema v1. Required keys are the seed's plus firstlight's additions;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec, WRITES_ADDITIVE } from '../core/index.js';
 import { listMemories, readMemoryFile } from './memory/access.js';
 import type { Mind } from './mind.js';
