@@ -11,6 +11,7 @@ import {
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
+import type { MemoryOverview } from './memory/overview.js';
 import { closeRecallIndex } from './memory/shared-index.js';
 import { MemoryStore } from './memory/store.js';
 import {
@@ -60,6 +61,11 @@ export interface MindOptions {
    * commands leave it off and write before they return.
    */
   deferSessionWrites?: boolean;
+  /**
+   * One-shot SessionStart: take memory's overview from the last scan while memory/'s mtime is
+   * unchanged instead of stating every memory (see MemoryStore.overview). Servers leave it off.
+   */
+  quickMemoryOverview?: boolean;
 }
 
 export interface BootstrapOptions {
@@ -91,6 +97,7 @@ export class Mind {
   private readonly contractMemo: () => MindContract;
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
   private warming: Promise<void> | undefined;
+  private readonly quickOverview: boolean;
 
   constructor(options: MindOptions) {
     this.home = options.home;
@@ -100,12 +107,14 @@ export class Mind {
     this.projectDir = options.projectDir;
     this.memory = new MemoryStore(this.paths.memory, {
       cacheFile: join(this.paths.cache, 'memory-entries.json'),
+      overviewFile: join(this.paths.cache, 'memory-overview.json'),
       watch: options.watchMemory ?? false,
     });
     this.ledger = new SessionLedger(options.home, {
       deferWrites: options.deferSessionWrites ?? false,
       onWriteError: (error) => this.log.warn(`could not record the session start: ${error.message}`),
     });
+    this.quickOverview = options.quickMemoryOverview ?? false;
     this.sections = options.sections ?? {};
     this.toolNameSource = options.toolNames ?? (() => []);
     this.contractMemo = memoByFiles(() => {
@@ -148,6 +157,14 @@ export class Mind {
 
   /** The active context, recording the session start unless previewing. */
   async context(options: BootstrapOptions = {}): Promise<ActiveContext> {
+    return this.contextWith(this.memoryOverview(), options);
+  }
+
+  private memoryOverview(): MemoryOverview {
+    return this.memory.overview({ quick: this.quickOverview });
+  }
+
+  private async contextWith(overview: MemoryOverview, options: BootstrapOptions): Promise<ActiveContext> {
     const sessionId = options.sessionId ?? null;
     const now = this.clock();
     const key = options.sessionKey ?? sessionId ?? 'anonymous';
@@ -158,7 +175,7 @@ export class Mind {
     return buildActiveContext({
       home: this.home,
       sessionId,
-      snapshot: this.memory.snapshot(),
+      people: overview.people,
       lastSession,
       now,
     });
@@ -170,11 +187,11 @@ export class Mind {
     const reasons: string[] = [];
     const contract = this.contract();
     if (!contract.available) reasons.push(`mind contract unavailable: ${contract.error}`);
-    const snapshot = this.memory.snapshot();
-    if (!snapshot.present) reasons.push('memory unavailable: memory/ does not exist in the home');
-    if (snapshot.problems.length > 0) {
+    const overview = this.memoryOverview();
+    if (!overview.present) reasons.push('memory unavailable: memory/ does not exist in the home');
+    if (overview.problemCount > 0) {
       reasons.push(
-        `memory: ${snapshot.problems.length} file(s) skipped as unreadable or malformed (see list_memory_files)`,
+        `memory: ${overview.problemCount} file(s) skipped as unreadable or malformed (see list_memory_files)`,
       );
     }
     const { problems } = this.settings();
@@ -194,8 +211,8 @@ export class Mind {
       mind_contract_available: contract.available,
       available_mind_tools: tools,
       cognition_protocol: cognitionProtocol(tools),
-      context: await this.context(options),
-      memory_catalog: catalogOf(snapshot),
+      context: await this.contextWith(overview, options),
+      memory_catalog: overview.catalog,
       guidance,
       taskspace,
       degraded_mode: { mind_contract_available: contract.available, reasons },

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter, stem } from '../../../src/core/index.js';
@@ -219,6 +219,70 @@ describe('MemoryStore after remember', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('MemoryStore overview (what the packet shows of memory/)', () => {
+  /** memory/ last changed a minute ago: a scan now may key the persisted overview on its mtime. */
+  function settled(dir: string): { mem: string; overviewFile: string } {
+    const mem = join(dir, 'memory');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(mem, past, past);
+    return { mem, overviewFile: join(dir, 'cache', 'memory-overview.json') };
+  }
+
+  it('a quick look in a fresh process reads the overview the last scan persisted while memory/ is unchanged', () => {
+    const { mem, overviewFile } = settled(home());
+    const scanned = new MemoryStore(mem, { overviewFile }).overview();
+    expect(scanned.people.map((p) => p.name)).toContain('Alex Rivera');
+    expect(existsSync(overviewFile)).toBe(true);
+    expect(new MemoryStore(mem, { overviewFile }).overview({ quick: true })).toEqual(scanned);
+
+    // An edit in place leaves memory/'s mtime alone: a quick look keeps the last scan's view
+    // until any full scan (every server's first packet) sees the file's own mtime move.
+    const file = join(mem, 'user_alex.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('name: Alex Rivera', 'name: Alexandra Rivera'));
+    const quick = () => new MemoryStore(mem, { overviewFile }).overview({ quick: true });
+    expect(quick().people.map((p) => p.name)).toContain('Alex Rivera');
+    const rescanned = new MemoryStore(mem, { overviewFile }).overview();
+    expect(rescanned.people.map((p) => p.name)).toContain('Alexandra Rivera');
+    expect(quick()).toEqual(rescanned);
+  });
+
+  it('a quick look rescans once a file was added or removed (memory/ mtime moved)', () => {
+    const { mem, overviewFile } = settled(home());
+    const before = new MemoryStore(mem, { overviewFile }).overview();
+    writeFileSync(join(mem, 'user_zoe.md'), '---\nname: Zoe\ntype: user\ndescription: new here\n---\nhi\n');
+    const after = new MemoryStore(mem, { overviewFile }).overview({ quick: true });
+    expect(after.catalog.total_count).toBe(before.catalog.total_count + 1);
+    expect(after.people.map((p) => p.name)).toContain('Zoe');
+    expect(after).toEqual(new MemoryStore(mem).overview());
+  });
+
+  it('persists no overview counted right after memory/ changed (a coarse mtime could hide a later change)', () => {
+    const { mem, overviewFile } = settled(home());
+    new MemoryStore(mem, { overviewFile }).overview();
+    expect(existsSync(overviewFile)).toBe(true);
+    writeFileSync(join(mem, 'note_fresh.md'), '---\nname: Fresh\ntype: note\n---\njust now\n');
+    new MemoryStore(mem, { overviewFile }).overview();
+    expect(existsSync(overviewFile)).toBe(false);
+  });
+
+  it('a quick packet equals the full one', async () => {
+    const dir = home();
+    settled(dir);
+    const clock = () => new Date('2026-11-20T10:00:00Z');
+    const packet = async (quickMemoryOverview: boolean) => {
+      const mind = createMind({ home: dir, clock, quickMemoryOverview });
+      try {
+        return await mind.bootstrap({ sessionId: 's', preview: true });
+      } finally {
+        mind.close();
+      }
+    };
+    const full = await packet(false);
+    expect(existsSync(join(dir, 'cache', 'memory-overview.json'))).toBe(true);
+    expect(await packet(true)).toEqual(full);
   });
 });
 

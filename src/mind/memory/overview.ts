@@ -1,0 +1,110 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { catalogOf, type MemoryCatalog } from './catalog.js';
+import type { MemoryEntry } from './entries.js';
+import type { MemorySnapshot } from './store.js';
+
+/** A person the packet names, from a `type: user` memory (a type, so it fits the packet's open object). */
+export type MemoryPerson = {
+  name: string;
+  description: string;
+};
+
+/** What the bootstrap packet shows of memory/: constant size, whatever the memory count. */
+export interface MemoryOverview {
+  /** True when memory/ exists. */
+  present: boolean;
+  catalog: MemoryCatalog;
+  /** The first `type: user` memories in listing order, at most {@link MAX_PEOPLE}. */
+  people: MemoryPerson[];
+  /** Files skipped as unreadable or malformed. */
+  problemCount: number;
+}
+
+const MAX_PEOPLE = 12;
+/** Words of a description that label a person whose memory has no `name:`. */
+const LABEL_WORDS = 6;
+
+const bySnapshot = new WeakMap<MemorySnapshot, MemoryOverview>();
+
+/** The overview of a snapshot; memoised per snapshot (a pass over 10,000 entries otherwise). */
+export function overviewOf(snapshot: MemorySnapshot): MemoryOverview {
+  let overview = bySnapshot.get(snapshot);
+  if (!overview) {
+    const people: MemoryPerson[] = [];
+    for (const entry of snapshot.entries) {
+      if (people.length === MAX_PEOPLE) break;
+      if (entry.type !== 'user') continue;
+      const person = personOf(entry);
+      if (person) people.push(person);
+    }
+    overview = {
+      present: snapshot.present,
+      catalog: catalogOf(snapshot),
+      people,
+      problemCount: snapshot.problems.length,
+    };
+    bySnapshot.set(snapshot, overview);
+  }
+  return overview;
+}
+
+/**
+ * A person as the packet shows them. A memory without `name:` gets its file name as name from
+ * the memory store, and the packet never shows a filename: such a person is labelled by the
+ * first words of their description instead, or left out when there is none.
+ */
+function personOf(entry: MemoryEntry): MemoryPerson | undefined {
+  const stem = entry.file.replace(/\.md$/i, '').toLowerCase();
+  const name = entry.name.toLowerCase();
+  if (name !== stem && name !== entry.file.toLowerCase()) {
+    return { name: entry.name, description: entry.description };
+  }
+  const words = entry.description.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return undefined;
+  const label = words
+    .slice(0, LABEL_WORDS)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
+  return { name: words.length > LABEL_WORDS ? `${label}…` : label, description: entry.description };
+}
+
+/**
+ * A scan whose listing began this long after memory/'s mtime may key the persisted overview on
+ * that mtime: a change made after the listing then moves the mtime even where the file system
+ * stamps times coarsely (Linux updates them once a clock tick, 1–10 ms).
+ */
+export const RACY_MS = 100;
+
+interface PersistedOverview {
+  format: 1;
+  /** memory/'s mtime when the overview was counted. */
+  dirMtimeMs: number;
+  overview: MemoryOverview;
+}
+
+/** The persisted overview when it was counted at memory/'s current mtime, else undefined. */
+export function readPersistedOverview(file: string, dirMtimeMs: number): MemoryOverview | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as PersistedOverview;
+    return parsed.format === 1 && parsed.dirMtimeMs === dirMtimeMs ? parsed.overview : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Persists an overview counted at `dirMtimeMs`: a temp file renamed over it, without fsync (it
+ * is derived: a torn file fails to parse and the next scan writes it again).
+ */
+export function persistOverview(file: string, dirMtimeMs: number, overview: MemoryOverview): void {
+  const data: PersistedOverview = { format: 1, dirMtimeMs, overview };
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, JSON.stringify(data));
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
