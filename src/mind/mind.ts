@@ -108,6 +108,7 @@ export class Mind {
     this.memory = new MemoryStore(this.paths.memory, {
       cacheFile: join(this.paths.cache, 'memory-entries.json'),
       overviewFile: join(this.paths.cache, 'memory-overview.json'),
+      manifestFile: join(this.paths.cache, 'memory-manifest.json'),
       watch: options.watchMemory ?? false,
     });
     this.ledger = new SessionLedger(options.home, {

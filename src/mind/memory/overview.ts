@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { catalogOf, type MemoryCatalog } from './catalog.js';
+import { catalogOf, countCatalog, type MemoryCatalog } from './catalog.js';
 import type { MemoryEntry } from './entries.js';
 import type { MemorySnapshot } from './store.js';
 
@@ -27,21 +27,17 @@ const LABEL_WORDS = 6;
 
 const bySnapshot = new WeakMap<MemorySnapshot, MemoryOverview>();
 
+/** What an overview needs of one memory's entry. */
+export type OverviewEntry = Pick<MemoryEntry, 'file' | 'type' | 'tags' | 'name' | 'description'>;
+
 /** The overview of a snapshot; memoised per snapshot (a pass over 10,000 entries otherwise). */
 export function overviewOf(snapshot: MemorySnapshot): MemoryOverview {
   let overview = bySnapshot.get(snapshot);
   if (!overview) {
-    const people: MemoryPerson[] = [];
-    for (const entry of snapshot.entries) {
-      if (people.length === MAX_PEOPLE) break;
-      if (entry.type !== 'user') continue;
-      const person = personOf(entry);
-      if (person) people.push(person);
-    }
     overview = {
       present: snapshot.present,
       catalog: catalogOf(snapshot),
-      people,
+      people: peopleOf(snapshot.entries),
       problemCount: snapshot.problems.length,
     };
     bySnapshot.set(snapshot, overview);
@@ -49,12 +45,33 @@ export function overviewOf(snapshot: MemorySnapshot): MemoryOverview {
   return overview;
 }
 
+/** The overview of a present memory/ from its entries in listing order and a count of skipped files. */
+export function countOverview(entries: readonly OverviewEntry[], problemCount: number): MemoryOverview {
+  return {
+    present: true,
+    catalog: countCatalog(entries, problemCount),
+    people: peopleOf(entries),
+    problemCount,
+  };
+}
+
+function peopleOf(entries: readonly OverviewEntry[]): MemoryPerson[] {
+  const people: MemoryPerson[] = [];
+  for (const entry of entries) {
+    if (people.length === MAX_PEOPLE) break;
+    if (entry.type !== 'user') continue;
+    const person = personOf(entry);
+    if (person) people.push(person);
+  }
+  return people;
+}
+
 /**
  * A person as the packet shows them. A memory without `name:` gets its file name as name from
  * the memory store, and the packet never shows a filename: such a person is labelled by the
  * first words of their description instead, or left out when there is none.
  */
-function personOf(entry: MemoryEntry): MemoryPerson | undefined {
+function personOf(entry: OverviewEntry): MemoryPerson | undefined {
   const stem = entry.file.replace(/\.md$/i, '').toLowerCase();
   const name = entry.name.toLowerCase();
   if (name !== stem && name !== entry.file.toLowerCase()) {
@@ -94,15 +111,20 @@ export function readPersistedOverview(file: string, dirMtimeMs: number): MemoryO
 }
 
 /**
- * Persists an overview counted at `dirMtimeMs`: a temp file renamed over it, without fsync (it
- * is derived: a torn file fails to parse and the next scan writes it again).
+ * Persists an overview counted at `dirMtimeMs`, without fsync (it is derived: a torn file fails
+ * to parse and the next scan writes it again).
  */
 export function persistOverview(file: string, dirMtimeMs: number, overview: MemoryOverview): void {
   const data: PersistedOverview = { format: 1, dirMtimeMs, overview };
+  writeDerivedFile(file, JSON.stringify(data));
+}
+
+/** Writes a derived cache file: a temp file renamed over it; failing costs speed, not data. */
+export function writeDerivedFile(file: string, text: string): void {
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify(data));
+    writeFileSync(temp, text);
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true });

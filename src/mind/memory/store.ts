@@ -16,6 +16,7 @@ import {
   RACY_MS,
   readPersistedOverview,
 } from './overview.js';
+import { quickOverview } from './quick-overview.js';
 
 /** A consistent view of memory/ at one moment. `version` changes whenever anything changed. */
 export interface MemorySnapshot {
@@ -38,6 +39,8 @@ export interface MemoryStoreOptions {
   cacheFile?: string;
   /** Where the packet's overview of memory/ is persisted (under <home>/cache/), keyed on memory/'s mtime. */
   overviewFile?: string;
+  /** Where a quick overview keeps its per-file manifest (under <home>/cache/). */
+  manifestFile?: string;
   /** Watch memory/ for in-place edits (long-running servers); off for one-shot commands. */
   watch?: boolean;
 }
@@ -56,6 +59,7 @@ export class MemoryStore {
   readonly memoryDir: string;
   private readonly cacheFile: string | undefined;
   private readonly overviewFile: string | undefined;
+  private readonly manifestFile: string | undefined;
   private snapshotCache: Cached | undefined;
   /** Changed since snapshotCache: 'all' (rescan) or the files the watcher named (re-read alone). */
   private changed: Set<string> | 'all' = new Set();
@@ -69,6 +73,7 @@ export class MemoryStore {
     this.memoryDir = memoryDir;
     this.cacheFile = options.cacheFile;
     this.overviewFile = options.overviewFile;
+    this.manifestFile = options.manifestFile;
     if (options.watch) this.startWatching();
   }
 
@@ -97,18 +102,16 @@ export class MemoryStore {
   /**
    * What the packet shows of memory/. With `quick`, a process that has not scanned memory/ yet
    * takes the overview the last scan persisted when memory/'s mtime is still the one it was
-   * counted at: one stat and a small file instead of a stat of every memory. Adding, removing or
-   * renaming a file moves that mtime; an edit in place does not, and shows once any firstlight
-   * process scans memory/ again (every server does at its first packet). The SessionStart hook
-   * uses it; servers answer from a full scan.
+   * counted at: one stat and a small file instead of a stat of every memory; after a change, it
+   * stats each file against a small manifest instead of loading the entry cache (see
+   * quickOverview). Adding, removing or renaming a file moves memory/'s mtime; an edit in place
+   * does not, and shows once any firstlight process scans memory/ again (every server does at
+   * its first packet). The SessionStart hook uses it; servers answer from a full scan.
    */
   overview(options: { quick?: boolean } = {}): MemoryOverview {
-    if (options.quick && !this.snapshotCache && this.overviewFile) {
-      const dirMtimeMs = statMtime(this.memoryDir);
-      const persisted = Number.isNaN(dirMtimeMs)
-        ? undefined
-        : readPersistedOverview(this.overviewFile, dirMtimeMs);
-      if (persisted) return persisted;
+    if (options.quick && !this.snapshotCache && this.overviewFile && this.manifestFile) {
+      const files = { overview: this.overviewFile, manifest: this.manifestFile };
+      return quickOverview(this.memoryDir, files, () => this.snapshot());
     }
     return overviewOf(this.snapshot());
   }
