@@ -1,20 +1,20 @@
-// Bundles the CLI entry after tsc: dist/cli/main.js becomes one file that loads its commands
-// from chunks beside it (dist/cli/chunks/), esbuild's code splitting keeping every `await
-// import()` lazy. The hooks run on every tool call and every session start, and Node spends
-// more of their start-up resolving and compiling a few hundred small modules than running them.
+// Bundles the CLI after tsc. The hooks run on every tool call and every session start, and Node
+// spent more of their start-up resolving and compiling a few hundred small modules than running
+// them. Two esbuild builds, each with code splitting so every `await import()` stays lazy:
+// - dist/cli/main.js: the command line, its commands in dist/cli/chunks/;
+// - dist/cli/hook-entry.js: `firstlight hook`, its events in dist/cli/hook-chunks/. A build of
+//   its own: splitting one graph that holds the servers too put the search engine, the glob
+//   matcher and every tool's schema into the chunk SessionStart loads.
+// main.js imports hook-entry.js at run time (external to the first build), so `firstlight hook`
+// and the installed hook commands (`… dist/cli/main.js hook EVENT`) take the small one.
 import { build } from 'esbuild';
 
-const external = process.env.FIRSTLIGHT_BUNDLE_EXTERNAL === '1';
-await build({
-  entryPoints: { main: 'src/cli/main.ts' },
-  outdir: 'dist/cli',
-  chunkNames: 'chunks/[name]-[hash]',
+const common = {
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  ...(external ? { packages: 'external' } : {}),
   // Bundled CommonJS dependencies call require() for Node's built-ins and read __filename
   // (write-file-atomic names its temp files from it); ESM has neither, so each file gets them.
   banner: {
@@ -26,7 +26,21 @@ await build({
       "const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, '');",
     ].join('\n'),
   },
+  outdir: 'dist/cli',
   allowOverwrite: true,
   sourcemap: true,
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  chunkNames: 'chunks/[name]-[hash]',
+  // main.ts and commands/hook.ts import it; both land one directory apart as in src/cli/.
+  external: ['./hook-entry.js', '../hook-entry.js'],
+});
+await build({
+  ...common,
+  entryPoints: { 'hook-entry': 'src/cli/hook-entry.ts' },
+  chunkNames: 'hook-chunks/[name]-[hash]',
 });

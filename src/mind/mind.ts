@@ -11,17 +11,17 @@ import {
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
+import { closeRecallIndex } from './memory/index-registry.js';
 import type { MemoryOverview } from './memory/overview.js';
-import { closeRecallIndex } from './memory/shared-index.js';
 import { MemoryStore } from './memory/store.js';
-import {
-  type ActiveContext,
-  type BootstrapPacket,
-  type GuidanceEntry,
-  PACKET_SCHEMA_VERSION,
-  type Resumption,
-  type TaskspaceState,
+import type {
+  ActiveContext,
+  BootstrapPacket,
+  GuidanceEntry,
+  Resumption,
+  TaskspaceState,
 } from './packet-schema.js';
+import { PACKET_SCHEMA_VERSION } from './packet-version.js';
 import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 import { SessionLedger } from './sessions.js';
 
