@@ -119,6 +119,15 @@ export function persistOverview(file: string, dirMtimeMs: number, overview: Memo
   writeDerivedFile(file, JSON.stringify(data));
 }
 
+/** Deletes a derived cache file that may be stale; failing leaves it to the key check. */
+export function dropDerivedFile(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // An unwritable cache/ also kept it from being written.
+  }
+}
+
 /** Writes a derived cache file: a temp file renamed over it; failing costs speed, not data. */
 export function writeDerivedFile(file: string, text: string): void {
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;

@@ -1,8 +1,9 @@
-import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProblem, listMemoryFiles, readMemoryEntry } from './entries.js';
 import {
   countOverview,
+  dropDerivedFile,
   type MemoryOverview,
   type OverviewEntry,
   overviewOf,
@@ -76,7 +77,12 @@ export function quickOverview(
   for (const file of listMemoryFiles(memoryDir)) {
     const prior = known.get(file);
     if (prior && prior[3] !== null) {
-      const st = lstatSync(join(memoryDir, file), { throwIfNoEntry: false });
+      let st: Stats | undefined;
+      try {
+        st = lstatSync(join(memoryDir, file), { throwIfNoEntry: false });
+      } catch {
+        // unreadable: re-read below, which reports it
+      }
       // A symlink is always re-read (readMemoryEntry checks where it points), as the store does.
       if (st?.isFile() && st.mtimeMs === prior[1] && st.size === prior[2]) {
         rows.push(prior);
@@ -102,7 +108,7 @@ export function quickOverview(
       });
   }
   const overview = countOverview(entries, problems);
-  if (startedAt - dirMtimeMs < RACY_MS) rmSync(files.overview, { force: true });
+  if (startedAt - dirMtimeMs < RACY_MS) dropDerivedFile(files.overview);
   else persistOverview(files.overview, dirMtimeMs, overview);
   return overview;
 }

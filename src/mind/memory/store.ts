@@ -1,4 +1,4 @@
-import { type FSWatcher, lstatSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
+import { type FSWatcher, lstatSync, readFileSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicallySync } from '../../core/index.js';
 import {
@@ -10,6 +10,7 @@ import {
   readMemoryEntry,
 } from './entries.js';
 import {
+  dropDerivedFile,
   type MemoryOverview,
   overviewOf,
   persistOverview,
@@ -220,7 +221,7 @@ export class MemoryStore {
    */
   private persistOverview(snapshot: Cached, startedAt: number): void {
     if (!this.overviewFile || !snapshot.present) return;
-    if (startedAt - snapshot.dirMtimeMs < RACY_MS) rmSync(this.overviewFile, { force: true });
+    if (startedAt - snapshot.dirMtimeMs < RACY_MS) dropDerivedFile(this.overviewFile);
     else persistOverview(this.overviewFile, snapshot.dirMtimeMs, overviewOf(snapshot));
   }
 
