@@ -7,6 +7,7 @@
 //   matcher and every tool's schema into the chunk SessionStart loads.
 // main.js imports hook-entry.js at run time (external to the first build), so `firstlight hook`
 // and the installed hook commands (`… dist/cli/main.js hook EVENT`) take the small one.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -28,7 +29,10 @@ const common = {
   },
   outdir: 'dist/cli',
   allowOverwrite: true,
-  sourcemap: true,
+  // No source maps: they tripled the package (6 MB, mostly the bundled packages' sources), and
+  // Node ignores them without --enable-source-maps; the bundle is unminified, each module
+  // headed by a `// src/…` comment, so a stack trace still reads.
+  sourcemap: false,
   logLevel: 'warning',
 };
 
@@ -44,3 +48,5 @@ await build({
   entryPoints: { 'hook-entry': 'src/cli/hook-entry.ts' },
   chunkNames: 'hook-chunks/[name]-[hash]',
 });
+// tsc's maps of the two files the bundles replaced would map the bundles' lines wrongly.
+for (const name of ['main', 'hook-entry']) rmSync(`dist/cli/${name}.js.map`, { force: true });
