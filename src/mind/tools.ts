@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec, WRITES_ADDITIVE } from '../core/index.js';
 import { type BootstrapVia, writeBootstrapRecord } from './bootstrap-record/index.js';
 import { listMemories, readMemoryFile } from './memory/access.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec } from '../../core/index.js';
 import type { Mind } from '../mind.js';
 import { MAX_K } from './recall-index.js';
