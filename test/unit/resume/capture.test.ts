@@ -10,7 +10,7 @@ import {
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 // The fixture's last turn: prompt at 10:10:00, internalize called at 10:12:00, then
-// "Saved my thoughts. Anything else?" at 10:12:02 — the wrap-up the Stop hook used to keep.
+// "Saved my thoughts. Anything else?" at 10:12:02 — the wrap-up the Stop hook must not keep.
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'resume', 'compact-claude-code.jsonl');
 const SESSION = '9b2e4f10-7c3a-4d8e-a1f5-2c6b8d0e4a97';
 const DELIBERATE = 'DELIBERATE: the tail has to survive the Stop that follows its own turn';
