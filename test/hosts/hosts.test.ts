@@ -59,6 +59,7 @@ function checkCase(
   title: string,
   skipped: () => string | null,
   outcome: () => CheckOutcome,
+  failed: () => string | null = () => null,
 ) {
   it(title, (ctx) => {
     const reason = skipped();
@@ -67,7 +68,8 @@ function checkCase(
       ctx.skip();
       return;
     }
-    const o = outcome();
+    const failure = failed();
+    const o = failure !== null ? { pass: false, detail: failure } : outcome();
     table.check(host, id, o.pass ? 'pass' : 'fail', o.detail);
     expect(o.pass, o.detail).toBe(true);
   });
@@ -76,7 +78,7 @@ function checkCase(
 for (const id of SESSION_HOSTS) {
   const recipe = RECIPES[id];
   describe(`${recipe.name} ${PINNED_HOSTS[id].version} (real CLI, scripted model)`, () => {
-    let run: SessionsRun = { skipped: 'not run', one: [], two: [], lastWords: '' };
+    let run: SessionsRun = { skipped: 'not run', failed: null, one: [], two: [], lastWords: '' };
     beforeAll(
       async () => {
         run = await runSessions(recipe, table, {
@@ -88,31 +90,33 @@ for (const id of SESSION_HOSTS) {
       },
       2 * SESSION_TIMEOUT_MS + 10 * 60_000,
     );
-    const skipped = () => run.skipped;
-    checkCase(id, 'packet', '(a) the SessionStart packet is in the first model request', skipped, () =>
+    const hostCase = (check: string, title: string, outcome: () => CheckOutcome) =>
+      checkCase(
+        id,
+        check,
+        title,
+        () => run.skipped,
+        outcome,
+        () => run.failed,
+      );
+    hostCase('packet', '(a) the SessionStart packet is in the first model request', () =>
       checkPacket(run.one[0]),
     );
-    checkCase(id, 'bootstrap', '(b) bootstrap_session returns mind_contract_available: true', skipped, () =>
+    hostCase('bootstrap', '(b) bootstrap_session returns mind_contract_available: true', () =>
       checkBootstrap(recipe, run.one),
     );
-    checkCase(
-      id,
+    hostCase(
       'denied-before',
       `(c) ${recipe.shellTools[0]} before bootstrap is denied naming ${recipe.bootstrapName}`,
-      skipped,
       () => checkDenied(recipe, run.one),
     );
-    checkCase(id, 'allowed-after', `(d) ${recipe.shellTools[0]} after bootstrap runs`, skipped, () =>
+    hostCase('allowed-after', `(d) ${recipe.shellTools[0]} after bootstrap runs`, () =>
       checkAllowed(recipe, run.one),
     );
-    checkCase(
-      id,
-      'last-words',
-      "(e) session two's first request carries session one's last words",
-      skipped,
-      () => checkLastWords(run.two[0], run.lastWords),
+    hostCase('last-words', "(e) session two's first request carries session one's last words", () =>
+      checkLastWords(run.two[0], run.lastWords),
     );
-    checkCase(id, 'last-words-once', '(f) ...and carries them once', skipped, () =>
+    hostCase('last-words-once', '(f) ...and carries them once', () =>
       checkLastWordsOnce(run.two[0], run.lastWords),
     );
   });
@@ -123,6 +127,8 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
   let skippedReason: string | null = 'not run';
   let listed: Record<string, { enabled?: boolean; source?: string; command?: string; args?: string[] }> = {};
   let instructions: { sourcePath?: string; defaultDisabled?: boolean }[] = [];
+  const installFailed: string[] = [];
+  const failed = () => (installFailed.length > 0 ? `firstlight ${installFailed.join('; ')}` : null);
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     const pinned = PINNED_HOSTS[id];
@@ -144,7 +150,7 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
     sandbox = createSandbox(id);
     const install = firstlight(sandbox, ['install', id, '--scope', 'user', '--home', sandbox.firstlightHome]);
     if (install.status !== 0)
-      throw new Error(`firstlight install copilot --scope user failed: ${install.stderr}`);
+      installFailed.push(`install --scope user: ${install.stderr.trim().slice(0, 300)}`);
     const project = firstlight(sandbox, [
       'install',
       id,
@@ -153,7 +159,7 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
       '--home',
       sandbox.firstlightHome,
     ]);
-    if (project.status !== 0) throw new Error(`firstlight install copilot failed: ${project.stderr}`);
+    if (project.status !== 0) installFailed.push(`install: ${project.stderr.trim().slice(0, 300)}`);
     const started = Date.now();
     const options = { cwd: sandbox.project, env: sandbox.env, timeoutMs: 60_000 };
     const r = await runHost(ensured.bin, ['mcp', 'list', '--json'], options);
@@ -198,6 +204,7 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
         detail: JSON.stringify(server ?? listed).slice(0, 300),
       };
     },
+    failed,
   );
 
   checkCase(
@@ -216,14 +223,20 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
         detail: `loaded: ${loaded.join(', ') || 'nothing'}`,
       };
     },
+    failed,
   );
 
   it('the server Copilot would start answers bootstrap_session', async (ctx) => {
     const server = listed.firstlight;
-    if (skippedReason !== null || !server?.command || !sandbox) {
-      table.check(id, 'mcp-serves', 'skip', skippedReason ?? 'no firstlight server listed');
+    if (skippedReason !== null) {
+      table.check(id, 'mcp-serves', 'skip', skippedReason);
       ctx.skip();
       return;
+    }
+    if (!server?.command || !sandbox) {
+      const detail = failed() ?? 'Copilot lists no firstlight server';
+      table.check(id, 'mcp-serves', 'fail', detail);
+      expect.fail(detail);
     }
     const transport = new StdioClientTransport({
       command: server.command,

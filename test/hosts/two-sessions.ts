@@ -46,6 +46,8 @@ export function versionOf(bin: string, args: string[], env: NodeJS.ProcessEnv): 
 
 export interface SessionsRun {
   skipped: string | null;
+  /** Why the run could not get to the host (firstlight init or install failed), else null. */
+  failed: string | null;
   one: RecordedRequest[];
   two: RecordedRequest[];
   lastWords: string;
@@ -59,7 +61,7 @@ export async function runSessions(
 ): Promise<SessionsRun> {
   const pinned = PINNED_HOSTS[recipe.id];
   const lastWords = `Last words of session one: the ${recipe.id} kettle is on (${Date.now().toString(36)}).`;
-  const run: SessionsRun = { skipped: null, one: [], two: [], lastWords };
+  const run: SessionsRun = { skipped: null, failed: null, one: [], two: [], lastWords };
   const record = { host: recipe.id, name: recipe.name, pkg: pinned.pkg, version: pinned.version };
   const ensured = await ensureHost(recipe.id);
   if (!ensured.ok) {
@@ -89,7 +91,11 @@ export async function runSessions(
       '--home',
       sandbox.firstlightHome,
     ]);
-    if (install.status !== 0) throw new Error(`firstlight install ${recipe.id} failed: ${install.stderr}`);
+    if (install.status !== 0) {
+      run.failed = `firstlight install ${recipe.id} failed (exit ${install.status}): ${install.stderr.trim().slice(0, 300)}`;
+      table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
+      return run;
+    }
     recordHookInputs(sandbox, recipe.hookFiles);
     const env = { ...sandbox.env, ...recipe.configure(sandbox, model.url) };
     const session = { cwd: sandbox.project, env, timeoutMs: options.timeoutMs };
