@@ -27,6 +27,9 @@ const common = {
       "const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, '');",
     ].join('\n'),
   },
+  // jsonc-parser's `main` is a UMD build whose require('./impl/format') esbuild cannot follow;
+  // its ES module build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   outdir: 'dist/cli',
   allowOverwrite: true,
   // No source maps: they tripled the package (6 MB, mostly the bundled packages' sources), and
