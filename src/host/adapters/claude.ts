@@ -110,7 +110,10 @@ export const claudeAdapter: HostAdapter = {
   },
   manualSteps(scope) {
     return scope === 'project'
-      ? [`Claude Code asks once to approve the project MCP server in .mcp.json: approve "${SERVER_NAME}".`]
+      ? [
+          `Claude Code asks once to approve the project MCP server in .mcp.json: approve "${SERVER_NAME}".`,
+          "Claude Code asks once whether you trust this folder: until you accept, it ignores the project's permissions.allow, so it asks before bootstrap_session (a headless claude -p session cannot answer).",
+        ]
       : [];
   },
   normalizeHookInput: (event, raw) => normalizeSnakeCase('claude', event, raw),
