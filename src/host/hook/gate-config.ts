@@ -1,11 +1,11 @@
 /**
  * Which tools the gate guards. `FIRSTLIGHT_GATED_TOOLS` (comma-separated globs) overrides
  * `gate.tools` in firstlight.yaml, which overrides the default list below. The YAML parser and
- * schema load only when the file mentions `gate:` at all: the gate runs on every tool call (and
- * the glob matcher lives here too, one module fewer to load on that path).
+ * schema load only when the file mentions `gate:` at all: the gate runs on every tool call.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { matchToolGlob } from '../../core/glob/index.js';
 
 /** High-blast-radius tools across hosts: shells, file writes, and MCP tools that send, publish or destroy. */
 export const DEFAULT_GATED_TOOLS: readonly string[] = [
@@ -85,30 +85,7 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
   return { tools, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
 }
 
-/**
- * Tool-name globs for the gate: `*` any run of characters, `?` one, `{a,b}` alternatives;
- * case-insensitive, since hosts spell the same tool `Bash` or `bash`. Hand-rolled because the
- * gate runs on every tool call and a glob library costs more to load than the whole check.
- */
-function globToRegExp(glob: string): RegExp {
-  let out = '';
-  let depth = 0;
-  for (const c of glob) {
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
-    else if (c === '{') {
-      depth++;
-      out += '(?:';
-    } else if (c === '}' && depth > 0) {
-      depth--;
-      out += ')';
-    } else if (c === ',' && depth > 0) out += '|';
-    else out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}$`, 'i');
-}
-
+/** The first of `globs` that `name` matches (core/glob: picomatch, case-insensitive, `*` `?` `{a,b}` `[…]`), or null. */
 export function matchesAny(name: string, globs: readonly string[]): string | null {
-  for (const glob of globs) if (globToRegExp(glob).test(name)) return glob;
-  return null;
+  return matchToolGlob(name, globs);
 }

@@ -1,11 +1,11 @@
 import { closeSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
 import {
   homePaths,
   mtimeMs,
   readTextIfExists,
   renderFrontmatter,
+  toolGlob,
   UserError,
   withFileLock,
   writeFileAtomically,
@@ -183,7 +183,7 @@ function validate(input: RememberInput): ValidInput {
   const appliesTo = [...new Set((input.applies_to ?? []).map((g) => String(g).trim()).filter(Boolean))];
   for (const glob of appliesTo) {
     try {
-      picomatch(glob);
+      toolGlob(glob);
     } catch (error) {
       throw new UserError(`applies_to glob "${glob}" is invalid: ${(error as Error).message}`, {
         code: 'INVALID_ARGUMENT',
