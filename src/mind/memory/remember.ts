@@ -236,6 +236,13 @@ function unescapeTitle(title: string): string {
   return title.replace(/\\([[\]\\])/g, '$1');
 }
 
+/**
+ * Appends `text` in one write and fsyncs. Not write-file-atomic, which would rewrite the whole
+ * index for one line: measured on a 10,000-line (927 KB) MEMORY.md, append + fsync took 0.48 ms
+ * and read + rewrite + fsync + rename 10.4 ms (median of 40), all of it under the memory lock
+ * every concurrent remember waits on. `appendFileSync`'s `flush` option would do, but Node 20
+ * has it only from 20.10 and older releases ignore it silently.
+ */
 function appendOnce(path: string, text: string): void {
   const fd = openSync(path, 'a');
   try {

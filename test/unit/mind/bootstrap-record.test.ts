@@ -93,16 +93,24 @@ describe('bootstrap record', () => {
   it('removes a temporary file a dead writer left, but not a fresh one', () => {
     writeBootstrapRecord(home.dir, 'a', { now, via: 'bootstrap_session' });
     const dir = bootstrapRecordDir(home.dir);
-    const stale = join(dir, 'x.json.1.aa.tmp');
-    const fresh = join(dir, 'y.json.2.bb.tmp');
-    writeFileSync(stale, '');
-    writeFileSync(fresh, '');
+    // write-file-atomic's temporary names (`<record>.<number>`), and an older release's `.tmp`.
+    const stale = join(dir, 'x.json.3735928559');
+    const staleOld = join(dir, 'x.json.1.aa.tmp');
+    const fresh = join(dir, 'y.json.4022250974');
     const old = new Date(now.getTime() - 11 * 60_000);
-    utimesSync(stale, old, old);
-    utimesSync(fresh, now, now);
+    for (const [path, time] of [
+      [stale, old],
+      [staleOld, old],
+      [fresh, now],
+    ] as const) {
+      writeFileSync(path, '');
+      utimesSync(path, time, time);
+    }
     pruneBootstrapRecords(home.dir, now);
     expect(existsSync(stale)).toBe(false);
+    expect(existsSync(staleOld)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
+    expect(readBootstrapRecord(home.dir, 'a')).not.toBeNull();
   });
 
   it('pruning a home that has no records is a no-op', () => {
