@@ -176,6 +176,28 @@ describe('pre-tool-use gate', () => {
     writeFileSync(join(work.dir, 'firstlight.yaml'), '');
   });
 
+  // The hook once looked for `^gate:` before parsing firstlight.yaml and missed these spellings.
+  it('reads gate settings written with a quoted key or in flow style', async () => {
+    for (const yaml of [
+      '"gate":\n  tools: ["Read"]\n',
+      "'gate': {tools: [Read]}\n",
+      '{gate: {tools: [Read]}, packet: {markdown_max_chars: 8000}}\n',
+      'persona: {name: Wren}\n? gate\n: tools: [Read]\n',
+    ]) {
+      writeFileSync(join(work.dir, 'firstlight.yaml'), yaml);
+      expect((await gate(fx('no-result'), 'Read')).allowed, yaml).toBe(false);
+      expect((await gate(fx('no-result'), 'Bash')).allowed, yaml).toBe(true);
+    }
+    // The word in a comment or a value only costs a parse: the defaults stand.
+    writeFileSync(
+      join(work.dir, 'firstlight.yaml'),
+      '# the gate is configured elsewhere\npersona: {name: gate}\n',
+    );
+    expect((await gate(fx('no-result'), 'Bash')).allowed).toBe(false);
+    expect((await gate(fx('no-result'), 'Read')).allowed).toBe(true);
+    writeFileSync(join(work.dir, 'firstlight.yaml'), '');
+  });
+
   it('reads a leading ! as a literal, never as "every other tool"', async () => {
     expect((await gate(fx('no-result'), 'Read', { FIRSTLIGHT_GATED_TOOLS: '!Bash' })).allowed).toBe(true);
   });
