@@ -45,8 +45,10 @@ export async function withFileLock<T>(
     release = await lockfile.lock(target, {
       realpath: false,
       stale: options.staleMs ?? 10_000,
-      // retry reads a maxRetryTime of 0 as "no limit".
+      // 20 backoff steps (2 ms growing to 50 ms), repeated until waitMs has passed; retry reads
+      // a maxRetryTime of 0 as "no limit".
       retries: {
+        retries: 20,
         forever: true,
         maxRetryTime: Math.max(1, waitMs),
         minTimeout: 2,
