@@ -3,8 +3,8 @@
  * server writes one small file per session id when `bootstrap_session` (or the legacy
  * `get_system_prompt`) succeeds with that id; the PreToolUse gate reads it on hosts whose
  * transcript cannot prove bootstrap (Copilot CLI, VS Code, Cursor), and as a second proof on
- * the others. A light face: node built-ins and write-file-atomic only, because the gate loads it
- * on every tool call.
+ * the others. A light face: node built-ins only, because the gate loads it on every tool call;
+ * the writer imports write-file-atomic when it first writes.
  *
  * Layout: `<home>/cache/bootstraps/<sha256(session id)>.json` holding
  * `{"v":1,"session_id":"…","at":"<ISO time>","via":"bootstrap_session"}`. The file name is a
@@ -17,7 +17,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 
 /** Records older than this are pruned: a session resumed later bootstraps again. */
 export const KEEP_DAYS = 30;
@@ -55,8 +54,12 @@ export interface WriteBootstrapOptions {
   maxRecords?: number;
 }
 
-/** Records a successful bootstrap for `sessionId`, atomically, then prunes. Throws on I/O failure. */
-export function writeBootstrapRecord(home: string, sessionId: string, options: WriteBootstrapOptions): void {
+/** Records a successful bootstrap for `sessionId`, atomically, then prunes. Rejects on I/O failure. */
+export async function writeBootstrapRecord(
+  home: string,
+  sessionId: string,
+  options: WriteBootstrapOptions,
+): Promise<void> {
   const dir = bootstrapRecordDir(home);
   mkdirSync(dir, { recursive: true });
   const record: BootstrapRecord = {
@@ -65,7 +68,9 @@ export function writeBootstrapRecord(home: string, sessionId: string, options: W
     at: options.now.toISOString(),
     via: options.via,
   };
-  writeFileAtomic.sync(bootstrapRecordPath(home, sessionId), `${JSON.stringify(record)}\n`, { fsync: true });
+  // Imported here, not at the top: the gate loads this module on every tool call and only reads.
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  await writeFileAtomic(bootstrapRecordPath(home, sessionId), `${JSON.stringify(record)}\n`, { fsync: true });
   pruneBootstrapRecords(home, options.now, options);
 }
 
