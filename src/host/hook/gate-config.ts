@@ -4,9 +4,9 @@
  *
  * The gate runs on every tool call, so the YAML parser and the settings schema load only when
  * the file has the word `gate` anywhere; the real parse (loadSettings) then decides. Parsing every
- * firstlight.yaml instead would cost the hook 28% more: loading yaml and parsing the example
- * home's file took 193M instructions (callgrind, node --single-threaded) beside a whole gate
- * check's 685M. The word test can only err toward parsing (a comment or value naming the gate);
+ * firstlight.yaml instead would cost the hook about a quarter more: loading yaml and parsing the
+ * example home's file took 193M instructions (callgrind, node --single-threaded) beside the
+ * 733M of a whole gate check (unbundled). The word test can only err toward parsing (a comment or value naming the gate);
  * the `^gate:` test it replaces missed a quoted key (`"gate":`) and flow style (`{gate: …}`),
  * and then silently ignored the user's gate settings.
  */
