@@ -6,9 +6,9 @@
  * the file has the word `gate` anywhere; the real parse (loadSettings) then decides. Parsing every
  * firstlight.yaml instead would cost the hook about a quarter more: loading yaml and parsing the
  * example home's file took 193M instructions (callgrind, node --single-threaded) beside the
- * 733M of a whole gate check (unbundled). The word test can only err toward parsing (a comment or value naming the gate);
- * the `^gate:` test it replaces missed a quoted key (`"gate":`) and flow style (`{gate: …}`),
- * and then silently ignored the user's gate settings.
+ * 733M of a whole gate check (unbundled). The word test can only err toward parsing (a comment
+ * or value naming the gate); the `^gate:` test it replaces missed a quoted key (`"gate":`) and
+ * flow style (`{gate: …}`), and then silently ignored the user's gate settings.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
