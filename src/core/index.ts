@@ -1,7 +1,8 @@
 /**
  * @module core — the home and its settings, atomic files and cross-process locks, the error
  * hierarchy, stderr logging, frontmatter, the token estimate, English text analysis (tokens,
- * stop words, stemmer) and the tool-spec shape every part uses to declare MCP tools as data.
+ * stop words, stemmer), tool-name globs and the tool-spec shape every part uses to declare MCP
+ * tools as data.
  */
 
 export type { PromptSpec, ResourceListing, ResourceTemplateSpec, ResourceText } from './content-spec.js';

@@ -4,9 +4,9 @@
  * the gate loads it on every tool call.
  *
  * picomatch with: case-insensitive (hosts spell the same tool `Bash` or `bash`); `*` any run of
- * characters, `/` and a leading `.` included (tool names are not paths); `?` one character;
- * `{a,b}` alternatives; `[pP]` classes; a leading `!` is a literal character, not a negation
- * (in a list that gates whatever matches any glob, `!Bash` would gate every other tool).
+ * characters, `/` and a leading `.` included (tool names are not paths); `?` one character but
+ * `/`; `{a,b}` alternatives; `[pP]` classes; a leading `!` is a literal character, not a
+ * negation (in a list that gates whatever matches any glob, `!Bash` would gate every other tool).
  */
 import picomatch from 'picomatch';
 
