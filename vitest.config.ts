@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The real-host suite runs on its own: `npm run test:hosts` (vitest.hosts.config.ts).
+    exclude: [...configDefaults.exclude, 'test/hosts/**'],
     // e2e tests spawn real servers and clients; two cores do not like many at once.
     maxWorkers: 2,
     minWorkers: 1,

@@ -3,7 +3,7 @@
 // Goals (issue 2): bootstrap ≤ 3× ping at 10k memories; tokens at 100k ≤ 1.05× tokens at 100.
 //
 // Real sessions each bring their own session_id, so a "new session" call (which records the
-// session start in sessions.json) is the case that matters; "repeated" (same id again, e.g. a
+// session start in sessions.jsonl) is the case that matters; "repeated" (same id again, e.g. a
 // host re-calling after compaction) is timed beside it. Calls are interleaved (ping, repeated,
 // new) so machine noise hits all three alike: compare ratios within one run. "First call" is a
 // fresh server process per sample: spawn + initialize, then the first bootstrap_session, at
@@ -16,8 +16,7 @@ const N = Number(process.env.BENCH_N ?? 300);
 const FRESH = Number(process.env.BENCH_FRESH ?? 5);
 const WARM = 20;
 const IDLE_MS = 1000;
-// Idle time after each round: sessions do not start back to back, and the ledger write a new
-// session schedules after its response should not be billed to the next round's ping.
+// Idle time after each round: sessions do not start back to back.
 const GAP_MS = 10;
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;

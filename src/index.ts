@@ -85,7 +85,6 @@ export async function bootstrapSession(options: BootstrapSessionOptions = {}): P
   try {
     return await mind.bootstrap({ sessionId: options.sessionId ?? null, preview: options.preview ?? false });
   } finally {
-    await mind.flush();
     mind.close();
   }
 }

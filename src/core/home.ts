@@ -55,12 +55,8 @@ function computeHomePaths(home: string) {
     events: join(home, 'events'),
     selfState: join(home, 'self-state.json'),
     guidance: join(home, 'guidance'),
-    personas: join(home, 'personas'),
-    journal: join(home, 'journal'),
-    handoffs: join(home, 'handoffs'),
     replStates: join(home, 'repl', 'states'),
     cache: join(home, 'cache'),
-    sessions: join(home, 'cache', 'sessions'),
   };
 }
 
@@ -107,17 +103,11 @@ export function initHome(dir: string, options: { force?: boolean; from?: string 
 }
 
 /**
- * What a new home is made of: the example's settings, persona, memories, guidance overrides and
- * runtime personas. An allowlist, because the example is also served live (`npm start`) and
- * collects state (sessions.json, cache/, events/, self-state.json, locks) no new home should inherit.
+ * What a new home is made of: the example's settings, persona, memories and guidance overrides.
+ * An allowlist, because the example is also served live (`npm start`) and collects state
+ * (sessions.jsonl, cache/, events/, self-state.json, locks) no new home should inherit.
  */
-export const HOME_TEMPLATE: readonly string[] = [
-  'firstlight.yaml',
-  'persona',
-  'memory',
-  'guidance',
-  'personas',
-];
+export const HOME_TEMPLATE: readonly string[] = ['firstlight.yaml', 'persona', 'memory', 'guidance'];
 
 /** Makes sure a home exists, scaffolding it from the example when it does not. */
 export function ensureHome(dir: string): InitResult {

@@ -1,10 +1,12 @@
 /**
- * @module core — the home and its settings, atomic files and cross-process locks, the error
- * hierarchy, stderr logging, frontmatter, the token estimate, English text analysis (tokens,
- * stop words, stemmer), tool-name globs and the tool-spec shape every part uses to declare MCP
- * tools as data.
+ * @module core — the home and its settings, atomic files, append-only line logs and
+ * cross-process locks, the error hierarchy, stderr logging, frontmatter, the token estimate,
+ * English text analysis (tokens, stop words, stemmer), tool-name globs and the tool-spec shape
+ * every part uses to declare MCP tools as data.
  */
 
+export type { Tail } from './append-log.js';
+export { appendLine, readTailLines } from './append-log.js';
 export type { PromptSpec, ResourceListing, ResourceTemplateSpec, ResourceText } from './content-spec.js';
 export { definePrompt } from './content-spec.js';
 export type { FirstlightErrorOptions } from './errors.js';

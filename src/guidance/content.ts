@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definePrompt, NotFoundError, type PromptSpec, type ResourceTemplateSpec } from '../core/index.js';
 import { BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
 import { GUIDANCE_URI_PREFIX } from './docs.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec, UserError } from '../core/index.js';
 import type { Guidance } from './guidance.js';
 import { TASKSPACE_LIMITS } from './taskspace-store.js';

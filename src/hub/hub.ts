@@ -67,8 +67,7 @@ export interface HubOptions {
 }
 
 /**
- * Client connections to backend MCP servers by name. Shared by the REPL harness (capabilities)
- * and the persona runtime.
+ * Client connections to backend MCP servers by name, for the REPL harness's capabilities.
  */
 export class Hub {
   private readonly connections = new Map<string, BackendConnection>();

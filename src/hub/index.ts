@@ -2,7 +2,7 @@
  * @module hub — client connections to backend MCP servers, each started in its own process
  * group (closing kills the whole group), with paginated tool lists and a result unwrapper
  * (`isError` throws, `structuredContent` first, then JSON-parsed text). Used by the REPL
- * harness for capabilities and by the persona runtime.
+ * harness for capabilities.
  */
 
 export type { CallOptions, HubOptions } from './hub.js';

@@ -1,13 +1,9 @@
 import { homePaths, memoByFiles, parseFrontmatter, readTextIfExists } from '../core/index.js';
-import type { MemorySnapshot } from './memory/store.js';
 import type { ActiveContext } from './packet-schema.js';
 import type { SessionRecord } from './sessions.js';
 
 /** At most this many carry-forward bullets: the newest are at the end of the file. */
 const RECENT_CARRY_FORWARD = 10;
-const MAX_PEOPLE = 12;
-/** Words of a description that label a person whose memory has no `name:`. */
-const LABEL_WORDS = 6;
 
 const bulletMemos = new Map<string, () => string[]>();
 
@@ -41,53 +37,15 @@ export function readBullets(path: string): string[] {
 export interface ContextInput {
   home: string;
   sessionId: string | null;
-  snapshot: MemorySnapshot;
+  /** From the memory overview (`type: user` memories). */
+  people: ActiveContext['people'];
   lastSession: SessionRecord | null;
   now: Date;
-}
-
-const peopleBySnapshot = new WeakMap<MemorySnapshot, ActiveContext['people']>();
-
-/** People from `type: user` memories; memoised per snapshot (a scan of 10,000 entries otherwise). */
-function peopleOf(snapshot: MemorySnapshot): ActiveContext['people'] {
-  let people = peopleBySnapshot.get(snapshot);
-  if (!people) {
-    people = [];
-    for (const entry of snapshot.entries) {
-      if (entry.type !== 'user') continue;
-      const person = personOf(entry);
-      if (person) people.push(person);
-      if (people.length === MAX_PEOPLE) break;
-    }
-    peopleBySnapshot.set(snapshot, people);
-  }
-  return people;
-}
-
-/**
- * A person as the packet shows them. A memory without `name:` gets its file name as name from
- * the memory store, and the packet never shows a filename: such a person is labelled by the
- * first words of their description instead, or left out when there is none.
- */
-function personOf(entry: MemorySnapshot['entries'][number]): ActiveContext['people'][number] | undefined {
-  const stem = entry.file.replace(/\.md$/i, '').toLowerCase();
-  const name = entry.name.toLowerCase();
-  if (name !== stem && name !== entry.file.toLowerCase()) {
-    return { name: entry.name, description: entry.description };
-  }
-  const words = entry.description.split(/\s+/).filter(Boolean);
-  if (words.length === 0) return undefined;
-  const label = words
-    .slice(0, LABEL_WORDS)
-    .join(' ')
-    .replace(/[.,;:!?]+$/, '');
-  return { name: words.length > LABEL_WORDS ? `${label}…` : label, description: entry.description };
 }
 
 /** The active context: commitments, carry-forward, people, and how long it has been. */
 export function buildActiveContext(input: ContextInput): ActiveContext {
   const paths = homePaths(input.home);
-  const people = peopleOf(input.snapshot);
   let lastSession: ActiveContext['last_session'] = null;
   if (input.lastSession) {
     const seconds = Math.max(0, Math.round((input.now.getTime() - Date.parse(input.lastSession.at)) / 1000));
@@ -103,7 +61,7 @@ export function buildActiveContext(input: ContextInput): ActiveContext {
     now: input.now.toISOString(),
     open_commitments: cachedBullets(paths.commitments),
     recent_carry_forward: cachedBullets(paths.carryForward).slice(-RECENT_CARRY_FORWARD),
-    people,
+    people: input.people,
     last_session: lastSession,
   };
 }

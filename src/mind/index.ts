@@ -4,11 +4,81 @@
  * rendering; plus the tool specs of the `firstlight` MCP server.
  */
 
-export * from './cognition/index.js';
+export type {
+  CautionaryFlag,
+  CognitionDeps,
+  CognitionEvent,
+  CognitionResult,
+  ObserveInput,
+  PredictionError,
+  ReflectInput,
+  ReflectKind,
+} from './cognition/index.js';
+export {
+  appendEvent,
+  CAUTIONARY_TYPES,
+  Cognition,
+  cautionaryFlags,
+  cognitionOf,
+  cognitionTools,
+  eventFileFor,
+  LEXICAL_WEIGHT,
+  PREDICTION_ERROR_MEASURE,
+  polarityOf,
+  predictionError,
+  REFLECT_KINDS,
+  readRecentEvents,
+} from './cognition/index.js';
 export { humanDuration, readBullets } from './context.js';
 export type { MindContract } from './contract.js';
 export { assembleContract, CONTRACT_ERROR_PREFIX } from './contract.js';
-export * from './memory/index.js';
+export { createMind, guidanceOf, MIND_SERVER_TOOL_NAMES } from './create-mind.js';
+export type {
+  Facet,
+  MemoryCatalog,
+  MemoryEntry,
+  MemoryFile,
+  MemoryListing,
+  MemoryOverview,
+  MemoryPerson,
+  MemoryProblem,
+  MemorySnapshot,
+  MemoryStoreOptions,
+  RecallHit,
+  RecallIndexOptions,
+  RecallOptions,
+  RecallResult,
+  RememberInput,
+  RememberOptions,
+  RememberResult,
+} from './memory/index.js';
+export {
+  catalogOf,
+  closeRecallIndex,
+  excerptAround,
+  FIELD_BOOST,
+  fileNameFor,
+  INDEX_FILE,
+  isProblem,
+  listMemories,
+  listMemoryFiles,
+  MAX_CONTENT_CHARS,
+  MAX_K,
+  MAX_MEMORY_BYTES,
+  MemoryStore,
+  matchesFacet,
+  memoryTools,
+  normalizeType,
+  overviewOf,
+  parseFacet,
+  RecallIndex,
+  readMemoryEntry,
+  readMemoryFile,
+  recallIndexOf,
+  recallIndexOfMind,
+  remember,
+  SUPERSEDED_FACTOR,
+} from './memory/index.js';
 export type { BootstrapOptions, MindOptions, PacketSections, SectionResult } from './mind.js';
 export { Mind } from './mind.js';
 export type {
@@ -30,12 +100,6 @@ export {
 export { BOOTSTRAP_RULE, cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 export type { RenderOptions } from './render-markdown.js';
 export { DEFAULT_MARKDOWN_MAX_CHARS, renderPacketMarkdown } from './render-markdown.js';
-export {
-  createMind,
-  guidanceOf,
-  mindServerPrompts,
-  mindServerResources,
-  mindServerTools,
-} from './surface.js';
+export { mindServerPrompts, mindServerResources, mindServerTools } from './surface.js';
 export type { ConnectionInfo } from './tools.js';
 export { mindTools } from './tools.js';

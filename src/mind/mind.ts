@@ -11,18 +11,19 @@ import {
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
-import { closeRecallIndex } from './memory/shared-index.js';
+import { closeRecallIndex } from './memory/index-registry.js';
+import type { MemoryOverview } from './memory/overview.js';
 import { MemoryStore } from './memory/store.js';
-import {
-  type ActiveContext,
-  type BootstrapPacket,
-  type GuidanceEntry,
-  PACKET_SCHEMA_VERSION,
-  type Resumption,
-  type TaskspaceState,
+import type {
+  ActiveContext,
+  BootstrapPacket,
+  GuidanceEntry,
+  Resumption,
+  TaskspaceState,
 } from './packet-schema.js';
+import { PACKET_SCHEMA_VERSION } from './packet-version.js';
 import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
-import { SessionLedger } from './sessions.js';
+import { SessionLog } from './sessions.js';
 
 /** A section another part contributes to the packet; `reason` explains a null value. */
 export interface SectionResult<T> {
@@ -55,11 +56,10 @@ export interface MindOptions {
   /** Working directory for project-scoped state (taskspace); defaults to process.cwd() at the edge. */
   projectDir?: string;
   /**
-   * Servers: record a session start in sessions.json after answering (coalesced, flushed by
-   * `flush()`), keeping the lock and fsync off bootstrap_session's response time. One-shot
-   * commands leave it off and write before they return.
+   * One-shot SessionStart: take memory's overview from the last scan while memory/'s mtime is
+   * unchanged instead of stating every memory (see MemoryStore.overview). Servers leave it off.
    */
-  deferSessionWrites?: boolean;
+  quickMemoryOverview?: boolean;
 }
 
 export interface BootstrapOptions {
@@ -84,13 +84,14 @@ export class Mind {
   readonly log: Logger;
   readonly clock: () => Date;
   readonly projectDir: string | undefined;
-  private readonly ledger: SessionLedger;
+  private readonly ledger: SessionLog;
   private sections: PacketSections;
   private toolNameSource: () => string[];
   // bootstrap_session runs at every session start: these re-read only files that changed.
   private readonly contractMemo: () => MindContract;
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
   private warming: Promise<void> | undefined;
+  private readonly quickOverview: boolean;
 
   constructor(options: MindOptions) {
     this.home = options.home;
@@ -100,12 +101,12 @@ export class Mind {
     this.projectDir = options.projectDir;
     this.memory = new MemoryStore(this.paths.memory, {
       cacheFile: join(this.paths.cache, 'memory-entries.json'),
+      overviewFile: join(this.paths.cache, 'memory-overview.json'),
+      manifestFile: join(this.paths.cache, 'memory-manifest.json'),
       watch: options.watchMemory ?? false,
     });
-    this.ledger = new SessionLedger(options.home, {
-      deferWrites: options.deferSessionWrites ?? false,
-      onWriteError: (error) => this.log.warn(`could not record the session start: ${error.message}`),
-    });
+    this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
+    this.quickOverview = options.quickMemoryOverview ?? false;
     this.sections = options.sections ?? {};
     this.toolNameSource = options.toolNames ?? (() => []);
     this.contractMemo = memoByFiles(() => {
@@ -148,6 +149,14 @@ export class Mind {
 
   /** The active context, recording the session start unless previewing. */
   async context(options: BootstrapOptions = {}): Promise<ActiveContext> {
+    return this.contextWith(this.memoryOverview(), options);
+  }
+
+  private memoryOverview(): MemoryOverview {
+    return this.memory.overview({ quick: this.quickOverview });
+  }
+
+  private async contextWith(overview: MemoryOverview, options: BootstrapOptions): Promise<ActiveContext> {
     const sessionId = options.sessionId ?? null;
     const now = this.clock();
     const key = options.sessionKey ?? sessionId ?? 'anonymous';
@@ -158,7 +167,7 @@ export class Mind {
     return buildActiveContext({
       home: this.home,
       sessionId,
-      snapshot: this.memory.snapshot(),
+      people: overview.people,
       lastSession,
       now,
     });
@@ -170,11 +179,11 @@ export class Mind {
     const reasons: string[] = [];
     const contract = this.contract();
     if (!contract.available) reasons.push(`mind contract unavailable: ${contract.error}`);
-    const snapshot = this.memory.snapshot();
-    if (!snapshot.present) reasons.push('memory unavailable: memory/ does not exist in the home');
-    if (snapshot.problems.length > 0) {
+    const overview = this.memoryOverview();
+    if (!overview.present) reasons.push('memory unavailable: memory/ does not exist in the home');
+    if (overview.problemCount > 0) {
       reasons.push(
-        `memory: ${snapshot.problems.length} file(s) skipped as unreadable or malformed (see list_memory_files)`,
+        `memory: ${overview.problemCount} file(s) skipped as unreadable or malformed (see list_memory_files)`,
       );
     }
     const { problems } = this.settings();
@@ -194,14 +203,15 @@ export class Mind {
       mind_contract_available: contract.available,
       available_mind_tools: tools,
       cognition_protocol: cognitionProtocol(tools),
-      context: await this.context(options),
-      memory_catalog: catalogOf(snapshot),
+      context: await this.contextWith(overview, options),
+      memory_catalog: overview.catalog,
       guidance,
       taskspace,
       degraded_mode: { mind_contract_available: contract.available, reasons },
       host_limitations: [...HOST_LIMITATIONS],
       budget: { chars: 0, tokens_estimate: 0 },
     };
+    reasons.push(...this.ledger.problems());
     return withBudget(packet);
   }
 
@@ -235,17 +245,11 @@ export class Mind {
     return this.warming;
   }
 
-  /** Writes what is still pending (deferred session starts); servers await it before exiting. */
-  flush(): Promise<void> {
-    return this.ledger.flush();
-  }
-
-  /** Stops watching; a pending deferred write still completes unless the process exits first. */
+  /** Stops watching. */
   close(): void {
     // Saves what the recall index learnt since its last save (servers close on shutdown).
     closeRecallIndex(this.memory);
     this.memory.close();
-    void this.ledger.flush();
   }
 }
 

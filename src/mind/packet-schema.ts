@@ -1,11 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { PACKET_SCHEMA_VERSION } from './packet-version.js';
 
 /**
  * The bootstrap packet, schema v1. Required keys are the seed's plus firstlight's additions;
  * clients ignore unknown keys, so v1 may grow. Removing or renaming a required key, or
  * changing a type, needs schema_version 2 (docs/packet.md).
  */
-export const PACKET_SCHEMA_VERSION = 1 as const;
+export { PACKET_SCHEMA_VERSION };
 
 export const resumptionSchema = z
   .looseObject({

@@ -1,26 +1,20 @@
-import { join } from 'node:path';
-import { memoByFiles, readTextIfExists, withFileLock, writeFileAtomically } from '../core/index.js';
+import { basename } from 'node:path';
+import { appendLine, memoByFiles, withFileLock } from '../core/index.js';
+import {
+  needsUpkeep,
+  readSessions,
+  type SessionFiles,
+  type SessionRecord,
+  type SessionsRead,
+  sessionFiles,
+  upkeep,
+} from './session-files.js';
 
-/** One session start, as remembered in `<home>/sessions.json`. */
-export interface SessionRecord {
-  session_id: string | null;
-  at: string;
-}
+export type { SessionRecord } from './session-files.js';
 
-interface SessionsFile {
-  current: SessionRecord | null;
-  previous: SessionRecord | null;
-}
-
-interface SessionLedgerOptions {
-  /**
-   * Record session starts after the caller got its answer (servers): the previous session is
-   * read first, the write (lock + fsync) follows, coalesced, and `flush()` drains it on shutdown.
-   * Off, `previousFor` writes before it returns (one-shot commands that exit right after).
-   */
-  deferWrites?: boolean;
-  /** Told when a write fails; the starts are kept and the next flush retries them. */
-  onWriteError?: (error: Error) => void;
+interface SessionLogOptions {
+  /** Told about a start that could not be recorded and about files moved aside. */
+  onProblem?: (message: string) => void;
 }
 
 /** Keys remembered per process; a long-running HTTP server sees one per connection. */
@@ -28,60 +22,49 @@ const MAX_SEEN = 1000;
 /** How far before a connection a host's SessionStart hook may have recorded the same session. */
 const SAME_START_WINDOW_MS = 120_000;
 
-function sessionsPath(home: string): string {
-  return join(home, 'sessions.json');
-}
-
-function readSessions(path: string): SessionsFile {
-  try {
-    const parsed = JSON.parse(readTextIfExists(path) ?? 'null') as SessionsFile | null;
-    return { current: parsed?.current ?? null, previous: parsed?.previous ?? null };
-  } catch {
-    return { current: null, previous: null };
-  }
-}
-
 /**
  * Replays session starts in time order into `{current, previous}`. A start with the id of the
- * current session is the same session seen again (a second connection, a re-call), not a new one.
+ * current session is the same session seen again (a second connection, a re-call), not a new
+ * one; so is an exact copy of the current start.
  */
-function fold(records: (SessionRecord | null)[]): SessionsFile {
-  const sorted = records
-    .filter((r): r is SessionRecord => r !== null)
-    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  let state: SessionsFile = { current: null, previous: null };
+function fold(records: readonly SessionRecord[]): {
+  current: SessionRecord | null;
+  previous: SessionRecord | null;
+} {
+  const sorted = [...records].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  let current: SessionRecord | null = null;
+  let previous: SessionRecord | null = null;
   for (const record of sorted) {
-    if (record.session_id !== null && record.session_id === state.current?.session_id) continue;
-    state = { current: record, previous: state.current };
+    const same =
+      current !== null &&
+      (record.session_id !== null ? record.session_id === current.session_id : record.at === current.at);
+    if (same) continue;
+    previous = current;
+    current = record;
   }
-  return state;
+  return { current, previous };
 }
 
 /**
- * The session before this one (for "time since the last session"), recording this one's start
- * when it is new. bootstrap_session runs at every start, so a repeat costs a map lookup and a
- * new session a stat (plus, deferred, a write nobody waits for). Writes merge with what other
- * processes recorded meanwhile, under the file's lock: several servers share one home.
+ * "Time since the last session": the session starts of a home, in `sessions.jsonl`. A new
+ * session appends one line (O_APPEND, no lock, no fsync: it costs microseconds, so it is done
+ * before bootstrap_session answers); the answer is read from the log's tail. Several servers
+ * share a home, so the log is the only truth; this object only remembers, per session key, the
+ * answer it gave first.
  */
-export class SessionLedger {
-  private readonly path: string;
-  private readonly options: SessionLedgerOptions;
+export class SessionLog {
+  private readonly files: SessionFiles;
+  private readonly onProblem: (message: string) => void;
   private readonly seen = new Map<string, SessionRecord | null>();
-  private readonly onDisk: () => SessionsFile;
-  /** Starts recorded here and not yet written, oldest first. */
-  private pending: SessionRecord[] = [];
-  /**
-   * Starts taken out of `pending` by a write that has not landed (it may be waiting for the
-   * lock). resolve() folds them in too: until the file holds them, they exist nowhere else.
-   */
-  private inFlight: SessionRecord[] = [];
-  private writes: Promise<void> = Promise.resolve();
-  private scheduled = false;
+  private readonly read: () => SessionsRead;
+  /** Files moved aside and failed writes, until a packet reports them. */
+  private notices: string[] = [];
 
-  constructor(home: string, options: SessionLedgerOptions = {}) {
-    this.path = sessionsPath(home);
-    this.options = options;
-    this.onDisk = memoByFiles(() => ({ value: readSessions(this.path), files: [this.path] }));
+  constructor(home: string, options: SessionLogOptions = {}) {
+    this.files = sessionFiles(home);
+    this.onProblem = options.onProblem ?? (() => {});
+    const { single, rotated, log } = this.files;
+    this.read = memoByFiles(() => ({ value: readSessions(this.files), files: [single, rotated, log] }));
   }
 
   /** The previous session relative to `sessionKey`, recording this session's start on first sight. */
@@ -93,11 +76,7 @@ export class SessionLedger {
   ): Promise<SessionRecord | null> {
     if (this.seen.has(sessionKey)) return this.seen.get(sessionKey) ?? null;
     const { previous, known } = this.resolve(sessionId, options.connectedAt);
-    if (!known) {
-      this.pending.push({ session_id: sessionId, at: now.toISOString() });
-      if (this.options.deferWrites) this.schedule();
-      else await this.flush();
-    }
+    if (!known) await this.record({ session_id: sessionId, at: now.toISOString() }, now);
     if (this.seen.size >= MAX_SEEN) this.seen.delete(this.seen.keys().next().value as string);
     this.seen.set(sessionKey, previous);
     return previous;
@@ -114,6 +93,23 @@ export class SessionLedger {
   }
 
   /**
+   * What is wrong with the session files, for the packet's degraded reasons: files that cannot
+   * be read or hold unreadable entries (moved aside at the next recorded start), and, once
+   * each, what this process moved aside or failed to record.
+   */
+  problems(): string[] {
+    const read = this.read();
+    const present = [
+      ...read.unreadable.map(({ file, problem }) => `${basename(file)} ${problem}`),
+      ...read.corrupt.map(
+        ({ file, problem }) =>
+          `${basename(file)}: ${problem}; it is moved aside at the next recorded session start`,
+      ),
+    ];
+    return [...present, ...this.notices.splice(0)].map((p) => `sessions: ${p}`);
+  }
+
+  /**
    * Whether this call belongs to the newest recorded session (`known`), and the session before it.
    * Models call bootstrap_session() without the host's session id, right after the host's
    * SessionStart hook recorded the session under that id. So an id-less call whose connection
@@ -124,8 +120,7 @@ export class SessionLedger {
     sessionId: string | null,
     connectedAt: Date | undefined,
   ): { known: boolean; previous: SessionRecord | null } {
-    const file = this.onDisk();
-    const { current, previous } = fold([file.previous, file.current, ...this.inFlight, ...this.pending]);
+    const { current, previous } = fold(this.read().records);
     if (current === null) return { known: false, previous: null };
     const known =
       sessionId !== null
@@ -136,42 +131,28 @@ export class SessionLedger {
     return known ? { known, previous } : { known, previous: current };
   }
 
-  /** Writes every recorded start not yet on disk; resolves when done (a failure is reported, not thrown). */
-  flush(): Promise<void> {
-    this.writes = this.writes.then(() => this.writePending());
-    return this.writes;
-  }
-
-  /** One write per burst: starts recorded while a write is in flight ride on the next one. */
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // setImmediate runs after the pending microtasks, which include sending the response.
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.flush();
-    });
-  }
-
-  private async writePending(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.inFlight = batch;
+  /**
+   * Appends a start. Upkeep (moving corrupt files aside, folding in `sessions.json`, rotating)
+   * takes the log's lock; appending does not. A failure is reported, never thrown: a home we
+   * cannot write costs "time since the last session", not the bootstrap call.
+   */
+  private async record(start: SessionRecord, now: Date): Promise<void> {
+    const report = (message: string) => {
+      this.notices.push(message);
+      this.onProblem(message);
+    };
+    if (needsUpkeep(this.read())) {
+      try {
+        const moved = await withFileLock(this.files.log, async () => upkeep(this.files, now));
+        for (const notice of moved) report(notice);
+      } catch (error) {
+        report(`could not tidy the session files: ${(error as Error).message}`);
+      }
+    }
     try {
-      await withFileLock(this.path, async () => {
-        const file = readSessions(this.path);
-        const next = fold([file.previous, file.current, ...batch]);
-        await writeFileAtomically(this.path, `${JSON.stringify(next, null, 2)}\n`);
-      });
+      appendLine(this.files.log, JSON.stringify(start));
     } catch (error) {
-      // Keep the starts for the next flush (shutdown at the latest) rather than lose them; a
-      // home we cannot write degrades "time since the last session", never the bootstrap call.
-      this.pending = [...batch, ...this.pending];
-      this.options.onWriteError?.(error as Error);
-    } finally {
-      // Written (the file now holds them) or back in `pending`: either way no longer in flight.
-      this.inFlight = [];
+      report(`could not record the session start: ${(error as Error).message}`);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec, WRITES_ADDITIVE } from '../core/index.js';
 import { type BootstrapVia, writeBootstrapRecord } from './bootstrap-record/index.js';
 import { listMemories, readMemoryFile } from './memory/access.js';
@@ -30,7 +30,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
   const bootstrap = defineTool({
     name: 'bootstrap_session',
     title: 'Bootstrap session (call this first)',
-    description: `${BOOTSTRAP_RULE} Returns JSON: resumption (your own last words, verbatim; continue from them), mind_contract (who you are; if mind_contract_available is false, say the mind is degraded and do not impersonate the persona), context, memory_catalog, cognition_protocol, available_mind_tools, degraded_mode. Replaces the older get_system_prompt + context + list_memory_files ritual.`,
+    description: `${BOOTSTRAP_RULE} Returns JSON: resumption (your own last words, verbatim; continue from them), mind_contract (who you are; if mind_contract_available is false, say the mind is degraded and do not impersonate the persona), context, memory_catalog, cognition_protocol, available_mind_tools, degraded_mode. One call in place of get_system_prompt + context + list_memory_files.`,
     input: {
       session_id: z
         .string()

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ConfigError,
   homePaths,

@@ -145,7 +145,10 @@ export async function captureFromTranscript(input: TranscriptCaptureInput): Prom
   }
   let tail = extracted?.stream_tail ?? '';
   const last = input.lastAssistantMessage?.trim();
-  if (last && !tail.includes(last)) tail = tail ? `${tail}\n\n${last}` : last;
+  // Compared with whitespace collapsed: Gemini CLI's prompt_response joins a turn's texts with
+  // one newline where the transcript tail has two, and the words were stored twice.
+  const squash = (text: string) => text.replace(/\s+/g, ' ');
+  if (last && !squash(tail).includes(squash(last))) tail = tail ? `${tail}\n\n${last}` : last;
   if (tail.trim() === '')
     return { captured: false, reason: problem ?? 'no assistant words in the transcript' };
   const sessionId = input.sessionId ?? extracted?.session_id ?? null;

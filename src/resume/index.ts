@@ -3,7 +3,7 @@
  * `self-state.json` (stream tail + anchors, written atomically under a lock), capture by the
  * `internalize` tool / command and from the hosts' transcripts (for the Stop and PreCompact
  * hooks), the packet's `resumption` section under the `firstlight.yaml` policy, and the
- * renderer every surface that prepends it uses (packet markdown, SessionStart, the runtime).
+ * renderer every surface that prepends it uses (packet markdown, SessionStart).
  *
  * What each host's transcript says (Claude Code, Codex CLI, Gemini CLI) is ./transcripts/, a
  * second, light face: the hook gate imports it directly, since this one loads zod, YAML and the

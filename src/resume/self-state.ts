@@ -1,6 +1,6 @@
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readTextIfExists, withFileLock, writeFileAtomically } from '../core/index.js';
 
 /** Anchors kept per record (the newest; only the newest five are injected). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ToolSpec } from '../core/index.js';
 import { DEFAULT_TRIGGER, internalize, MAX_ANCHOR_CHARS, MAX_TAIL_INPUT_CHARS } from './capture.js';
 

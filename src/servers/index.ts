@@ -1,5 +1,5 @@
 /**
- * @module servers — MCP server factories (one per server: mind, repl, runtime) and the
+ * @module servers — MCP server factories (one per server: mind, repl) and the
  * transports they attach to: stdio (exits when stdin closes) and streamable HTTP (loopback by
  * default, token beyond it, Host/Origin checked).
  */

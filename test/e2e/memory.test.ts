@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../src/core/index.js';
@@ -226,14 +226,22 @@ describe('memory concurrency', () => {
       const dir = join(t.dir, 'memory');
       const worker = runWorker(t.dir, 7, 10, 20_000, `3:${phase}`);
       const marker = join(t.dir, 'paused.json');
+      // The worker writes the marker when it pauses; it is whole once it parses.
+      const readMarker = (): { file: string; tmp?: string } | undefined => {
+        try {
+          return JSON.parse(readFileSync(marker, 'utf8'));
+        } catch {
+          return undefined;
+        }
+      };
       const deadline = Date.now() + 20_000;
-      while (!existsSync(marker) && worker.child.exitCode === null && Date.now() < deadline)
+      while (!readMarker() && worker.child.exitCode === null && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 10));
-      expect(existsSync(marker), worker.stderr()).toBe(true);
+      const paused = readMarker();
+      expect(paused, worker.stderr()).toBeDefined();
       worker.child.kill('SIGKILL');
       expect(await worker.done).toBeNull(); // killed, not exited
 
-      const paused = JSON.parse(readFileSync(marker, 'utf8')) as { file: string; tmp?: string };
       const files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'MEMORY.md');
       const temps = readdirSync(dir).filter((f) => /\.md\.\d+$/.test(f));
       // Every memory file is complete: its frontmatter parses and its body is all there.
@@ -255,13 +263,13 @@ describe('memory concurrency', () => {
       }
       if (phase === 'index') {
         // Killed between the two steps: a complete memory without its index line.
-        expect(files.sort()).toEqual(['note_w7_m0.md', 'note_w7_m1.md', 'note_w7_m2.md', paused.file]);
+        expect(files.sort()).toEqual(['note_w7_m0.md', 'note_w7_m1.md', 'note_w7_m2.md', paused!.file]);
         expect(temps).toEqual([]);
       } else {
         // Killed inside the atomic write: the memory is absent, its temp file left behind.
         expect(files.sort()).toEqual(['note_w7_m0.md', 'note_w7_m1.md', 'note_w7_m2.md']);
-        expect(temps).toEqual([paused.tmp!.split(/[\\/]/).pop()]);
-        if (phase === 'temp') expect(statSync(paused.tmp!).size).toBeLessThan(20_000);
+        expect(temps).toEqual([paused!.tmp!.split(/[\\/]/).pop()]);
+        if (phase === 'temp') expect(statSync(paused!.tmp!).size).toBeLessThan(20_000);
       }
 
       // Readers ignore the temp file; recall skips nothing and finds every complete memory.

@@ -27,10 +27,28 @@ for (let i = 0; i < times; i++) {
 }
 `;
 
-function run(file: string, times: number): Promise<number | null> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', INCREMENTER, file, String(times)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+/** A child process that appends `times` session-start lines to `file`, with no lock. */
+const APPENDER = `
+import { appendLine } from ${JSON.stringify(CORE)};
+const [file, times, writer] = [process.argv[1], Number(process.argv[2]), process.argv[3]];
+for (let i = 0; i < times; i++) {
+  appendLine(file, JSON.stringify({ session_id: writer + '-' + i, at: new Date().toISOString() }));
+}
+`;
+
+function run(
+  file: string,
+  times: number,
+  script = INCREMENTER,
+  extra: string[] = [],
+): Promise<number | null> {
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', script, file, String(times), ...extra],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   return new Promise((resolve) => child.once('exit', resolve));
 }
 
@@ -63,6 +81,24 @@ describe('core files across processes', () => {
       expect(reads).toBeGreaterThan(0);
       // No temp file or lock directory is left behind.
       expect(readdirSync(t.dir)).toEqual(['counter.txt']);
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('N processes appending lines with no lock lose none and never interleave two', async () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'sessions.jsonl');
+      const [processes, times] = [4, 500];
+      const exits = await Promise.all(
+        Array.from({ length: processes }, (_, w) => run(file, times, APPENDER, [`w${w}`])),
+      );
+      expect(exits).toEqual(Array(processes).fill(0));
+      const lines = readFileSync(file, 'utf8').split('\n');
+      expect(lines.pop()).toBe('');
+      const ids = lines.map((line) => (JSON.parse(line) as { session_id: string }).session_id);
+      expect(new Set(ids).size).toBe(processes * times);
     } finally {
       t.dispose();
     }

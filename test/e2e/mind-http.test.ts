@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, runCli, startHttpServer, structured, wireHttp } from '../helpers/index.js';
+import { exampleHomeCopy, runCli, startHttpServer, structured, waitFor, wireHttp } from '../helpers/index.js';
 
 const TOKEN = 'sesame-0123456789abcdef';
 
@@ -98,11 +98,16 @@ describe('mind over streamable HTTP on loopback', () => {
 describe('HTTP session lifetime', () => {
   it('closes a session idle past --session-idle; the client gets 404 and a new session works', async () => {
     const home = exampleHomeCopy();
-    const server = await startHttpServer(['--home', home.dir, '--session-idle', '0.5']);
+    // At debug level the server logs each session it closes: the test waits for that line.
+    const server = await startHttpServer(['--home', home.dir, '--session-idle', '0.5'], {
+      FIRSTLIGHT_LOG: 'debug',
+    });
     try {
       const idle = await wireHttp(server.url);
       await idle.client.ping();
-      await new Promise((r) => setTimeout(r, 1600));
+      await waitFor('the idle session to be closed', () =>
+        /http session \S+ idle for 500 ms: closed/.test(server.output()),
+      );
       await expect(idle.client.ping()).rejects.toThrow(/404|expired session/);
       await idle.close();
       const fresh = await wireHttp(server.url);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLI,
+  ceilingFrom,
   exampleHomeCopy,
   runCli,
   structured,
@@ -52,6 +53,7 @@ describe('firstlight serve (stdio) lifecycle', () => {
   it('exits promptly with code 0 when stdin closes, having recorded the session', async () => {
     const home = exampleHomeCopy();
     try {
+      const spawned = Date.now();
       const child = spawn(process.execPath, [CLI, 'serve', '--home', home.dir], {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -83,6 +85,8 @@ describe('firstlight serve (stdio) lifecycle', () => {
         },
       });
       await initialized;
+      // Baseline: how long this machine, loaded as it is now, takes to start a server.
+      const startMs = Date.now() - spawned;
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const booted = answered(2);
       send({
@@ -98,9 +102,9 @@ describe('firstlight serve (stdio) lifecycle', () => {
       const t0 = Date.now();
       child.stdin.end();
       const { code, signal } = await exited;
-      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(Date.now() - t0).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
       expect({ code, signal }).toEqual({ code: 0, signal: null });
-      // The session start, written after the response, was flushed before exit.
+      // The session start was recorded before the response.
       expect(runCli(['packet', '--home', home.dir]).stdout).toContain('"session_id": "closing"');
     } finally {
       home.dispose();

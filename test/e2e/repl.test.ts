@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { structured, tempDir, type Wired, wireStdio } from '../helpers/index.js';
+import { ceilingFrom, structured, tempDir, type Wired, waitFor, wireStdio } from '../helpers/index.js';
 import { gone, waitGone } from './repl-procs.js';
 
 interface Exec {
@@ -36,6 +36,19 @@ async function run(wired: Wired, code: string, timeout?: number): Promise<Exec> 
   return structured<Exec>(await wired.client.callTool({ name: 'execute', arguments: args }));
 }
 
+/** How long `work` takes, in ms, with its result. */
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+/** A warm kernel's round trip for a trivial cell: the baseline for this machine, right now. */
+async function roundTrip(wired: Wired): Promise<number> {
+  await run(wired, 'None');
+  return (await timed(() => run(wired, 'None'))).ms;
+}
+
 describe('firstlight repl serve (kernel semantics)', () => {
   it('returns a trailing expression, hides None, counts cells and keeps sources in linecache', async () => {
     const w = await harness(home());
@@ -64,27 +77,30 @@ describe('firstlight repl serve (kernel semantics)', () => {
     });
   });
 
-  it('interrupts `while True: pass` after a 2 s timeout and answers the next execute within 5 s', async () => {
+  it('interrupts `while True: pass` after a 2 s timeout and answers the next execute at once', async () => {
     const w = await harness(home());
-    await run(w, 'kept = 1');
+    const baseline = await roundTrip(w);
+    const { value: pid } = await timed(() => run(w, 'import os\nkept = 1\nos.getpid()'));
     const progress: number[] = [];
-    const started = Date.now();
-    const timedOut = structured<Exec>(
-      await w.client.callTool(
-        { name: 'execute', arguments: { code: 'while True: pass', timeout: 2 } },
-        undefined,
-        {
-          onprogress: (p) => progress.push(p.progress),
-        },
+    const timedOut = await timed(async () =>
+      structured<Exec>(
+        await w.client.callTool(
+          { name: 'execute', arguments: { code: 'while True: pass', timeout: 2 } },
+          undefined,
+          { onprogress: (p) => progress.push(p.progress) },
+        ),
       ),
     );
-    expect(timedOut).toMatchObject({ success: false, error_type: 'TimeoutError' });
-    expect(timedOut.error_message).toMatch(/interrupted/);
+    expect(timedOut.value).toMatchObject({ success: false, error_type: 'TimeoutError' });
+    expect(timedOut.value.error_message).toMatch(/interrupted/);
     expect(progress.length).toBeGreaterThan(0);
-    const next = Date.now();
-    expect((await run(w, 'kept + 1')).return_value).toBe(2);
-    expect(Date.now() - next).toBeLessThan(5000);
-    expect(next - started).toBeLessThan(5000);
+    const next = await timed(() => run(w, '(kept + 1, os.getpid())'));
+    // The same kernel, its namespace intact: interrupted, not killed and restarted.
+    expect(next.value.return_value).toEqual([2, pid.return_value]);
+    // Timings against this machine's own round trip (it may be loaded), with the 2 s timeout
+    // taken out: the interrupt lands promptly and the next cell is an ordinary one.
+    expect(timedOut.ms - 2000).toBeLessThan(ceilingFrom(baseline, { factor: 30, floorMs: 3000 }));
+    expect(next.ms).toBeLessThan(ceilingFrom(baseline, { factor: 30, floorMs: 5000 }));
   });
 
   it('kills and restarts a kernel that ignores SIGINT with its subprocesses, says what was lost, counts on', async () => {
@@ -116,9 +132,12 @@ describe('firstlight repl serve (kernel semantics)', () => {
 
   it('stops a subprocess at the timeout even where Python ignores SIGINT (os.system)', async () => {
     const w = await harness(home());
-    const started = Date.now();
-    const result = await run(w, 'import os\nstatus = os.system("sleep 30")\nstatus', 1);
-    expect(Date.now() - started).toBeLessThan(3000);
+    const baseline = await roundTrip(w);
+    const { ms, value: result } = await timed(() =>
+      run(w, 'import os\nstatus = os.system("sleep 30")\nstatus', 1),
+    );
+    // Well short of the 30 s sleep: the 1 s timeout plus about a round trip on this machine.
+    expect(ms - 1000).toBeLessThan(ceilingFrom(baseline, { factor: 30, floorMs: 2000 }));
     expect(result.success).toBe(true);
     expect(result.stderr).toMatch(/passed the 1 s timeout; the interrupt stopped a subprocess/);
     expect((await run(w, 'status')).return_value).not.toBe(0);
@@ -179,14 +198,22 @@ describe('firstlight repl serve (kernel semantics)', () => {
     const w = await harness(home());
     const pid = (await run(w, 'import os\nos.getpid()')).return_value as number;
     process.kill(pid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor('the server to see its kernel die', () =>
+      w.stderr().includes('python kernel killed by SIGKILL'),
+    );
     const after = await run(w, '21 * 2');
     expect(after).toMatchObject({ return_value: 42, execution_count: 2 });
     expect(after.stderr).toMatch(/kernel died while idle.*lost: os/);
     const pid2 = (await run(w, 'import os\nos.getpid()')).return_value as number;
     expect(pid2).not.toBe(pid);
-    const running = run(w, 'import time\ntime.sleep(30)');
-    setTimeout(() => process.kill(pid2, 'SIGKILL'), 500);
+    // The cell touches a file once it runs; the kill comes after that, whatever the machine's load.
+    const started = join(home(), 'cell-started');
+    const running = run(
+      w,
+      `import pathlib, time\npathlib.Path(${JSON.stringify(started)}).touch()\ntime.sleep(30)`,
+    );
+    await waitFor('the cell to start', () => existsSync(started));
+    process.kill(pid2, 'SIGKILL');
     const died = await running;
     expect(died).toMatchObject({ success: false, error_type: 'KernelDied' });
     expect(died.error_message).toMatch(/killed by SIGKILL/);
@@ -351,10 +378,12 @@ describe('firstlight repl serve (persistence)', () => {
         functions: { after: { source: 'def after():\n    return "fine"\n', order: [2, 1] } },
       }),
     );
-    const started = Date.now();
-    const w = await harness(dir);
-    const result = await run(w, 'after()');
-    expect(Date.now() - started).toBeLessThan(8000);
+    // Baseline: starting a harness and running a first cell on an empty home, on this machine now.
+    const clean = await timed(async () => run(await harness(home()), '1'));
+    const restored = await timed(async () => run(await harness(dir), 'after()'));
+    const result = restored.value;
+    // The 2 s bound, plus about one start: the looping class did not hold the start-up.
+    expect(restored.ms - 2000).toBeLessThan(ceilingFrom(clean.ms, { factor: 3, floorMs: 6000 }));
     expect(result.return_value, JSON.stringify(result)).toBe('fine');
     expect(result.stderr).toMatch(/NOT restored: Spin \[class\] \(TimeoutError: still running after 2 s/);
   });

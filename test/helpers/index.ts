@@ -127,6 +127,34 @@ export async function startHttpServer(
   };
 }
 
+/**
+ * Polls `condition` until it returns something truthy and returns that; fails after `timeoutMs`
+ * saying what did not happen. Tests wait on the real condition this way, never on a fixed sleep:
+ * a loaded machine only makes them slower, not wrong.
+ */
+export async function waitFor<T>(
+  what: string,
+  condition: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20));
+  }
+}
+
+/**
+ * Time to beat for a step that should be about as quick as `baselineMs` (a comparable step
+ * timed in the same test): `factor` times the baseline, never under `floorMs`. A loaded machine
+ * slows the baseline too, so the ceiling moves with it instead of failing on a fixed number.
+ */
+export function ceilingFrom(baselineMs: number, options: { factor?: number; floorMs?: number } = {}): number {
+  return Math.max(options.floorMs ?? 0, baselineMs * (options.factor ?? 10));
+}
+
 /** The structured packet of a tool result (falls back to parsing the JSON text). */
 export function structured<T = Record<string, unknown>>(result: unknown): T {
   const r = result as { structuredContent?: T; content?: { type: string; text?: string }[] };

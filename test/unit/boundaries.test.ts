@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/index.js';
 
 const SRC = join(REPO_ROOT, 'src');
-/** Which folders each folder may import (DESIGN.md, Layout: data flows one way). */
+/** Which folders each folder may import: data flows one way. */
 const ALLOWED: Record<string, string[]> = {
   core: [],
   mind: ['core', 'resume', 'guidance'],
@@ -13,9 +13,8 @@ const ALLOWED: Record<string, string[]> = {
   host: ['core', 'mind', 'resume'],
   hub: ['core'],
   repl: ['core', 'hub'],
-  runtime: ['core', 'mind', 'hub', 'resume'],
-  servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
-  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers'],
+  servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl'],
+  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'servers'],
 };
 
 /**

@@ -7,19 +7,23 @@ export function registerDoctor(program: Command): void {
     .description(
       'check every installed host: config, bootstrap block, hooks, and that the server answers bootstrap_session',
     )
-    .option('--project <dir>', 'project directory (default: the current directory)')
+    .option(
+      '--project <dir>',
+      'project directory (default: the nearest directory up from here with a .firstlight/ or .git, else here)',
+    )
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print the report as JSON')
     .addHelpText('after', '\nExit code 0 when every check passes, 1 otherwise.')
     .action(async (flags: HomeOption & { project?: string; json?: boolean }) => {
       const { homedir } = await import('node:os');
-      const { resolve } = await import('node:path');
       const { resolveHome } = await import('../../core/index.js');
+      const { projectDir } = await import('../project.js');
       const host = await import('../../host/index.js');
-      const project = resolve(flags.project ?? process.cwd());
+      const home = resolveHome({ flag: flags.home }).dir;
+      const project = projectDir(flags.project, home);
       const report = await host.doctor({
         project,
-        home: resolveHome({ flag: flags.home }).dir,
+        home,
         userHome: homedir(),
         env: process.env,
         platform: process.platform,

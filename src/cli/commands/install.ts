@@ -19,7 +19,10 @@ function addInstallOptions(command: Command): Command {
       `${SCOPES.join(' | ')}: user also writes user-global files (~/.claude, ~/.codex, …)`,
       'project',
     )
-    .option('--project <dir>', 'project directory (default: the current directory)')
+    .option(
+      '--project <dir>',
+      'project directory (default: the nearest directory up from here with a .firstlight/ or .git, else here)',
+    )
     .option(
       '--home <dir>',
       'home directory the server and hooks use (default: $FIRSTLIGHT_HOME or ~/.firstlight)',
@@ -31,7 +34,6 @@ function addInstallOptions(command: Command): Command {
 /** Shared by install and uninstall: parse the host and scope, build the install context. */
 export async function installSetup(hostArg: string, flags: InstallFlags) {
   const { homedir } = await import('node:os');
-  const { resolve } = await import('node:path');
   const { fileURLToPath } = await import('node:url');
   const { UserError, resolveHome } = await import('../../core/index.js');
   const host = await import('../../host/index.js');
@@ -56,8 +58,9 @@ export async function installSetup(hostArg: string, flags: InstallFlags) {
     execPath: process.execPath,
     ...(resolvedHome.source !== 'default' ? { home: resolvedHome.dir } : {}),
   };
+  const { projectDir } = await import('../project.js');
   const ctx = {
-    project: resolve(flags.project ?? process.cwd()),
+    project: projectDir(flags.project, resolvedHome.dir),
     userHome: homedir(),
     env: process.env,
     platform: process.platform,

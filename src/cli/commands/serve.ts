@@ -75,17 +75,8 @@ export function registerServe(program: Command): void {
       const home = homeFrom(options);
       const created = ensureHome(home);
       if (created.created) log.warn(`no home at ${home}: created one from the bundled example`);
-      const mind = createMind({
-        home,
-        log,
-        watchMemory: true,
-        projectDir: process.cwd(),
-        deferSessionWrites: true,
-      });
-      const shutdown = async () => {
-        await mind.flush();
-        mind.close();
-      };
+      const mind = createMind({ home, log, watchMemory: true, projectDir: process.cwd() });
+      const shutdown = () => mind.close();
       if (!options.http) {
         await serveStdio(createMindServer({ mind, log }), { log, onShutdown: shutdown });
         return;

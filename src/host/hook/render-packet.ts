@@ -13,7 +13,12 @@ export interface RenderSessionPacketInput {
 /** The packet as the SessionStart hook injects it (loaded lazily: it pulls in the whole mind). */
 export async function renderSessionPacket(input: RenderSessionPacketInput): Promise<string> {
   ensureHome(input.home);
-  const mind = createMind({ home: input.home, projectDir: input.projectDir, clock: input.clock });
+  const mind = createMind({
+    home: input.home,
+    projectDir: input.projectDir,
+    clock: input.clock,
+    quickMemoryOverview: true,
+  });
   try {
     const packet = await mind.bootstrap({
       sessionId: input.sessionId,

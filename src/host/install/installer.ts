@@ -1,7 +1,8 @@
 /**
- * Install and uninstall: plan every surface of the chosen hosts, group them by file, apply the
- * pure edits, and record what was done in the manifest. Uninstall restores a file byte for byte
- * when it still holds exactly what install wrote; otherwise it removes only firstlight's parts.
+ * Install and uninstall: the plan (plan.ts: which file changes, pure) carried out by one
+ * executor that dry-runs, diffs, backs up, writes and records in the manifest. Uninstall is
+ * the inverse plan: a file that still holds exactly what install wrote gets its old bytes back;
+ * otherwise only firstlight's parts come out.
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
@@ -9,11 +10,14 @@ import { readTextIfExists, writeFileAtomicallySync } from '../../core/index.js';
 import { adapterFor } from '../adapters/index.js';
 import { BLOCK_BODY } from '../bootstrap-block.js';
 import type { HostId, Scope } from '../ids.js';
-import type { InstallContext, Surface } from '../types.js';
+import type { InstallContext } from '../types.js';
 import { unifiedDiff } from './diff.js';
 import { backupSlot, lockedManifest, missingDirs, removeEmptyDirs } from './housekeeping.js';
-import { type InstalledCommand, manifestPath, sha256 } from './manifest.js';
-import { applySurface, unapplySurface } from './surface-edit.js';
+import { type InstalledCommand, type Manifest, manifestPath } from './manifest.js';
+import { type FileAction, type FileChange, planFiles, planInstallFile, planUninstallFile } from './plan.js';
+
+export type { FileAction } from './plan.js';
+export { planFiles } from './plan.js';
 
 export interface InstallOptions {
   hosts: HostId[];
@@ -25,8 +29,6 @@ export interface InstallOptions {
   /** Recorded in the manifest so doctor can rebuild the same commands. */
   command?: InstalledCommand;
 }
-
-export type FileAction = 'created' | 'updated' | 'unchanged' | 'restored' | 'removed' | 'cleaned' | 'kept';
 
 export interface FileReport {
   path: string;
@@ -51,28 +53,92 @@ export interface InstallReport {
   pasteBlock?: string;
 }
 
-interface PlannedFile {
-  path: string;
-  surfaces: { host: HostId; surface: Surface }[];
-}
-
-/** Surfaces of the chosen hosts grouped by file, in first-seen order. */
-export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): PlannedFile[] {
-  const byPath = new Map<string, PlannedFile>();
-  for (const host of hosts) {
-    for (const surface of adapterFor(host).surfaces(scope, ctx)) {
-      if (surface.kind === 'mcp-json' && surface.readOnly) continue;
-      const file = byPath.get(surface.path) ?? { path: surface.path, surfaces: [] };
-      file.surfaces.push({ host, surface });
-      byPath.set(surface.path, file);
-    }
-  }
-  return [...byPath.values()];
-}
-
 function display(path: string, project: string): string {
   const rel = relative(project, path);
   return rel.startsWith('..') || rel === '' ? path : rel;
+}
+
+/**
+ * The one executor: reports each change with its diff and, unless this is a dry run, backs up
+ * a corrupt file, writes or deletes, and records the change in the manifest. Returns the
+ * reports and the directories uninstall may prune.
+ */
+function execute(
+  changes: FileChange[],
+  manifest: Manifest,
+  options: { dryRun: boolean; project: string },
+): { reports: FileReport[]; pruneDirs: string[] } {
+  const pruneDirs: string[] = [];
+  const reports = changes.map((change): FileReport => {
+    const shown = display(change.path, options.project);
+    const notes = [...change.notes];
+    const changed = change.after !== change.before;
+    const report: FileReport = {
+      path: change.path,
+      display: shown,
+      action: change.action,
+      hosts: change.hosts,
+      labels: change.labels,
+      notes,
+      ...(changed ? { diff: unifiedDiff(shown, change.before, change.after) } : {}),
+    };
+    if (options.dryRun) {
+      if (change.corrupt) {
+        const slot = backupSlot(change.path);
+        notes.push(
+          `is not valid (${change.corrupt}): install would ${slot.holds ? 'keep the backup' : 'back it up to'} ${slot.path} and replace it`,
+        );
+      }
+      return report;
+    }
+    let backup: string | undefined;
+    if (change.corrupt) {
+      const slot = backupSlot(change.path);
+      backup = slot.path;
+      if (!slot.holds) copyFileSync(change.path, backup);
+      notes.push(
+        slot.holds
+          ? `was not valid (${change.corrupt}): these bytes were already backed up to ${backup}; replaced with a fresh config`
+          : `was not valid (${change.corrupt}): backed up to ${backup} and replaced with a fresh config`,
+      );
+    }
+    if (changed) {
+      if (change.after === undefined) {
+        rmSync(change.path, { force: true });
+      } else {
+        mkdirSync(dirname(change.path), { recursive: true });
+        writeFileAtomicallySync(change.path, change.after);
+      }
+    }
+    record(manifest, change, backup, pruneDirs);
+    return report;
+  });
+  return { reports, pruneDirs };
+}
+
+function record(
+  manifest: Manifest,
+  change: FileChange,
+  backup: string | undefined,
+  pruneDirs: string[],
+): void {
+  const update = change.manifest;
+  switch (update.kind) {
+    case 'set':
+      manifest.files[change.path] = { ...update.entry, ...(backup ? { backup } : {}) };
+      break;
+    case 'hosts': {
+      const entry = manifest.files[change.path];
+      if (entry) entry.hosts = update.hosts;
+      break;
+    }
+    case 'forget':
+      delete manifest.files[change.path];
+      pruneDirs.push(...update.createdDirs);
+      break;
+    case 'none':
+      break;
+  }
 }
 
 export async function install(options: InstallOptions): Promise<InstallReport> {
@@ -80,64 +146,18 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
   const dryRun = options.dryRun ?? false;
   const mPath = manifestPath(scope, ctx.project, options.home);
   const files = await lockedManifest(mPath, dryRun, (manifest) => {
-    const reports = planFiles(options.hosts, scope, ctx).map((file): FileReport => {
+    const changes = planFiles(options.hosts, scope, ctx).map((file) => {
       const current = readTextIfExists(file.path);
-      let next = current;
-      const notes: string[] = [];
-      let corrupt: string | undefined;
-      for (const { surface } of file.surfaces) {
-        const edit = applySurface(next, surface, ctx.server.name);
-        next = edit.text;
-        notes.push(...edit.notes);
-        corrupt ??= edit.corrupt;
-      }
-      const hosts = [...new Set(file.surfaces.map((s) => s.host))];
-      const base = {
-        path: file.path,
-        display: display(file.path, ctx.project),
-        hosts,
-        labels: [...new Set(file.surfaces.map((s) => s.surface.label))],
-        notes,
-      };
-      const entry = manifest.files[file.path];
-      if (next === current) {
-        if (entry) entry.hosts = [...new Set([...entry.hosts, ...hosts])];
-        return { ...base, action: 'unchanged' };
-      }
-      const diff = unifiedDiff(base.display, current, next);
-      if (!dryRun) {
-        const createdDirs = current === undefined ? missingDirs(file.path) : [];
-        let backup: string | undefined;
-        if (corrupt && current !== undefined) {
-          const slot = backupSlot(file.path);
-          backup = slot.path;
-          if (!slot.holds) copyFileSync(file.path, backup);
-          notes.push(
-            slot.holds
-              ? `was not valid (${corrupt}): these bytes were already backed up to ${backup}; replaced with a fresh config`
-              : `was not valid (${corrupt}): backed up to ${backup} and replaced with a fresh config`,
-          );
-        }
-        mkdirSync(dirname(file.path), { recursive: true });
-        writeFileAtomicallySync(file.path, next!);
-        manifest.files[file.path] = entry
-          ? { ...entry, writtenSha256: sha256(next!), hosts: [...new Set([...entry.hosts, ...hosts])] }
-          : {
-              original: current ?? null,
-              writtenSha256: sha256(next!),
-              hosts,
-              createdDirs,
-              ...(backup ? { backup } : {}),
-            };
-      } else if (corrupt && current !== undefined) {
-        const slot = backupSlot(file.path);
-        notes.push(
-          `is not valid (${corrupt}): install would ${slot.holds ? 'keep the backup' : 'back it up to'} ${slot.path} and replace it`,
-        );
-      }
-      return { ...base, action: current === undefined ? 'created' : 'updated', diff };
+      return planInstallFile(
+        file,
+        current,
+        manifest.files[file.path],
+        ctx.server.name,
+        current === undefined ? missingDirs(file.path) : [],
+      );
     });
-    if (Object.keys(manifest.files).length > 0) {
+    const { reports } = execute(changes, manifest, { dryRun, project: ctx.project });
+    if (!dryRun && Object.keys(manifest.files).length > 0) {
       manifest.hosts = [...new Set([...(manifest.hosts ?? []), ...options.hosts])];
       if (options.command) manifest.command = options.command;
     }
@@ -161,54 +181,18 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
   const { ctx, scope } = options;
   const dryRun = options.dryRun ?? false;
   const mPath = manifestPath(scope, ctx.project, options.home);
-  // Directories install created; pruned (when empty) after every file is handled, deepest first,
-  // because several files may share one new directory.
-  const createdDirs = new Set<string>();
+  let pruneDirs: string[] = [];
   const files = await lockedManifest(mPath, dryRun, (manifest) => {
-    const reports = planFiles(options.hosts, scope, ctx).map((file): FileReport => {
-      const hosts = [...new Set(file.surfaces.map((s) => s.host))];
-      const base = {
-        path: file.path,
-        display: display(file.path, ctx.project),
-        hosts,
-        labels: [...new Set(file.surfaces.map((s) => s.surface.label))],
-        notes: [] as string[],
-      };
-      const current = readTextIfExists(file.path);
-      const entry = manifest.files[file.path];
-      if (entry) {
-        const remaining = entry.hosts.filter((h) => !hosts.includes(h));
-        if (remaining.length > 0) {
-          if (!dryRun) entry.hosts = remaining;
-          base.notes.push(`still used by ${remaining.join(', ')}: left in place`);
-          return { ...base, action: 'kept' };
-        }
-        if (!dryRun) {
-          delete manifest.files[file.path];
-          for (const dir of entry.createdDirs) createdDirs.add(dir);
-        }
-        if (current !== undefined && sha256(current) === entry.writtenSha256) {
-          const diff = unifiedDiff(base.display, current, entry.original ?? undefined);
-          if (!dryRun) {
-            if (entry.original === null) {
-              rmSync(file.path, { force: true });
-            } else {
-              writeFileAtomicallySync(file.path, entry.original);
-            }
-          }
-          return { ...base, action: entry.original === null ? 'removed' : 'restored', diff };
-        }
-        if (current === undefined) return { ...base, action: 'unchanged' };
-        base.notes.push('changed since install: removed firstlight’s parts only');
-        return clean(file, current, entry.original === null, base, dryRun, ctx.server.name);
-      }
-      if (current === undefined) return { ...base, action: 'unchanged' };
-      return clean(file, current, false, base, dryRun, ctx.server.name);
-    });
+    const changes = planFiles(options.hosts, scope, ctx).map((file) =>
+      planUninstallFile(file, readTextIfExists(file.path), manifest.files[file.path], ctx.server.name),
+    );
+    const done = execute(changes, manifest, { dryRun, project: ctx.project });
+    pruneDirs = done.pruneDirs;
     if (!dryRun) manifest.hosts = (manifest.hosts ?? []).filter((h) => !options.hosts.includes(h));
-    return reports;
+    return done.reports;
   });
-  removeEmptyDirs([...createdDirs].sort((a, b) => b.length - a.length));
+  // Several files may share one directory install created: prune after all, deepest first.
+  removeEmptyDirs([...new Set(pruneDirs)].sort((a, b) => b.length - a.length));
   return {
     hosts: options.hosts,
     scope,
@@ -218,28 +202,4 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
     files,
     manualSteps: [],
   };
-}
-
-/** Semantic removal: every surface's parts out, the rest of the file as it is. */
-function clean(
-  file: PlannedFile,
-  current: string,
-  created: boolean,
-  base: Omit<FileReport, 'action'>,
-  dryRun: boolean,
-  serverName: string,
-): FileReport {
-  let next = current;
-  for (const { surface } of file.surfaces) next = unapplySurface(next, surface, serverName);
-  if (next === current) return { ...base, action: 'unchanged' };
-  const remove = created && next.trim() === '';
-  const diff = unifiedDiff(base.display, current, remove ? undefined : next);
-  if (!dryRun) {
-    if (remove) {
-      rmSync(file.path, { force: true });
-    } else {
-      writeFileAtomicallySync(file.path, next);
-    }
-  }
-  return { ...base, action: remove ? 'removed' : 'cleaned', diff };
 }

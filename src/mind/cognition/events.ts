@@ -1,5 +1,5 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendLine, readTailLines, SystemError } from '../../core/index.js';
 
 /** One line of `events/YYYY-MM-DD.jsonl`. */
 export interface CognitionEvent {
@@ -24,44 +24,37 @@ export function eventFileFor(eventsDir: string, at: Date): string {
   return join(eventsDir, `${at.toISOString().slice(0, 10)}.jsonl`);
 }
 
-/**
- * Appends one event as one line in ONE write call with O_APPEND: concurrent writers on a local
- * file system do not interleave within a write, and a killed process cannot tear a line it has
- * handed to the kernel. Fields are clipped so a line stays small.
- */
+/** Appends one event as one line (O_APPEND, one write: see appendLine). Fields are clipped upstream so a line stays small. */
 export function appendEvent(eventsDir: string, event: CognitionEvent, at: Date): void {
-  mkdirSync(eventsDir, { recursive: true });
-  appendFileSync(eventFileFor(eventsDir, at), `${JSON.stringify(event)}\n`, { flag: 'a' });
+  appendLine(eventFileFor(eventsDir, at), JSON.stringify(event));
 }
 
 /** How much of a day file's tail is searched for a pending expectation (the recent past). */
 const TAIL_BYTES = 256 * 1024;
 
-/** The events at the end of a day file, newest last; torn or foreign lines are skipped. */
+/**
+ * The events at the end of a day file, newest last; torn or foreign lines are skipped. A file
+ * that does not exist holds no events; one that cannot be read (EACCES, …) is an error naming it.
+ */
 export function readRecentEvents(file: string, maxBytes = TAIL_BYTES): CognitionEvent[] {
-  let fd: number | undefined;
+  let tail: ReturnType<typeof readTailLines>;
   try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - maxBytes);
-    const buffer = Buffer.alloc(size - start);
-    readSync(fd, buffer, 0, buffer.length, start);
-    const lines = buffer.toString('utf8').split('\n');
-    if (start > 0) lines.shift(); // the first line is probably cut
-    const out: CognitionEvent[] = [];
-    for (const line of lines) {
-      if (!line.trim()) continue;
-      try {
-        const parsed = JSON.parse(line) as CognitionEvent;
-        if (parsed && typeof parsed.id === 'string') out.push(parsed);
-      } catch {
-        // A torn last line (power loss) or a hand edit: skip it, keep the rest.
-      }
-    }
-    return out;
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    tail = readTailLines(file, maxBytes);
+  } catch (error) {
+    throw new SystemError(`could not read cognition events from ${file}: ${(error as Error).message}`, {
+      code: 'EVENTS_UNREADABLE',
+      hint: `make ${file} readable by this user (or move it out of events/)`,
+      cause: error,
+    });
   }
+  const out: CognitionEvent[] = [];
+  for (const line of tail?.lines ?? []) {
+    try {
+      const parsed = JSON.parse(line) as CognitionEvent;
+      if (parsed && typeof parsed.id === 'string') out.push(parsed);
+    } catch {
+      // A torn last line (power loss) or a hand edit: skip it, keep the rest.
+    }
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ToolSpec, WRITES_ADDITIVE } from '../../core/index.js';
 import { recallHitSchema, recallIndexOfMind } from '../memory/tools.js';
 import type { Mind } from '../mind.js';

@@ -1,3 +1,4 @@
+import type { MemoryEntry } from './entries.js';
 import type { MemorySnapshot } from './store.js';
 
 /** The packet's view of memory: counts only, never a filename, constant size. */
@@ -22,23 +23,31 @@ const byVersion = new WeakMap<MemorySnapshot, MemoryCatalog>();
 export function catalogOf(snapshot: MemorySnapshot): MemoryCatalog {
   const hit = byVersion.get(snapshot);
   if (hit) return hit;
+  const catalog = countCatalog(snapshot.entries, snapshot.problems.length);
+  byVersion.set(snapshot, catalog);
+  return catalog;
+}
+
+/** The catalog of `entries` (in any order) beside `skipped` files that were not readable. */
+export function countCatalog(
+  entries: readonly Pick<MemoryEntry, 'type' | 'tags'>[],
+  skipped: number,
+): MemoryCatalog {
   const types = new Map<string, number>();
   const tags = new Map<string, number>();
   let indexPresent = false;
-  for (const entry of snapshot.entries) {
+  for (const entry of entries) {
     if (entry.type === 'index') indexPresent = true;
     types.set(entry.type, (types.get(entry.type) ?? 0) + 1);
     for (const tag of entry.tags) tags.set(tag, (tags.get(tag) ?? 0) + 1);
   }
-  const catalog: MemoryCatalog = {
-    total_count: snapshot.entries.length + snapshot.problems.length,
+  return {
+    total_count: entries.length + skipped,
     index_present: indexPresent,
     category_counts: top(types),
     tag_counts: top(tags),
-    skipped_count: snapshot.problems.length,
+    skipped_count: skipped,
   };
-  byVersion.set(snapshot, catalog);
-  return catalog;
 }
 
 function top(counts: Map<string, number>): Record<string, number> {

@@ -15,6 +15,8 @@ export { excerptAround } from './excerpt.js';
 export type { Facet } from './facet.js';
 export { matchesFacet, parseFacet } from './facet.js';
 export { fileNameFor, normalizeType } from './names.js';
+export type { MemoryOverview, MemoryPerson } from './overview.js';
+export { overviewOf } from './overview.js';
 export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from './recall-index.js';
 export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
 export type { RememberInput, RememberOptions, RememberResult } from './remember.js';

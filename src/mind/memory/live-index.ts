@@ -6,7 +6,7 @@ import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { IndexWriter, type SavedLines, saveSteps } from './index-save.js';
-import { loadTermJson, type ManifestRow, readSavedIndex, removeQuietly } from './persisted-index.js';
+import { loadTermJson, type ManifestRow, readSavedIndex } from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 import { UnloadedTerms } from './unloaded-terms.js';
 
@@ -25,8 +25,6 @@ export interface IndexedDoc {
 export interface LiveIndexOptions {
   /** Where the index is saved (under <home>/cache/). */
   cacheFile?: string | undefined;
-  /** Files an earlier version saved the index to: derived data, deleted when the index first loads. */
-  replaces?: readonly string[] | undefined;
 }
 
 const FIELDS = ['name', 'description', 'tags', 'body', 'when'] as const;
@@ -63,7 +61,6 @@ export class LiveIndex {
   filesRead = 0;
   private readonly store: MemoryStore;
   private readonly cacheFile: string | undefined;
-  private readonly replaces: readonly string[];
   private readonly writer: IndexWriter | undefined;
   private loaded = false;
   private synced: MemorySnapshot | undefined;
@@ -83,7 +80,6 @@ export class LiveIndex {
   constructor(store: MemoryStore, options: LiveIndexOptions = {}) {
     this.store = store;
     this.cacheFile = options.cacheFile;
-    this.replaces = options.replaces ?? [];
     this.writer = options.cacheFile ? new IndexWriter(options.cacheFile) : undefined;
   }
 
@@ -150,7 +146,6 @@ export class LiveIndex {
 
   private load(): void {
     this.loaded = true;
-    for (const old of this.replaces) removeQuietly(old);
     const read = this.cacheFile ? readSavedIndex(this.cacheFile, INDEX_FORMAT) : undefined;
     // Missing or damaged: the index is derived, so start empty and index from the files.
     if (!read) return;

@@ -1,7 +1,8 @@
+import { recallIndexes as indexes } from './index-registry.js';
 import { RecallIndex, type RecallIndexOptions } from './recall-index.js';
 import type { MemoryStore } from './store.js';
 
-const indexes = new WeakMap<MemoryStore, RecallIndex>();
+export { closeRecallIndex } from './index-registry.js';
 
 /**
  * The one recall index of a memory store (all tool handlers and connections of a server share
@@ -14,10 +15,4 @@ export function recallIndexOf(store: MemoryStore, options: RecallIndexOptions = 
     indexes.set(store, index);
   }
   return index;
-}
-
-/** Saves and closes the store's recall index, if one was ever created (a server shutting down). */
-export function closeRecallIndex(store: MemoryStore): void {
-  indexes.get(store)?.close();
-  indexes.delete(store);
 }

@@ -9,6 +9,15 @@ import {
   type MemoryProblem,
   readMemoryEntry,
 } from './entries.js';
+import {
+  dropDerivedFile,
+  type MemoryOverview,
+  overviewOf,
+  persistOverview,
+  RACY_MS,
+  readPersistedOverview,
+} from './overview.js';
+import { quickOverview } from './quick-overview.js';
 
 /** A consistent view of memory/ at one moment. `version` changes whenever anything changed. */
 export interface MemorySnapshot {
@@ -29,6 +38,10 @@ interface PersistedEntries {
 export interface MemoryStoreOptions {
   /** Where the derived entry cache is persisted (under <home>/cache/). */
   cacheFile?: string;
+  /** Where the packet's overview of memory/ is persisted (under <home>/cache/), keyed on memory/'s mtime. */
+  overviewFile?: string;
+  /** Where a quick overview keeps its per-file manifest (under <home>/cache/). */
+  manifestFile?: string;
   /** Watch memory/ for in-place edits (long-running servers); off for one-shot commands. */
   watch?: boolean;
 }
@@ -46,6 +59,8 @@ type Cached = MemorySnapshot & { dirMtimeMs: number };
 export class MemoryStore {
   readonly memoryDir: string;
   private readonly cacheFile: string | undefined;
+  private readonly overviewFile: string | undefined;
+  private readonly manifestFile: string | undefined;
   private snapshotCache: Cached | undefined;
   /** Changed since snapshotCache: 'all' (rescan) or the files the watcher named (re-read alone). */
   private changed: Set<string> | 'all' = new Set();
@@ -58,11 +73,14 @@ export class MemoryStore {
   constructor(memoryDir: string, options: MemoryStoreOptions = {}) {
     this.memoryDir = memoryDir;
     this.cacheFile = options.cacheFile;
+    this.overviewFile = options.overviewFile;
+    this.manifestFile = options.manifestFile;
     if (options.watch) this.startWatching();
   }
 
   /** The current snapshot, refreshed only when memory/ changed. */
   snapshot(): MemorySnapshot {
+    const startedAt = Date.now();
     const dirMtimeMs = statMtime(this.memoryDir);
     const cached = this.snapshotCache;
     if (cached && this.changed !== 'all' && cached.dirMtimeMs === dirMtimeMs) {
@@ -71,13 +89,32 @@ export class MemoryStore {
       const files = [...this.changed];
       this.changed.clear();
       this.snapshotCache = this.patch(cached, files, dirMtimeMs);
+      // The persisted overview is keyed on memory/'s mtime, which an edit in place leaves alone.
+      if (this.snapshotCache !== cached) this.persistOverview(this.snapshotCache, startedAt);
       return this.snapshotCache;
     }
     this.changed = new Set();
     if (this.watcher === undefined && this.watchWanted) this.startWatching();
-    const next = this.rescan(dirMtimeMs);
+    const next = this.rescan(dirMtimeMs, startedAt);
     this.snapshotCache = next;
     return next;
+  }
+
+  /**
+   * What the packet shows of memory/. With `quick`, a process that has not scanned memory/ yet
+   * takes the overview the last scan persisted when memory/'s mtime is still the one it was
+   * counted at: one stat and a small file instead of a stat of every memory; after a change, it
+   * stats each file against a small manifest instead of loading the entry cache (see
+   * quickOverview). Adding, removing or renaming a file moves memory/'s mtime; an edit in place
+   * does not, and shows once any firstlight process scans memory/ again (every server does at
+   * its first packet). The SessionStart hook uses it; servers answer from a full scan.
+   */
+  overview(options: { quick?: boolean } = {}): MemoryOverview {
+    if (options.quick && !this.snapshotCache && this.overviewFile && this.manifestFile) {
+      const files = { overview: this.overviewFile, manifest: this.manifestFile };
+      return quickOverview(this.memoryDir, files, () => this.snapshot());
+    }
+    return overviewOf(this.snapshot());
   }
 
   /** Forget the in-memory view (another writer in this process changed a file in place). */
@@ -135,7 +172,7 @@ export class MemoryStore {
     }
   }
 
-  private rescan(dirMtimeMs: number): Cached {
+  private rescan(dirMtimeMs: number, startedAt: number): Cached {
     const version = ++this.versionCounter;
     if (Number.isNaN(dirMtimeMs)) return { version, entries: [], problems: [], present: false, dirMtimeMs };
     // Even with a persisted cache for this directory mtime, each file is stat'ed: in-place edits
@@ -168,9 +205,24 @@ export class MemoryStore {
     }
     // Rewriting a 4 MB cache that did not change cost every cold CLI call ~50 ms.
     const same = previous?.dirMtimeMs === dirMtimeMs && entries.length === previous.entries.length;
-    if (reread > 0 || !same || this.unpersisted) this.persist({ format: 2, dirMtimeMs, entries, problems });
+    const changed = reread > 0 || !same || this.unpersisted;
+    if (changed) this.persist({ format: 2, dirMtimeMs, entries, problems });
     this.unpersisted = false;
-    return { version, entries, problems, present: true, dirMtimeMs };
+    const next: Cached = { version, entries, problems, present: true, dirMtimeMs };
+    if (changed || (this.overviewFile && !readPersistedOverview(this.overviewFile, dirMtimeMs)))
+      this.persistOverview(next, startedAt);
+    return next;
+  }
+
+  /**
+   * Persists `snapshot`'s overview, keyed on its memory/ mtime, unless memory/ changed less than
+   * RACY_MS before `startedAt` (when this look at memory/ began): a change right after could
+   * then leave the same mtime behind.
+   */
+  private persistOverview(snapshot: Cached, startedAt: number): void {
+    if (!this.overviewFile || !snapshot.present) return;
+    if (startedAt - snapshot.dirMtimeMs < RACY_MS) dropDerivedFile(this.overviewFile);
+    else persistOverview(this.overviewFile, snapshot.dirMtimeMs, overviewOf(snapshot));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, READ_ONLY, type ToolSpec } from '../../core/index.js';
 import type { Mind } from '../mind.js';
 import { MAX_K } from './recall-index.js';
@@ -11,15 +11,10 @@ import { recallIndexOf } from './shared-index.js';
  * term (see persisted-index.ts), read a line at a time; neither JSON nor TSV, hence `.idx`.
  */
 const RECALL_INDEX_FILE = 'recall-index.idx';
-/** Its name in earlier versions, though it was never JSON. Derived data: deleted, not converted. */
-const OLD_RECALL_INDEX_FILES = ['recall-index.json'];
 
 /** The recall index of a mind (one per process; never built by bootstrap). */
 export function recallIndexOfMind(mind: Mind) {
-  return recallIndexOf(mind.memory, {
-    cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE),
-    replaces: OLD_RECALL_INDEX_FILES.map((file) => join(mind.paths.cache, file)),
-  });
+  return recallIndexOf(mind.memory, { cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE) });
 }
 
 const hitSchema = z.object({

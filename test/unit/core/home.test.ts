@@ -48,7 +48,7 @@ describe('initHome', () => {
       'memory/user_alex.md': '---\ntype: user\nname: Alex\n---\n',
       'guidance/style.md': '---\nname: style\n---\n',
       // Demo state a served example collects:
-      'sessions.json': '{"current":null}',
+      'sessions.jsonl': '{"session_id":null,"at":"2026-11-20T10:00:00.000Z"}\n',
       'self-state.json': '{}',
       'cache/memory-entries.json': '{}',
       'events/2026-11-20.jsonl': '{}\n',
@@ -60,7 +60,7 @@ describe('initHome', () => {
       mkdirSync(join(example, rel, '..'), { recursive: true });
       writeFileSync(join(example, rel), text);
     }
-    for (const lock of ['sessions.json.lock', 'memory/MEMORY.md.lock', 'persona/x.lock'])
+    for (const lock of ['sessions.jsonl.lock', 'memory/MEMORY.md.lock', 'persona/x.lock'])
       mkdirSync(join(example, lock), { recursive: true });
 
     const home = join(t.dir, 'home');
@@ -82,7 +82,8 @@ describe('initHome', () => {
       (name) =>
         !HOME_TEMPLATE.includes(name) &&
         // State `npm start` leaves in the example (gitignored), never copied:
-        !['cache', 'events', 'repl', 'self-state.json', 'sessions.json'].includes(name) &&
+        !['cache', 'events', 'repl', 'self-state.json'].includes(name) &&
+        !name.startsWith('sessions.') &&
         !name.endsWith('.lock'),
     );
     expect(extra).toEqual([]);

@@ -1,10 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/core/index.js';
-import { Cognition, createMind, MemoryStore, RecallIndex } from '../../../src/mind/index.js';
+import { SystemError, silentLogger } from '../../../src/core/index.js';
+import {
+  Cognition,
+  createMind,
+  MemoryStore,
+  RecallIndex,
+  readRecentEvents,
+} from '../../../src/mind/index.js';
 import { createMindServer } from '../../../src/servers/index.js';
 import { exampleHomeCopy, structured } from '../../helpers/index.js';
 
@@ -103,6 +109,16 @@ describe('Cognition.observe', () => {
     expect(out.expectation_event_id).not.toBeNull();
     expect(out.prediction_error).toBeGreaterThan(0.7);
     expect(readdirSync(join(a.dir, 'events')).sort()).toEqual(['2026-11-22.jsonl', '2026-11-23.jsonl']);
+  });
+
+  it('names an event file it cannot read instead of taking it as empty', () => {
+    const a = setup(new Date('2026-11-23T00:03:00Z'));
+    // Yesterday's file is searched for the expectation; it cannot be read (a directory).
+    mkdirSync(join(a.dir, 'events', '2026-11-22.jsonl'), { recursive: true });
+    const call = () => a.cognition.observe({ tool_name: 'deploy', args: {}, result: 'done' }, 's9');
+    expect(call).toThrow(SystemError);
+    expect(call).toThrow(/could not read cognition events from .*2026-11-22\.jsonl: EISDIR/);
+    expect(readRecentEvents(join(a.dir, 'events', '2026-11-21.jsonl'))).toEqual([]);
   });
 
   it('returns relevant excerpts for the call', () => {

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter, stem } from '../../../src/core/index.js';
@@ -238,6 +246,86 @@ describe('MemoryStore after remember', () => {
   });
 });
 
+describe('MemoryStore overview (what the packet shows of memory/)', () => {
+  /** memory/ last changed a minute ago: a scan now may key the persisted overview on its mtime. */
+  function settled(dir: string) {
+    const mem = join(dir, 'memory');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(mem, past, past);
+    const files = {
+      overviewFile: join(dir, 'cache', 'memory-overview.json'),
+      manifestFile: join(dir, 'cache', 'memory-manifest.json'),
+    };
+    return { mem, files, overviewFile: files.overviewFile };
+  }
+
+  it('a quick look in a fresh process reads the overview the last scan persisted while memory/ is unchanged', () => {
+    const { mem, files, overviewFile } = settled(home());
+    const scanned = new MemoryStore(mem, files).overview();
+    expect(scanned.people.map((p) => p.name)).toContain('Alex Rivera');
+    expect(existsSync(overviewFile)).toBe(true);
+    expect(new MemoryStore(mem, files).overview({ quick: true })).toEqual(scanned);
+
+    // An edit in place leaves memory/'s mtime alone: a quick look keeps the last scan's view
+    // until any full scan (every server's first packet) sees the file's own mtime move.
+    const file = join(mem, 'user_alex.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('name: Alex Rivera', 'name: Alexandra Rivera'));
+    const quick = () => new MemoryStore(mem, files).overview({ quick: true });
+    expect(quick().people.map((p) => p.name)).toContain('Alex Rivera');
+    const rescanned = new MemoryStore(mem, files).overview();
+    expect(rescanned.people.map((p) => p.name)).toContain('Alexandra Rivera');
+    expect(quick()).toEqual(rescanned);
+  });
+
+  it('after memory/ changed, a quick look stats each file against its manifest and re-reads what moved', () => {
+    const { mem, files } = settled(home());
+    const quick = () => new MemoryStore(mem, files).overview({ quick: true });
+    const before = quick(); // no manifest yet: a full scan, which writes one
+    expect(existsSync(files.manifestFile)).toBe(true);
+    writeFileSync(join(mem, 'user_zoe.md'), '---\nname: Zoe\ntype: user\ndescription: new here\n---\nhi\n');
+    const added = quick();
+    expect(added.catalog.total_count).toBe(before.catalog.total_count + 1);
+    expect(added.people.map((p) => p.name)).toContain('Zoe');
+    expect(added).toEqual(new MemoryStore(mem).overview());
+    // Replaced by a rename (as remember writes): the names in memory/ are the same as before.
+    const alex = join(mem, 'user_alex.md');
+    writeFileSync(`${alex}.tmp`, readFileSync(alex, 'utf8').replace('type: user', 'type: project'));
+    renameSync(`${alex}.tmp`, alex);
+    rmSync(join(mem, 'user_zoe.md'));
+    const replaced = quick();
+    expect(replaced.people.map((p) => p.name)).toEqual(['Sam Okafor']);
+    expect(replaced).toEqual(new MemoryStore(mem).overview());
+  });
+
+  it('persists no overview counted right after memory/ changed (a coarse mtime could hide a later change)', () => {
+    const { mem, files, overviewFile } = settled(home());
+    new MemoryStore(mem, files).overview();
+    expect(existsSync(overviewFile)).toBe(true);
+    writeFileSync(join(mem, 'note_fresh.md'), '---\nname: Fresh\ntype: note\n---\njust now\n');
+    new MemoryStore(mem, files).overview();
+    expect(existsSync(overviewFile)).toBe(false);
+    new MemoryStore(mem, files).overview({ quick: true });
+    expect(existsSync(overviewFile)).toBe(false);
+  });
+
+  it('a quick packet equals the full one', async () => {
+    const dir = home();
+    settled(dir);
+    const clock = () => new Date('2026-11-20T10:00:00Z');
+    const packet = async (quickMemoryOverview: boolean) => {
+      const mind = createMind({ home: dir, clock, quickMemoryOverview });
+      try {
+        return await mind.bootstrap({ sessionId: 's', preview: true });
+      } finally {
+        mind.close();
+      }
+    };
+    const full = await packet(false);
+    expect(existsSync(join(dir, 'cache', 'memory-overview.json'))).toBe(true);
+    expect(await packet(true)).toEqual(full);
+  });
+});
+
 describe('RecallIndex', () => {
   it('ranks by BM25 with an excerpt around the match and demotes superseded memories', () => {
     const dir = home();
@@ -352,14 +440,11 @@ describe('recall: time phrases and the saved index', () => {
     expect(out.results.map((r) => r.name)).not.toContain('Session 2026-10-22');
   });
 
-  it("saves a mind's index as cache/recall-index.idx and deletes the old recall-index.json", () => {
+  it("saves a mind's index as cache/recall-index.idx", () => {
     const dir = home();
-    mkdirSync(join(dir, 'cache'), { recursive: true });
-    writeFileSync(join(dir, 'cache', 'recall-index.json'), '{"format":5}\n');
     const mind = createMind({ home: dir });
     expect(recallIndexOfMind(mind).recall('deploy freeze').results.length).toBeGreaterThan(0);
     mind.close();
-    expect(existsSync(join(dir, 'cache', 'recall-index.json'))).toBe(false);
     expect(readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8')).toMatch(/^\{"format":\d+,/);
   });
 

@@ -1,7 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMind, Mind, packetSchema, renderPacketMarkdown } from '../../../src/mind/index.js';
+import {
+  createMind,
+  MIND_SERVER_TOOL_NAMES,
+  Mind,
+  mindServerTools,
+  packetSchema,
+  renderPacketMarkdown,
+} from '../../../src/mind/index.js';
 import { exampleHomeCopy, tempDir } from '../../helpers/index.js';
 
 const REQUIRED_KEYS = [
@@ -25,6 +32,20 @@ function memoryHome(files: Record<string, string>): { home: string; dispose: () 
   for (const [name, text] of Object.entries(files)) writeFileSync(join(t.dir, 'memory', name), text);
   return { home: t.dir, dispose: t.dispose };
 }
+
+describe('MIND_SERVER_TOOL_NAMES', () => {
+  it('names exactly the tools mindServerTools registers, in its order', () => {
+    const h = exampleHomeCopy();
+    const mind = createMind({ home: h.dir });
+    try {
+      const registered = mindServerTools(mind, { sessionKey: 'test' }).map((t) => t.name);
+      expect(MIND_SERVER_TOOL_NAMES).toEqual(registered);
+    } finally {
+      mind.close();
+      h.dispose();
+    }
+  });
+});
 
 describe('Mind.bootstrap', () => {
   const temps: (() => void)[] = [];

@@ -10,7 +10,7 @@ import {
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 // The fixture's last turn: prompt at 10:10:00, internalize called at 10:12:00, then
-// "Saved my thoughts. Anything else?" at 10:12:02 — the wrap-up the Stop hook used to keep.
+// "Saved my thoughts. Anything else?" at 10:12:02 — the wrap-up the Stop hook must not keep.
 const FIXTURE = join(REPO_ROOT, 'test', 'fixtures', 'resume', 'compact-claude-code.jsonl');
 const SESSION = '9b2e4f10-7c3a-4d8e-a1f5-2c6b8d0e4a97';
 const DELIBERATE = 'DELIBERATE: the tail has to survive the Stop that follows its own turn';
@@ -225,4 +225,29 @@ describe('a Stop after internalize, on Codex CLI and Gemini CLI', () => {
       ]);
     });
   }
+});
+
+describe("a Stop whose last_assistant_message joins the turn's texts differently", () => {
+  it('stores the words once (Gemini CLI 0.61 prompt_response joins with one newline)', async () => {
+    // A real Gemini CLI run (test/fixtures/transcripts/real/gemini): the transcript holds
+    // "Checking the shell first." and the last words as two messages; AfterAgent's
+    // prompt_response is both joined by "\n", which the "\n\n"-joined tail does not include.
+    const real = join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'real', 'gemini');
+    const afterAgent = JSON.parse(
+      JSON.parse(readFileSync(join(real, 'hook-inputs', '008-stop.json'), 'utf8')).stdin,
+    );
+    copyFileSync(join(real, 'session-1.jsonl'), transcript);
+    const lastWords = afterAgent.prompt_response.split('\n').at(-1) as string;
+    const r = await captureFromTranscript({
+      home: home.dir,
+      transcriptPath: transcript,
+      format: 'gemini',
+      sessionId: afterAgent.session_id,
+      lastAssistantMessage: afterAgent.prompt_response,
+      source: 'stop',
+      now: new Date(),
+    });
+    expect(r.captured).toBe(true);
+    expect(state().stream_tail.split(lastWords)).toHaveLength(2);
+  });
 });

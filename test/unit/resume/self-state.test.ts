@@ -22,7 +22,7 @@ beforeEach(() => {
 afterEach(() => home.dispose());
 
 describe('resume surface', () => {
-  it('exports the pieces the mind, the host hooks and the runtime use', () => {
+  it('exports the pieces the mind and the host hooks use', () => {
     for (const name of [
       'captureFromTranscript',
       'extractTranscriptTail',

@@ -1,0 +1,181 @@
+import { existsSync, renameSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { appendLine, readTailLines, readTextIfExists } from '../core/index.js';
+
+/** One session start: a line of `<home>/sessions.jsonl`. */
+export interface SessionRecord {
+  session_id: string | null;
+  at: string;
+}
+
+/** The files that hold session starts in a home. */
+export interface SessionFiles {
+  /** The log: one JSON line per session start, appended. */
+  log: string;
+  /** The log before its last rotation (read for history, never written). */
+  rotated: string;
+  /** `{current, previous}` in one JSON document: moved into the log at the first recorded start. */
+  single: string;
+}
+
+export function sessionFiles(home: string): SessionFiles {
+  return {
+    log: join(home, 'sessions.jsonl'),
+    rotated: join(home, 'sessions.1.jsonl'),
+    single: join(home, 'sessions.json'),
+  };
+}
+
+/**
+ * Bytes read from the end of each log. Two distinct starts (the current session and the one
+ * before) are all a packet needs; this holds about a hundred.
+ */
+const TAIL_BYTES = 8 * 1024;
+/** Past this size the log is rotated (about 4,000 starts), so the files stay bounded. */
+export const ROTATE_BYTES = 256 * 1024;
+
+/** What one file holds, as far as its tail shows. */
+interface FileRead {
+  records: SessionRecord[];
+  /** Why some of it is not a session start (a hand edit, a disk that filled mid-write). */
+  problem: string | undefined;
+  size: number;
+}
+
+/** Everything the session files say, and what is wrong with them. */
+export interface SessionsRead {
+  records: SessionRecord[];
+  logSize: number;
+  /** Files with unreadable content: the record path moves each aside. */
+  corrupt: { file: string; problem: string; records: SessionRecord[] }[];
+  /** Files that could not be read at all (EACCES, …): reported, nothing is moved. */
+  unreadable: { file: string; problem: string }[];
+  /** `sessions.json` is present (valid or not): the record path folds it into the log. */
+  singlePresent: boolean;
+}
+
+/** A session start parsed from one line, or why it is not one. */
+export function parseStart(line: string): SessionRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return `not valid JSON (${(error as Error).message})`;
+  }
+  return asRecord(value) ?? 'not a session start ({"session_id": string | null, "at": ISO time})';
+}
+
+function asRecord(value: unknown): SessionRecord | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { session_id, at } = value as Record<string, unknown>;
+  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return undefined;
+  if (session_id !== null && typeof session_id !== 'string') return undefined;
+  return { session_id, at };
+}
+
+function readLog(file: string): FileRead | undefined {
+  const tail = readTailLines(file, TAIL_BYTES);
+  if (!tail) return undefined;
+  const records: SessionRecord[] = [];
+  const bad: string[] = [];
+  for (const line of tail.lines) {
+    const parsed = parseStart(line);
+    if (typeof parsed === 'string') bad.push(parsed);
+    else records.push(parsed);
+  }
+  const problem =
+    bad.length === 0
+      ? undefined
+      : `${bad.length} unreadable line${bad.length === 1 ? '' : 's'}, the first ${bad[0]}`;
+  return { records, problem, size: tail.size };
+}
+
+/** `sessions.json`: `{current, previous}`, each a session start or null. */
+function readSingle(file: string): FileRead | undefined {
+  const text = readTextIfExists(file);
+  if (text === undefined) return undefined;
+  const fail = (why: string): FileRead => ({ records: [], problem: why, size: text.length });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail(`not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null) return fail('not a {current, previous} object');
+  const records: SessionRecord[] = [];
+  for (const key of ['previous', 'current'] as const) {
+    const entry = (value as Record<string, unknown>)[key];
+    if (entry === null || entry === undefined) continue;
+    const record = asRecord(entry);
+    if (!record) return fail(`"${key}" is not a session start`);
+    records.push(record);
+  }
+  return { records, problem: undefined, size: text.length };
+}
+
+/** Reads `sessions.json` when it is still there, and the tails of the rotated log and the log. */
+export function readSessions(files: SessionFiles): SessionsRead {
+  const out: SessionsRead = { records: [], logSize: 0, corrupt: [], unreadable: [], singlePresent: false };
+  const sources: [string, (file: string) => FileRead | undefined][] = [
+    [files.single, readSingle],
+    [files.rotated, readLog],
+    [files.log, readLog],
+  ];
+  for (const [file, read] of sources) {
+    let result: FileRead | undefined;
+    try {
+      result = read(file);
+    } catch (error) {
+      out.unreadable.push({ file, problem: `could not be read (${(error as Error).message})` });
+      continue;
+    }
+    if (!result) continue;
+    out.records.push(...result.records);
+    if (result.problem) out.corrupt.push({ file, problem: result.problem, records: result.records });
+    if (file === files.single) out.singlePresent = true;
+    if (file === files.log) out.logSize = result.size;
+  }
+  return out;
+}
+
+/** `path`, or `path-2`, `path-3`, … : the first that does not exist (an aside file is never replaced). */
+function freeName(path: string): string {
+  let candidate = path;
+  for (let n = 2; existsSync(candidate); n++) candidate = `${path}-${n}`;
+  return candidate;
+}
+
+/** Whether the record path has upkeep to do before it appends (under the log's lock). */
+export function needsUpkeep(read: SessionsRead): boolean {
+  return read.singlePresent || read.corrupt.length > 0 || read.logSize > ROTATE_BYTES;
+}
+
+/**
+ * Rare work done under the log's lock before a start is appended, from a fresh read: folds
+ * `sessions.json` into the log, moves a corrupt file aside as `<name>.corrupt-<time>` (its
+ * readable starts are appended to the log, so "time since the last session" survives), and
+ * rotates the log past {@link ROTATE_BYTES}. Returns one notice per file moved aside.
+ * Appends by other processes need no lock: one landing in a file being renamed lands in the
+ * renamed file, which is either read (the rotation) or kept (the corrupt copy).
+ */
+export function upkeep(files: SessionFiles, now: Date): string[] {
+  const read = readSessions(files);
+  const notices: string[] = [];
+  for (const { file, problem, records } of read.corrupt) {
+    const aside = freeName(`${file}.corrupt-${now.getTime()}`);
+    renameSync(file, aside);
+    for (const record of records) appendLine(files.log, JSON.stringify(record));
+    notices.push(
+      `${basename(file)}: ${problem}; kept it as ${basename(aside)} and carried its ${records.length} readable session start(s) into ${basename(files.log)}`,
+    );
+  }
+  const moved = new Set(read.corrupt.map((c) => c.file));
+  if (read.singlePresent && !moved.has(files.single)) {
+    for (const record of readSingle(files.single)?.records ?? []) {
+      appendLine(files.log, JSON.stringify(record));
+    }
+    unlinkSync(files.single);
+  }
+  if (read.logSize > ROTATE_BYTES && !moved.has(files.log)) renameSync(files.log, files.rotated);
+  return notices;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Records a hook's stdin payload, then runs the real hook command with it, passing its
+// stdout, stderr and exit status through unchanged. Usage:
+//   node capture-hook.mjs <dir> <command> [args...]
+// Each call writes <dir>/<NNN>-<event>-<pid>.json (the event is the argument after `hook`).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [dir, command, ...args] = process.argv.slice(2);
+const input = readFileSync(0);
+mkdirSync(dir, { recursive: true });
+const event = args[args.indexOf('hook') + 1] ?? 'unknown';
+const n = readdirSync(dir).length.toString().padStart(3, '0');
+const r = spawnSync(command, args, { input, maxBuffer: 64 * 1024 * 1024 });
+writeFileSync(
+  join(dir, `${n}-${event}-${process.pid}.json`),
+  JSON.stringify(
+    {
+      argv: args.slice(args.indexOf('hook')),
+      stdin: input.toString('utf8'),
+      stdout: r.stdout?.toString('utf8'),
+      stderr: r.stderr?.toString('utf8'),
+      status: r.status,
+    },
+    null,
+    2,
+  ),
+);
+process.stdout.write(r.stdout ?? '');
+process.stderr.write(r.stderr ?? '');
+process.exit(r.status ?? 1);
