@@ -30,7 +30,8 @@ export interface LockOptions {
 /**
  * Runs `work` while holding a cross-process lock on `target` (a `target.lock` directory; the
  * target itself need not exist). Read-modify-write cycles on shared files go through here:
- * several hosts run several servers on one home.
+ * several hosts run several servers on one home. Waiting is proper-lockfile's own retry policy
+ * (short randomized backoff, 2 to 50 ms, for up to `waitMs`); there is no second loop around it.
  */
 export async function withFileLock<T>(
   target: string,
@@ -39,24 +40,29 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const waitMs = options.waitMs ?? 30_000;
   await mkdir(dirname(target), { recursive: true });
-  const started = Date.now();
-  let release: (() => Promise<void>) | undefined;
-  while (!release) {
-    try {
-      release = await lockfile.lock(target, {
-        realpath: false,
-        stale: options.staleMs ?? 10_000,
-        retries: { retries: 20, minTimeout: 2, maxTimeout: 50, factor: 1.4, randomize: true },
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() - started > waitMs) {
-        throw new SystemError(`could not lock ${target}: ${(error as Error).message}`, {
-          code: 'LOCK_TIMEOUT',
-          hint: `another firstlight process holds ${target}.lock; if none is running, delete that directory`,
-          cause: error,
-        });
-      }
-    }
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target, {
+      realpath: false,
+      stale: options.staleMs ?? 10_000,
+      // 20 backoff steps (2 ms growing to 50 ms), repeated until waitMs has passed; retry reads
+      // a maxRetryTime of 0 as "no limit".
+      retries: {
+        retries: 20,
+        forever: true,
+        maxRetryTime: Math.max(1, waitMs),
+        minTimeout: 2,
+        maxTimeout: 50,
+        factor: 1.4,
+        randomize: true,
+      },
+    });
+  } catch (error) {
+    throw new SystemError(`could not lock ${target}: ${(error as Error).message}`, {
+      code: 'LOCK_TIMEOUT',
+      hint: `another firstlight process holds ${target}.lock; if none is running, delete that directory`,
+      cause: error,
+    });
   }
   try {
     return await work();

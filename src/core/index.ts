@@ -1,8 +1,8 @@
 /**
  * @module core — the home and its settings, atomic files, append-only line logs and
  * cross-process locks, the error hierarchy, stderr logging, frontmatter, the token estimate,
- * English text analysis (tokens, stop words, stemmer) and the tool-spec shape every part uses to
- * declare MCP tools as data.
+ * English text analysis (tokens, stop words, stemmer), tool-name globs and the tool-spec shape
+ * every part uses to declare MCP tools as data.
  */
 
 export type { Tail } from './append-log.js';
@@ -30,6 +30,7 @@ export {
 } from './files.js';
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
+export { matchToolGlob, toolGlob } from './glob/index.js';
 export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput } from './home.js';
 export { ensureHome, exampleHomeDir, HOME_TEMPLATE, homePaths, initHome, resolveHome } from './home.js';
 export type { Logger, LogLevel } from './log.js';

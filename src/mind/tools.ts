@@ -17,9 +17,9 @@ export interface ConnectionInfo {
  * Writes the record the PreToolUse gate reads, before the call returns: the agent's next tool
  * call may be the gated one. A failed write costs the gate, never the bootstrap.
  */
-function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): void {
+async function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): Promise<void> {
   try {
-    writeBootstrapRecord(mind.home, sessionId, { now: mind.clock(), via });
+    await writeBootstrapRecord(mind.home, sessionId, { now: mind.clock(), via });
   } catch (error) {
     mind.log.warn(`could not record the bootstrap for the tool gate: ${(error as Error).message}`);
   }
@@ -49,7 +49,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
         ...(connection.connectedAt ? { connectedAt: connection.connectedAt } : {}),
       });
       if (session_id && packet.mind_contract_available)
-        recordBootstrap(mind, session_id, 'bootstrap_session');
+        await recordBootstrap(mind, session_id, 'bootstrap_session');
       return packet;
     },
   });
@@ -73,7 +73,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
     annotations: READ_ONLY,
     handler: async ({ session_id }) => {
       const c = mind.contract();
-      if (session_id && c.available) recordBootstrap(mind, session_id, 'get_system_prompt');
+      if (session_id && c.available) await recordBootstrap(mind, session_id, 'get_system_prompt');
       return { mind_contract: c.text, mind_contract_available: c.available };
     },
     text: (out) => out.mind_contract,

@@ -362,8 +362,9 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           gate.files.filter((f) => !inBundle(f)),
           fixture,
         ).toEqual([]);
-        // About 60 KB today: the CLI entry, the hook entry, the host's adapters and the gate.
-        expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(120_000);
+        // About 130 KB today: the CLI entry, the hook entry, the host's adapters and the gate, and
+        // picomatch (60 KB), the glob matcher gate.tools shares with a memory's applies_to.
+        expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(140_000);
       }
       const start = loadedBy(
         dir.dir,

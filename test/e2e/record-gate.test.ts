@@ -178,7 +178,7 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
       const script = [
         `const { writeBootstrapRecord } = await import(${JSON.stringify(module)});`,
         'const [home, me] = process.argv.slice(1);',
-        "for (let i = 0; i < 100; i++) { writeBootstrapRecord(home, 'shared', { now: new Date(), via: 'bootstrap_session' }); writeBootstrapRecord(home, me, { now: new Date(), via: 'bootstrap_session' }); }",
+        "for (let i = 0; i < 100; i++) { await writeBootstrapRecord(home, 'shared', { now: new Date(), via: 'bootstrap_session' }); await writeBootstrapRecord(home, me, { now: new Date(), via: 'bootstrap_session' }); }",
       ].join('\n');
       const { readBootstrapRecord, bootstrapRecordDir } = await import(module);
       const writers = Array.from({ length: 8 }, (_, i) =>

@@ -1,11 +1,18 @@
 /**
  * Which tools the gate guards. `FIRSTLIGHT_GATED_TOOLS` (comma-separated globs) overrides
- * `gate.tools` in firstlight.yaml, which overrides the default list below. The YAML parser and
- * schema load only when the file mentions `gate:` at all: the gate runs on every tool call (and
- * the glob matcher lives here too, one module fewer to load on that path).
+ * `gate.tools` in firstlight.yaml, which overrides the default list below.
+ *
+ * The gate runs on every tool call, so the YAML parser and the settings schema load only when
+ * the file has the word `gate` anywhere; the real parse (loadSettings) then decides. Parsing every
+ * firstlight.yaml instead would cost the hook about a quarter more: loading yaml and parsing the
+ * example home's file took 193M instructions (callgrind, node --single-threaded) beside the
+ * 733M of a whole gate check (unbundled). The word test can only err toward parsing (a comment
+ * or value naming the gate); the `^gate:` test it replaces missed a quoted key (`"gate":`) and
+ * flow style (`{gate: …}`), and then silently ignored the user's gate settings.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { matchToolGlob } from '../../core/glob/index.js';
 
 /** High-blast-radius tools across hosts: shells, file writes, and MCP tools that send, publish or destroy. */
 export const DEFAULT_GATED_TOOLS: readonly string[] = [
@@ -44,6 +51,9 @@ export const DEFAULT_MAX_TRANSCRIPT_MB = 32;
 export const GATE_BYPASS_ENV = 'FIRSTLIGHT_GATE_BYPASS';
 export const GATED_TOOLS_ENV = 'FIRSTLIGHT_GATED_TOOLS';
 
+/** Any key `gate` contains this word (YAML escapes in a quoted key aside). */
+const MENTIONS_GATE = /\bgate\b/;
+
 export interface GateConfig {
   tools: readonly string[];
   maxTranscriptBytes: number;
@@ -63,7 +73,7 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
   let source: GateConfig['source'] = 'default';
   let maxMb = DEFAULT_MAX_TRANSCRIPT_MB;
   const problems: string[] = [];
-  if (/^gate\s*:/m.test(text)) {
+  if (MENTIONS_GATE.test(text)) {
     const { loadSettings } = await import('../../core/index.js');
     const loaded = loadSettings(file);
     problems.push(...loaded.problems.filter((p) => p.includes('gate')));
@@ -85,30 +95,7 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
   return { tools, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
 }
 
-/**
- * Tool-name globs for the gate: `*` any run of characters, `?` one, `{a,b}` alternatives;
- * case-insensitive, since hosts spell the same tool `Bash` or `bash`. Hand-rolled because the
- * gate runs on every tool call and a glob library costs more to load than the whole check.
- */
-function globToRegExp(glob: string): RegExp {
-  let out = '';
-  let depth = 0;
-  for (const c of glob) {
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
-    else if (c === '{') {
-      depth++;
-      out += '(?:';
-    } else if (c === '}' && depth > 0) {
-      depth--;
-      out += ')';
-    } else if (c === ',' && depth > 0) out += '|';
-    else out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}$`, 'i');
-}
-
+/** The first of `globs` that `name` matches (core/glob: picomatch, case-insensitive, `*` `?` `{a,b}` `[…]`), or null. */
 export function matchesAny(name: string, globs: readonly string[]): string | null {
-  for (const glob of globs) if (globToRegExp(glob).test(name)) return glob;
-  return null;
+  return matchToolGlob(name, globs);
 }

