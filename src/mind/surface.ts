@@ -1,4 +1,4 @@
-import type { PromptSpec, ResourceTemplateSpec, ToolSpec } from '../core/index.js';
+import type { Prompt, ResourceTemplateSpec, Tool } from '../core/index.js';
 import { guidancePrompts, guidanceResources, guidanceTools } from '../guidance/index.js';
 import { internalizeTool } from '../resume/index.js';
 import { cognitionTools } from './cognition/index.js';
@@ -13,7 +13,7 @@ import { type ConnectionInfo, mindTools } from './tools.js';
  * is read back from that registration; `packet` and the SessionStart hook use its names
  * (MIND_SERVER_TOOL_NAMES, which a test holds equal to it).
  */
-export function mindServerTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
+export function mindServerTools(mind: Mind, connection: ConnectionInfo): Tool[] {
   return [
     ...mindTools(mind, connection),
     ...memoryTools(mind),
@@ -29,6 +29,6 @@ export function mindServerResources(mind: Mind): ResourceTemplateSpec[] {
 }
 
 /** The prompts of the `firstlight` server (`yiasou`, alias `hi`). */
-export function mindServerPrompts(mind: Mind): PromptSpec[] {
+export function mindServerPrompts(mind: Mind): Prompt[] {
   return [...guidancePrompts(guidanceOf(mind))];
 }

@@ -1,6 +1,5 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { asFirstlightError, type Logger, type ToolCallExtra, type ToolSpec } from '../core/index.js';
+import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { asFirstlightError, type Logger, type Tool, type ToolCallExtra } from '../core/index.js';
 
 /** The registered tools of one server; tool lists in packets are read from here. */
 export interface ToolRegistry {
@@ -12,9 +11,31 @@ export interface ToolRegistry {
  * `structuredContent`; a thrown FirstlightError becomes an `isError` result the model can read,
  * anything else is logged and reported as an internal error.
  */
-export function registerTools(server: McpServer, specs: readonly ToolSpec[], log: Logger): ToolRegistry {
+export function registerTools(server: McpServer, specs: readonly Tool[], log: Logger): ToolRegistry {
   const handles = new Map<string, RegisteredTool>();
   for (const spec of specs) {
+    const callback: ToolCallback<Tool['input']> = async (args, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      const callExtra: ToolCallExtra = { signal: extra.signal };
+      // Only when the client asked: a handler given `progress` may run a timer to feed it.
+      if (progressToken !== undefined) {
+        callExtra.progress = async (progress, total, message) => {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total, message },
+          });
+        };
+      }
+      try {
+        const output = await spec.call(args, callExtra);
+        return { content: [{ type: 'text', text: output.text }], structuredContent: output.structured };
+      } catch (error) {
+        const failure = asFirstlightError(error);
+        if (failure.code === 'INTERNAL')
+          log.error(`tool ${spec.name} failed: ${(error as Error).stack ?? error}`);
+        return failure.toToolResult();
+      }
+    };
     const handle = server.registerTool(
       spec.name,
       {
@@ -24,29 +45,7 @@ export function registerTools(server: McpServer, specs: readonly ToolSpec[], log
         outputSchema: spec.output,
         annotations: { title: spec.title, ...spec.annotations },
       },
-      async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        const progressToken = extra._meta?.progressToken;
-        const callExtra: ToolCallExtra = { signal: extra.signal };
-        // Only when the client asked: a handler given `progress` may run a timer to feed it.
-        if (progressToken !== undefined) {
-          callExtra.progress = async (progress, total, message) => {
-            await extra.sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress, total, message },
-            });
-          };
-        }
-        try {
-          const output = (await spec.handler(args as never, callExtra)) as Record<string, unknown>;
-          const text = spec.text ? spec.text(output as never) : JSON.stringify(output);
-          return { content: [{ type: 'text', text }], structuredContent: output };
-        } catch (error) {
-          const failure = asFirstlightError(error);
-          if (failure.code === 'INTERNAL')
-            log.error(`tool ${spec.name} failed: ${(error as Error).stack ?? error}`);
-          return failure.toToolResult();
-        }
-      },
+      callback,
     );
     handles.set(spec.name, handle);
   }

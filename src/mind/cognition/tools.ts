@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineTool, type ToolSpec, WRITES_ADDITIVE } from '../../core/index.js';
+import { defineTool, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
 import { recallHitSchema, recallIndexOfMind } from '../memory/tools.js';
 import type { Mind } from '../mind.js';
 import { Cognition, REFLECT_KINDS } from './pipeline.js';
@@ -47,7 +47,7 @@ const resultShape = {
 };
 
 /** `observe` and `reflect`: one pipeline, two doors. */
-export function cognitionTools(mind: Mind, connection: { sessionKey: string }): ToolSpec[] {
+export function cognitionTools(mind: Mind, connection: { sessionKey: string }): Tool[] {
   const observe = defineTool({
     name: 'observe',
     title: 'Observe a tool call',
@@ -81,5 +81,5 @@ export function cognitionTools(mind: Mind, connection: { sessionKey: string }): 
     handler: async (args) => cognitionOf(mind).reflect(args, connection.sessionKey),
   });
 
-  return [observe, reflect] as unknown as ToolSpec[];
+  return [observe, reflect];
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as z from 'zod';
-import { defineTool, READ_ONLY, type ToolSpec } from '../../core/index.js';
+import { defineTool, READ_ONLY, type Tool } from '../../core/index.js';
 import type { Mind } from '../mind.js';
 import { MAX_K } from './recall-index.js';
 import { remember } from './remember.js';
@@ -28,7 +28,7 @@ const hitSchema = z.object({
 export const recallHitSchema = hitSchema;
 
 /** `remember` and `recall`. */
-export function memoryTools(mind: Mind): ToolSpec[] {
+export function memoryTools(mind: Mind): Tool[] {
   const rememberTool = defineTool({
     name: 'remember',
     title: 'Remember',
@@ -80,5 +80,5 @@ export function memoryTools(mind: Mind): ToolSpec[] {
       recallIndexOfMind(mind).recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
   });
 
-  return [rememberTool, recallTool] as unknown as ToolSpec[];
+  return [rememberTool, recallTool];
 }
