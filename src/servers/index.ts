@@ -1,9 +1,11 @@
 /**
- * @module servers — MCP server factories (one per server: mind, repl) and the
+ * @module servers — the composition root (createFirstlight), MCP server factories (one per server: mind, repl) and the
  * transports they attach to: stdio (exits when stdin closes) and streamable HTTP (loopback by
  * default, token beyond it, Host/Origin checked).
  */
 
+export type { Firstlight, FirstlightOptions } from './compose.js';
+export { createFirstlight } from './compose.js';
 export type { HttpOptions, RunningHttpServer } from './http.js';
 export { serveHttp } from './http.js';
 export { checkBind, isLoopback, isWildcard, MIN_TOKEN_LENGTH } from './http-guard.js';
