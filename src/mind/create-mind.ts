@@ -4,9 +4,9 @@ import { Mind, type MindOptions } from './mind.js';
 
 /**
  * The names of the tools mindServerTools (surface.ts) registers on the `firstlight` server, in
- * its order: what a packet built outside a server lists as `available_mind_tools`. Written out so
- * the SessionStart hook does not load every tool's module and schema to learn them; a test
- * holds it equal to mindServerTools.
+ * its order: what every packet lists as `available_mind_tools`. Written out so the SessionStart
+ * hook does not load every tool's module and schema to learn them; a test holds it equal to the
+ * tools the composition root (createFirstlight) hands the server.
  */
 export const MIND_SERVER_TOOL_NAMES: readonly string[] = [
   'bootstrap_session',

@@ -11,7 +11,6 @@ export { serveHttp } from './http.js';
 export { checkBind, isLoopback, isWildcard, MIN_TOKEN_LENGTH } from './http-guard.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
-export type { ToolRegistry } from './register.js';
 export { registerTools } from './register.js';
 export { RESOURCE_NOT_FOUND, registerPrompts, registerResources } from './register-content.js';
 export type { ReplServerDeps } from './repl-server.js';

@@ -1,18 +1,12 @@
-import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { asFirstlightError, type Logger, type Tool, type ToolCallExtra } from '../core/index.js';
-
-/** The registered tools of one server; tool lists in packets are read from here. */
-export interface ToolRegistry {
-  names(): string[];
-}
 
 /**
  * Registers tool specs on a server. Each result carries the output as JSON text and as
  * `structuredContent`; a thrown FirstlightError becomes an `isError` result the model can read,
  * anything else is logged and reported as an internal error.
  */
-export function registerTools(server: McpServer, specs: readonly Tool[], log: Logger): ToolRegistry {
-  const handles = new Map<string, RegisteredTool>();
+export function registerTools(server: McpServer, specs: readonly Tool[], log: Logger): void {
   for (const spec of specs) {
     const callback: ToolCallback<Tool['input']> = async (args, extra) => {
       const progressToken = extra._meta?.progressToken;
@@ -36,7 +30,7 @@ export function registerTools(server: McpServer, specs: readonly Tool[], log: Lo
         return failure.toToolResult();
       }
     };
-    const handle = server.registerTool(
+    server.registerTool(
       spec.name,
       {
         title: spec.title,
@@ -47,9 +41,5 @@ export function registerTools(server: McpServer, specs: readonly Tool[], log: Lo
       },
       callback,
     );
-    handles.set(spec.name, handle);
   }
-  return {
-    names: () => [...handles.entries()].filter(([, h]) => h.enabled).map(([name]) => name),
-  };
 }
