@@ -61,8 +61,15 @@ export {
   readSelfState,
   renderResumption,
 } from './resume/index.js';
-// servers: the MCP servers and their transports, for embedding.
-export { createMindServer, createReplServer, serveHttp, serveStdio } from './servers/index.js';
+export type { Firstlight, FirstlightOptions } from './servers/index.js';
+// servers: the composition root, the MCP servers over it and their transports, for embedding.
+export {
+  createFirstlight,
+  createMindServer,
+  createReplServer,
+  serveHttp,
+  serveStdio,
+} from './servers/index.js';
 
 export interface BootstrapSessionOptions {
   /** The home; defaults to $FIRSTLIGHT_HOME, else ~/.firstlight (created from the example if missing). */

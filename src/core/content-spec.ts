@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 
 /** One resource as `resources/list` shows it. */
 export interface ResourceListing {
@@ -36,20 +36,48 @@ export interface ResourceTemplateSpec {
   complete?: Record<string, (prefix: string) => string[]>;
 }
 
+/** What a prompt returns: the text of its single user message. */
+export interface PromptText {
+  description?: string;
+  text: string;
+}
+
 /**
- * An MCP prompt declared as data. `get` returns the text of a single user message; `aliases`
- * register the same prompt under other names (`hi` for `yiasou`).
+ * An MCP prompt as a part folder declares it, typed by its argument shape; `definePrompt` turns
+ * it into a Prompt. `get` returns the text of a single user message; `aliases` register the same
+ * prompt under other names (`hi` for `yiasou`).
  */
-export interface PromptSpec<Args extends z.ZodRawShape = z.ZodRawShape> {
+export interface PromptSpec<Args extends z.ZodRawShape> {
   name: string;
   aliases?: readonly string[];
   title: string;
   description: string;
   args: Args;
-  get: (args: z.infer<z.ZodObject<Args>>) => { description?: string; text: string };
+  get: (args: z.output<z.ZodObject<Args>>) => PromptText;
+}
+
+/** A prompt with its types erased, as lists hold it: `get` parses its arguments with `args`. */
+export interface Prompt {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly title: string;
+  readonly description: string;
+  readonly args: z.ZodRawShape;
+  get(args: unknown): PromptText;
 }
 
 /** Declares a prompt with its argument types checked against its own shape. */
-export function definePrompt<Args extends z.ZodRawShape>(spec: PromptSpec<Args>): PromptSpec<Args> {
-  return spec;
+export function definePrompt<Args extends z.ZodRawShape>(spec: PromptSpec<Args>): Prompt {
+  let schema: z.ZodObject<Args> | undefined;
+  return {
+    name: spec.name,
+    aliases: spec.aliases ?? [],
+    title: spec.title,
+    description: spec.description,
+    args: spec.args,
+    get(args) {
+      schema ??= z.object(spec.args);
+      return spec.get(schema.parse(args));
+    },
+  };
 }

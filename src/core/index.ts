@@ -7,7 +7,14 @@
 
 export type { Tail } from './append-log.js';
 export { appendLine, readTailLines } from './append-log.js';
-export type { PromptSpec, ResourceListing, ResourceTemplateSpec, ResourceText } from './content-spec.js';
+export type {
+  Prompt,
+  PromptSpec,
+  PromptText,
+  ResourceListing,
+  ResourceTemplateSpec,
+  ResourceText,
+} from './content-spec.js';
 export { definePrompt } from './content-spec.js';
 export type { FirstlightErrorOptions } from './errors.js';
 export {
@@ -48,5 +55,5 @@ export {
   tokensWithOffsets,
 } from './text/index.js';
 export { estimateTokens, estimateTokensForChars } from './tokens.js';
-export type { ToolAnnotations, ToolCallExtra, ToolSpec } from './tool-spec.js';
+export type { Tool, ToolAnnotations, ToolCallExtra, ToolOutput, ToolSpec } from './tool-spec.js';
 export { defineTool, READ_ONLY, WRITES_ADDITIVE } from './tool-spec.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 
 /** MCP tool annotations, set truly for every tool. */
 export interface ToolAnnotations {
@@ -16,30 +16,65 @@ export interface ToolCallExtra {
 }
 
 /**
- * A tool declared as data by a part folder; `src/servers/` registers it. The handler returns a
- * plain object: the server sends it as JSON text AND `structuredContent`. Throwing a
- * FirstlightError yields an `isError` result the model can read and recover from.
+ * A tool as a part folder declares it, typed by its own schemas; `defineTool` turns it into a
+ * Tool. The handler returns a plain object: the server sends it as JSON text AND
+ * `structuredContent`. Throwing a FirstlightError yields an `isError` result the model can read
+ * and recover from.
  */
-export interface ToolSpec<
-  Input extends z.ZodRawShape = z.ZodRawShape,
-  Output extends z.ZodRawShape = z.ZodRawShape,
-> {
+export interface ToolSpec<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
   input: Input;
   output: Output;
   annotations: ToolAnnotations;
-  handler: (args: z.infer<z.ZodObject<Input>>, extra: ToolCallExtra) => Promise<z.infer<z.ZodObject<Output>>>;
+  handler: (
+    args: z.output<z.ZodObject<Input>>,
+    extra: ToolCallExtra,
+  ) => Promise<z.output<z.ZodObject<Output>>>;
   /** The text content; JSON of the output unless a legacy tool promises plain text. */
-  text?: (output: z.infer<z.ZodObject<Output>>) => string;
+  text?: (output: z.output<z.ZodObject<Output>>) => string;
+}
+
+/** What a tool call returns: the structured output and its text form. */
+export interface ToolOutput {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+/**
+ * A tool with its types erased, as lists and servers hold it (openai-agents-js stores its
+ * `FunctionTool`s as `Tool` the same way): `call` takes unknown arguments and parses them with
+ * the tool's own input schema before the typed handler sees them.
+ */
+export interface Tool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: z.ZodRawShape;
+  readonly output: z.ZodRawShape;
+  readonly annotations: ToolAnnotations;
+  call(args: unknown, extra: ToolCallExtra): Promise<ToolOutput>;
 }
 
 /** Declares a tool with its types checked against its own schemas. */
 export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(
   spec: ToolSpec<Input, Output>,
-): ToolSpec<Input, Output> {
-  return spec;
+): Tool {
+  let schema: z.ZodObject<Input> | undefined;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    annotations: spec.annotations,
+    async call(args, extra) {
+      schema ??= z.object(spec.input);
+      const output = await spec.handler(schema.parse(args), extra);
+      return { structured: output, text: spec.text ? spec.text(output) : JSON.stringify(output) };
+    },
+  };
 }
 
 /** Shorthands for the common annotation sets. */

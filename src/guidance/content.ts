@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definePrompt, NotFoundError, type PromptSpec, type ResourceTemplateSpec } from '../core/index.js';
+import { definePrompt, NotFoundError, type Prompt, type ResourceTemplateSpec } from '../core/index.js';
 import { BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
 import { GUIDANCE_URI_PREFIX } from './docs.js';
 import type { Guidance } from './guidance.js';
@@ -50,7 +50,7 @@ export function guidanceResources(guidance: Guidance): ResourceTemplateSpec[] {
 }
 
 /** The `yiasou` boot prompt (alias `hi`). */
-export function guidancePrompts(guidance: Guidance): PromptSpec[] {
+export function guidancePrompts(guidance: Guidance): Prompt[] {
   const yiasou = definePrompt({
     name: BOOT_PROMPT_NAME,
     aliases: BOOT_PROMPT_ALIASES,
@@ -65,5 +65,5 @@ export function guidancePrompts(guidance: Guidance): PromptSpec[] {
       text: guidance.bootPrompt(collaborator),
     }),
   });
-  return [yiasou as unknown as PromptSpec];
+  return [yiasou];
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineTool, READ_ONLY, type ToolSpec, UserError } from '../core/index.js';
+import { defineTool, READ_ONLY, type Tool, UserError } from '../core/index.js';
 import type { Guidance } from './guidance.js';
 import { TASKSPACE_LIMITS } from './taskspace-store.js';
 
@@ -14,7 +14,7 @@ const taskspaceShape = z.object({
  * supports (Copilot CLI has no prompts or resources, Codex no prompts), so everything the prompt
  * and the resources carry is reachable here too.
  */
-export function guidanceTools(guidance: Guidance): ToolSpec[] {
+export function guidanceTools(guidance: Guidance): Tool[] {
   const getTaskspace = defineTool({
     name: 'get_taskspace',
     title: 'Get the taskspace',
@@ -107,5 +107,5 @@ export function guidanceTools(guidance: Guidance): ToolSpec[] {
     text: (out) => out.text,
   });
 
-  return [getTaskspace, updateTaskspace, expandReference] as unknown as ToolSpec[];
+  return [getTaskspace, updateTaskspace, expandReference];
 }

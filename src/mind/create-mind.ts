@@ -4,9 +4,9 @@ import { Mind, type MindOptions } from './mind.js';
 
 /**
  * The names of the tools mindServerTools (surface.ts) registers on the `firstlight` server, in
- * its order: what a packet built outside a server lists as `available_mind_tools`. Written out so
- * the SessionStart hook does not load every tool's module and schema to learn them; a test
- * holds it equal to mindServerTools.
+ * its order: what every packet lists as `available_mind_tools`. Written out so the SessionStart
+ * hook does not load every tool's module and schema to learn them; a test holds it equal to the
+ * tools the composition root (createFirstlight) hands the server.
  */
 export const MIND_SERVER_TOOL_NAMES: readonly string[] = [
   'bootstrap_session',
@@ -24,40 +24,34 @@ export const MIND_SERVER_TOOL_NAMES: readonly string[] = [
   'expand_reference',
 ];
 
-// One Guidance per Mind: both serve the same home and project for the life of the process.
-const guidanceByMind = new WeakMap<Mind, Guidance>();
-
-/** The guidance part (docs, taskspace store, boot prompt) for a mind's home and project. */
-export function guidanceOf(mind: Mind): Guidance {
-  let guidance = guidanceByMind.get(mind);
-  if (!guidance) {
-    guidance = createGuidance({
-      home: mind.home,
-      projectDir: mind.projectDir,
-      log: mind.log,
-      clock: mind.clock,
-    });
-    guidanceByMind.set(mind, guidance);
-  }
-  return guidance;
+export interface CreateMindOptions extends Omit<MindOptions, 'sections' | 'toolNames'> {
+  /** The guidance part for the same home and project; built from the options when omitted. */
+  guidance?: Guidance;
 }
 
-/** A Mind wired with the packet sections of the other parts. */
-export function createMind(options: MindOptions): Mind {
-  const mind = new Mind(options);
-  const guidance = guidanceOf(mind);
-  mind.setSections({
-    resumption: ({ sessionId, consume }) =>
-      loadResumption({
-        home: mind.home,
-        sessionId,
-        consume,
-        now: mind.clock(),
-        policy: mind.settings().settings.resumption,
-      }),
-    guidance: () => guidance.guidanceSection(),
-    taskspace: () => guidance.taskspaceSection(),
+/**
+ * A Mind built with the packet sections of the other parts (resumption, guidance, taskspace)
+ * and the `firstlight` server's tool names, all at construction. The light root: the packet
+ * alone (SessionStart, `packet`, bootstrapSession); servers compose more around it.
+ */
+export function createMind(options: CreateMindOptions): Mind {
+  const { guidance: given, ...mindOptions } = options;
+  const guidance =
+    given ??
+    createGuidance({
+      home: options.home,
+      projectDir: options.projectDir,
+      log: options.log,
+      clock: options.clock,
+    });
+  return new Mind({
+    ...mindOptions,
+    sections: {
+      resumption: ({ sessionId, consume, now, settings }) =>
+        loadResumption({ home: options.home, sessionId, consume, now, policy: settings.resumption }),
+      guidance: () => guidance.guidanceSection(),
+      taskspace: () => guidance.taskspaceSection(),
+    },
+    toolNames: MIND_SERVER_TOOL_NAMES,
   });
-  mind.setToolNames(() => [...MIND_SERVER_TOOL_NAMES]);
-  return mind;
 }

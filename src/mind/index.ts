@@ -19,7 +19,6 @@ export {
   CAUTIONARY_TYPES,
   Cognition,
   cautionaryFlags,
-  cognitionOf,
   cognitionTools,
   eventFileFor,
   LEXICAL_WEIGHT,
@@ -32,7 +31,8 @@ export {
 export { humanDuration, readBullets } from './context.js';
 export type { MindContract } from './contract.js';
 export { assembleContract, CONTRACT_ERROR_PREFIX } from './contract.js';
-export { createMind, guidanceOf, MIND_SERVER_TOOL_NAMES } from './create-mind.js';
+export type { CreateMindOptions } from './create-mind.js';
+export { createMind, MIND_SERVER_TOOL_NAMES } from './create-mind.js';
 export type {
   Facet,
   MemoryCatalog,
@@ -44,6 +44,7 @@ export type {
   MemoryProblem,
   MemorySnapshot,
   MemoryStoreOptions,
+  MemoryToolDeps,
   RecallHit,
   RecallIndexOptions,
   RecallOptions,
@@ -54,7 +55,6 @@ export type {
 } from './memory/index.js';
 export {
   catalogOf,
-  closeRecallIndex,
   excerptAround,
   FIELD_BOOST,
   fileNameFor,
@@ -69,13 +69,12 @@ export {
   matchesFacet,
   memoryTools,
   normalizeType,
+  openRecallIndex,
   overviewOf,
   parseFacet,
   RecallIndex,
   readMemoryEntry,
   readMemoryFile,
-  recallIndexOf,
-  recallIndexOfMind,
   remember,
   SUPERSEDED_FACTOR,
 } from './memory/index.js';
@@ -100,6 +99,7 @@ export {
 export { BOOTSTRAP_RULE, cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 export type { RenderOptions } from './render-markdown.js';
 export { DEFAULT_MARKDOWN_MAX_CHARS, renderPacketMarkdown } from './render-markdown.js';
+export type { MindServerParts } from './surface.js';
 export { mindServerPrompts, mindServerResources, mindServerTools } from './surface.js';
 export type { ConnectionInfo } from './tools.js';
 export { mindTools } from './tools.js';

@@ -11,7 +11,6 @@ import {
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
-import { closeRecallIndex } from './memory/index-registry.js';
 import type { MemoryOverview } from './memory/overview.js';
 import { MemoryStore } from './memory/store.js';
 import type {
@@ -39,6 +38,10 @@ export interface PacketSections {
   resumption?: (input: {
     sessionId: string | null;
     consume: boolean;
+    /** The packet's clock reading. */
+    now: Date;
+    /** The mind's settings, as the packet reads them (the resumption policy lives there). */
+    settings: Settings;
   }) => SectionResult<Resumption> | Promise<SectionResult<Resumption>>;
   guidance?: () => SectionResult<GuidanceEntry[]>;
   taskspace?: () => SectionResult<TaskspaceState>;
@@ -50,9 +53,10 @@ export interface MindOptions {
   clock?: () => Date;
   /** Long-running servers watch memory/ for in-place edits; one-shot commands do not. */
   watchMemory?: boolean;
+  /** The other parts' packet sections; a missing provider leaves its section null. */
   sections?: PacketSections;
-  /** The registered tool names; `available_mind_tools` is read from here, never hard-coded. */
-  toolNames?: () => string[];
+  /** The names of the server's tools, listed as `available_mind_tools` (none when omitted). */
+  toolNames?: readonly string[];
   /** Working directory for project-scoped state (taskspace); defaults to process.cwd() at the edge. */
   projectDir?: string;
   /**
@@ -85,8 +89,8 @@ export class Mind {
   readonly clock: () => Date;
   readonly projectDir: string | undefined;
   private readonly ledger: SessionLog;
-  private sections: PacketSections;
-  private toolNameSource: () => string[];
+  private readonly sections: PacketSections;
+  private readonly toolNames: readonly string[];
   // bootstrap_session runs at every session start: these re-read only files that changed.
   private readonly contractMemo: () => MindContract;
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
@@ -108,7 +112,7 @@ export class Mind {
     this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
     this.quickOverview = options.quickMemoryOverview ?? false;
     this.sections = options.sections ?? {};
-    this.toolNameSource = options.toolNames ?? (() => []);
+    this.toolNames = options.toolNames ?? [];
     this.contractMemo = memoByFiles(() => {
       const contract = assembleContract(this.paths.persona);
       // A missing include becomes available when created: watch the persona dir itself too.
@@ -121,16 +125,6 @@ export class Mind {
       value: loadSettings(this.paths.settings),
       files: [this.paths.settings],
     }));
-  }
-
-  /** Points `available_mind_tools` at the server's registered tools. */
-  setToolNames(source: () => string[]): void {
-    this.toolNameSource = source;
-  }
-
-  /** Adds or replaces packet section providers. */
-  setSections(sections: PacketSections): void {
-    this.sections = { ...this.sections, ...sections };
   }
 
   /** Settings, re-read when the file changes (a user may edit them while servers run). */
@@ -186,14 +180,14 @@ export class Mind {
         `memory: ${overview.problemCount} file(s) skipped as unreadable or malformed (see list_memory_files)`,
       );
     }
-    const { problems } = this.settings();
+    const { settings, problems } = this.settings();
     for (const problem of problems) reasons.push(`settings: ${problem}`);
     const resumption = await this.section('resumption', reasons, () =>
-      this.sections.resumption?.({ sessionId, consume: !options.preview }),
+      this.sections.resumption?.({ sessionId, consume: !options.preview, now: this.clock(), settings }),
     );
     const guidance = await this.section('guidance', reasons, () => this.sections.guidance?.());
     const taskspace = await this.section('taskspace', reasons, () => this.sections.taskspace?.());
-    const tools = [...this.toolNameSource()].sort();
+    const tools = [...this.toolNames].sort();
     const packet: BootstrapPacket = {
       resumption,
       schema_version: PACKET_SCHEMA_VERSION,
@@ -247,8 +241,6 @@ export class Mind {
 
   /** Stops watching. */
   close(): void {
-    // Saves what the recall index learnt since its last save (servers close on shutdown).
-    closeRecallIndex(this.memory);
     this.memory.close();
   }
 }

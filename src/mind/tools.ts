@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineTool, READ_ONLY, type ToolSpec, WRITES_ADDITIVE } from '../core/index.js';
+import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../core/index.js';
 import { type BootstrapVia, writeBootstrapRecord } from './bootstrap-record/index.js';
 import { listMemories, readMemoryFile } from './memory/access.js';
 import type { Mind } from './mind.js';
@@ -26,7 +26,7 @@ async function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia)
 }
 
 /** The mind's own tools: the packet and the legacy three-call startup surface. */
-export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
+export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
   const bootstrap = defineTool({
     name: 'bootstrap_session',
     title: 'Bootstrap session (call this first)',
@@ -129,5 +129,5 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): ToolSpec[] {
     handler: async ({ name }) => readMemoryFile(mind.paths.memory, name),
   });
 
-  return [bootstrap, systemPrompt, context, listFiles, readFile] as unknown as ToolSpec[];
+  return [bootstrap, systemPrompt, context, listFiles, readFile];
 }

@@ -1,11 +1,5 @@
 import * as z from 'zod';
-import {
-  defineTool,
-  READ_ONLY,
-  type ToolAnnotations,
-  type ToolSpec,
-  WRITES_ADDITIVE,
-} from '../core/index.js';
+import { defineTool, READ_ONLY, type Tool, type ToolAnnotations, WRITES_ADDITIVE } from '../core/index.js';
 import type { Repl } from './repl.js';
 
 const problem = z.object({ name: z.string(), kind: z.string(), reason: z.string() });
@@ -49,7 +43,7 @@ const REMOVES: ToolAnnotations = {
 };
 
 /** The harness's tools as data, exactly the seed's eight; `src/servers/` registers them. */
-export function replTools(repl: Repl): ToolSpec[] {
+export function replTools(repl: Repl): Tool[] {
   const tools = [
     defineTool({
       name: 'execute',
@@ -177,5 +171,5 @@ export function replTools(repl: Repl): ToolSpec[] {
       text: (output) => output.message,
     }),
   ];
-  return tools as unknown as ToolSpec[];
+  return tools;
 }

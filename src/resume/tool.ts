@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineTool, type ToolSpec } from '../core/index.js';
+import { defineTool, type Tool } from '../core/index.js';
 import { DEFAULT_TRIGGER, internalize, MAX_ANCHOR_CHARS, MAX_TAIL_INPUT_CHARS } from './capture.js';
 
 export interface InternalizeToolDeps {
@@ -24,7 +24,7 @@ const anchorInput = z.union([
 ]);
 
 /** The `internalize` tool of the `firstlight` server. */
-export function internalizeTool(deps: InternalizeToolDeps): ToolSpec {
+export function internalizeTool(deps: InternalizeToolDeps): Tool {
   const spec = defineTool({
     name: 'internalize',
     title: 'Internalize (what to wake up with)',
@@ -72,5 +72,5 @@ export function internalizeTool(deps: InternalizeToolDeps): ToolSpec {
         now: deps.clock(),
       }),
   });
-  return spec as unknown as ToolSpec;
+  return spec;
 }

@@ -1,15 +1,16 @@
 /**
- * @module servers — MCP server factories (one per server: mind, repl) and the
+ * @module servers — the composition root (createFirstlight), MCP server factories (one per server: mind, repl) and the
  * transports they attach to: stdio (exits when stdin closes) and streamable HTTP (loopback by
  * default, token beyond it, Host/Origin checked).
  */
 
+export type { Firstlight, FirstlightOptions } from './compose.js';
+export { createFirstlight } from './compose.js';
 export type { HttpOptions, RunningHttpServer } from './http.js';
 export { serveHttp } from './http.js';
 export { checkBind, isLoopback, isWildcard, MIN_TOKEN_LENGTH } from './http-guard.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
-export type { ToolRegistry } from './register.js';
 export { registerTools } from './register.js';
 export { RESOURCE_NOT_FOUND, registerPrompts, registerResources } from './register-content.js';
 export type { ReplServerDeps } from './repl-server.js';

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../core/index.js';
-import {
-  BOOTSTRAP_RULE,
-  type Mind,
-  mindServerPrompts,
-  mindServerResources,
-  mindServerTools,
-} from '../mind/index.js';
+import { BOOTSTRAP_RULE } from '../mind/index.js';
+import type { Firstlight } from './compose.js';
 import { registerTools } from './register.js';
 import { registerPrompts, registerResources } from './register-content.js';
 import { packageVersion } from './version.js';
@@ -25,24 +20,25 @@ export const MIND_INSTRUCTIONS = [
 ].join('\n\n');
 
 export interface MindServerDeps {
-  mind: Mind;
+  /** The process's parts (createFirstlight); every server over it shares them. */
+  firstlight: Firstlight;
   log: Logger;
   /** Keys the session ledger when the client passes no session id (one per connection). */
   sessionKey?: string;
 }
 
-/** A fresh `firstlight` MCP server over a shared Mind (one per stdio process or HTTP session). */
+/** A fresh `firstlight` MCP server over the shared parts (one per stdio process or HTTP session). */
 export function createMindServer(deps: MindServerDeps): McpServer {
   const server = new McpServer(
     { name: 'firstlight', title: 'firstlight mind', version: packageVersion() },
     { instructions: MIND_INSTRUCTIONS, capabilities: { logging: {} } },
   );
   const connection = { sessionKey: deps.sessionKey ?? `connection-${randomUUID()}`, connectedAt: new Date() };
-  const registry = registerTools(server, mindServerTools(deps.mind, connection), deps.log);
-  deps.mind.setToolNames(registry.names);
-  registerResources(server, mindServerResources(deps.mind), deps.log);
-  registerPrompts(server, mindServerPrompts(deps.mind), deps.log);
+  const { firstlight } = deps;
+  registerTools(server, firstlight.tools(connection), deps.log);
+  registerResources(server, firstlight.resources, deps.log);
+  registerPrompts(server, firstlight.prompts, deps.log);
   // Load memory and the contract while the host finishes starting up, not in the first call.
-  server.server.oninitialized = () => setImmediate(() => void deps.mind.warm());
+  server.server.oninitialized = () => setImmediate(() => void firstlight.mind.warm());
   return server;
 }

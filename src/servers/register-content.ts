@@ -1,5 +1,5 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { asFirstlightError, type Logger, type PromptSpec, type ResourceTemplateSpec } from '../core/index.js';
+import { asFirstlightError, type Logger, type Prompt, type ResourceTemplateSpec } from '../core/index.js';
 
 /** JSON-RPC code the MCP spec gives "resource not found" (the SDK 1.x has no constant for it). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -57,9 +57,9 @@ function resourceNotFound(message: string, uri: string): Error {
 }
 
 /** Registers prompt specs, each under its name and its aliases; each returns one user message. */
-export function registerPrompts(server: McpServer, specs: readonly PromptSpec[], log: Logger): void {
+export function registerPrompts(server: McpServer, specs: readonly Prompt[], log: Logger): void {
   for (const spec of specs) {
-    for (const name of [spec.name, ...(spec.aliases ?? [])]) {
+    for (const name of [spec.name, ...spec.aliases]) {
       server.registerPrompt(
         name,
         {
@@ -67,9 +67,9 @@ export function registerPrompts(server: McpServer, specs: readonly PromptSpec[],
           description: name === spec.name ? spec.description : `Alias of ${spec.name}. ${spec.description}`,
           argsSchema: spec.args,
         },
-        async (args: Record<string, unknown>) => {
+        async (args) => {
           try {
-            const out = spec.get(args as never);
+            const out = spec.get(args);
             return {
               ...(out.description ? { description: out.description } : {}),
               messages: [{ role: 'user' as const, content: { type: 'text' as const, text: out.text } }],

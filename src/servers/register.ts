@@ -1,21 +1,36 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { asFirstlightError, type Logger, type ToolCallExtra, type ToolSpec } from '../core/index.js';
-
-/** The registered tools of one server; tool lists in packets are read from here. */
-export interface ToolRegistry {
-  names(): string[];
-}
+import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { asFirstlightError, type Logger, type Tool, type ToolCallExtra } from '../core/index.js';
 
 /**
  * Registers tool specs on a server. Each result carries the output as JSON text and as
  * `structuredContent`; a thrown FirstlightError becomes an `isError` result the model can read,
  * anything else is logged and reported as an internal error.
  */
-export function registerTools(server: McpServer, specs: readonly ToolSpec[], log: Logger): ToolRegistry {
-  const handles = new Map<string, RegisteredTool>();
+export function registerTools(server: McpServer, specs: readonly Tool[], log: Logger): void {
   for (const spec of specs) {
-    const handle = server.registerTool(
+    const callback: ToolCallback<Tool['input']> = async (args, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      const callExtra: ToolCallExtra = { signal: extra.signal };
+      // Only when the client asked: a handler given `progress` may run a timer to feed it.
+      if (progressToken !== undefined) {
+        callExtra.progress = async (progress, total, message) => {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total, message },
+          });
+        };
+      }
+      try {
+        const output = await spec.call(args, callExtra);
+        return { content: [{ type: 'text', text: output.text }], structuredContent: output.structured };
+      } catch (error) {
+        const failure = asFirstlightError(error);
+        if (failure.code === 'INTERNAL')
+          log.error(`tool ${spec.name} failed: ${(error as Error).stack ?? error}`);
+        return failure.toToolResult();
+      }
+    };
+    server.registerTool(
       spec.name,
       {
         title: spec.title,
@@ -24,33 +39,7 @@ export function registerTools(server: McpServer, specs: readonly ToolSpec[], log
         outputSchema: spec.output,
         annotations: { title: spec.title, ...spec.annotations },
       },
-      async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-        const progressToken = extra._meta?.progressToken;
-        const callExtra: ToolCallExtra = { signal: extra.signal };
-        // Only when the client asked: a handler given `progress` may run a timer to feed it.
-        if (progressToken !== undefined) {
-          callExtra.progress = async (progress, total, message) => {
-            await extra.sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress, total, message },
-            });
-          };
-        }
-        try {
-          const output = (await spec.handler(args as never, callExtra)) as Record<string, unknown>;
-          const text = spec.text ? spec.text(output as never) : JSON.stringify(output);
-          return { content: [{ type: 'text', text }], structuredContent: output };
-        } catch (error) {
-          const failure = asFirstlightError(error);
-          if (failure.code === 'INTERNAL')
-            log.error(`tool ${spec.name} failed: ${(error as Error).stack ?? error}`);
-          return failure.toToolResult();
-        }
-      },
+      callback,
     );
-    handles.set(spec.name, handle);
   }
-  return {
-    names: () => [...handles.entries()].filter(([, h]) => h.enabled).map(([name]) => name),
-  };
 }

@@ -25,11 +25,11 @@ export function registerRecall(program: Command): void {
           hint: 'pass --k 5',
         });
       }
-      const { createMind, recallIndexOfMind } = await import('../../mind/index.js');
+      const { createMind, openRecallIndex } = await import('../../mind/index.js');
       const home = homeFrom(options);
       ensureHome(home);
       const mind = createMind({ home });
-      const index = recallIndexOfMind(mind);
+      const index = openRecallIndex(mind);
       const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });
       print(options.json, result, () => {
         const lines = result.results.map(
@@ -45,6 +45,7 @@ export function registerRecall(program: Command): void {
       });
       // After printing, so saving the index (a first build, another process's change) never
       // delays the answer: close() saves it.
+      index.close();
       mind.close();
     });
 }

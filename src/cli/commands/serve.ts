@@ -40,10 +40,8 @@ export function registerServe(program: Command): void {
     )
     .action(async (options: ServeOptions) => {
       const { UserError, createLogger, ensureHome } = await import('../../core/index.js');
-      const { createMind } = await import('../../mind/index.js');
-      const { createMindServer, serveHttp, serveStdio, checkBind, isLoopback } = await import(
-        '../../servers/index.js'
-      );
+      const { createFirstlight, createMindServer, serveHttp, serveStdio, checkBind, isLoopback } =
+        await import('../../servers/index.js');
       const log = createLogger('serve');
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -75,10 +73,10 @@ export function registerServe(program: Command): void {
       const home = homeFrom(options);
       const created = ensureHome(home);
       if (created.created) log.warn(`no home at ${home}: created one from the bundled example`);
-      const mind = createMind({ home, log, watchMemory: true, projectDir: process.cwd() });
-      const shutdown = () => mind.close();
+      const firstlight = createFirstlight({ home, log, watchMemory: true, projectDir: process.cwd() });
+      const shutdown = () => firstlight.close();
       if (!options.http) {
-        await serveStdio(createMindServer({ mind, log }), { log, onShutdown: shutdown });
+        await serveStdio(createMindServer({ firstlight, log }), { log, onShutdown: shutdown });
         return;
       }
       const running = await serveHttp({
@@ -88,7 +86,7 @@ export function registerServe(program: Command): void {
         allowedHosts: options.allowedHost,
         sessionIdleMs: sessionIdle * 1000,
         log,
-        createServer: (sessionKey) => createMindServer({ mind, log, sessionKey }),
+        createServer: (sessionKey) => createMindServer({ firstlight, log, sessionKey }),
       });
       // The token itself is never printed (terminals get logged); `${FIRSTLIGHT_TOKEN}` is expanded
       // by the shell in the inspector line and by Claude Code in .mcp.json.

@@ -12,4 +12,4 @@ export type { CognitionDeps, CognitionResult, ObserveInput, ReflectInput, Reflec
 export { Cognition, REFLECT_KINDS } from './pipeline.js';
 export type { PredictionError } from './prediction-error.js';
 export { LEXICAL_WEIGHT, PREDICTION_ERROR_MEASURE, polarityOf, predictionError } from './prediction-error.js';
-export { cognitionOf, cognitionTools } from './tools.js';
+export { cognitionTools } from './tools.js';

@@ -1,25 +1,7 @@
 import * as z from 'zod';
-import { defineTool, type ToolSpec, WRITES_ADDITIVE } from '../../core/index.js';
-import { recallHitSchema, recallIndexOfMind } from '../memory/tools.js';
-import type { Mind } from '../mind.js';
-import { Cognition, REFLECT_KINDS } from './pipeline.js';
-
-const cognitions = new WeakMap<Mind, Cognition>();
-
-/** The one cognition pipeline of a mind (pending expectations are shared by its connections). */
-export function cognitionOf(mind: Mind): Cognition {
-  let c = cognitions.get(mind);
-  if (!c) {
-    c = new Cognition({
-      home: mind.home,
-      store: mind.memory,
-      recall: recallIndexOfMind(mind),
-      clock: mind.clock,
-    });
-    cognitions.set(mind, c);
-  }
-  return c;
-}
+import { defineTool, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
+import { recallHitSchema } from '../memory/tools.js';
+import { type Cognition, REFLECT_KINDS } from './pipeline.js';
 
 const flagSchema = z.object({
   name: z.string(),
@@ -46,8 +28,11 @@ const resultShape = {
   skipped_memories: z.number(),
 };
 
-/** `observe` and `reflect`: one pipeline, two doors. */
-export function cognitionTools(mind: Mind, connection: { sessionKey: string }): ToolSpec[] {
+/**
+ * `observe` and `reflect`: one pipeline, two doors. `cognition` yields the process's one
+ * pipeline (pending expectations are shared by its connections), built on first use.
+ */
+export function cognitionTools(cognition: () => Cognition, connection: { sessionKey: string }): Tool[] {
   const observe = defineTool({
     name: 'observe',
     title: 'Observe a tool call',
@@ -64,7 +49,7 @@ export function cognitionTools(mind: Mind, connection: { sessionKey: string }): 
     },
     output: resultShape,
     annotations: WRITES_ADDITIVE,
-    handler: async (args) => cognitionOf(mind).observe(args, connection.sessionKey),
+    handler: async (args) => cognition().observe(args, connection.sessionKey),
   });
 
   const reflect = defineTool({
@@ -78,8 +63,8 @@ export function cognitionTools(mind: Mind, connection: { sessionKey: string }): 
     },
     output: resultShape,
     annotations: WRITES_ADDITIVE,
-    handler: async (args) => cognitionOf(mind).reflect(args, connection.sessionKey),
+    handler: async (args) => cognition().reflect(args, connection.sessionKey),
   });
 
-  return [observe, reflect] as unknown as ToolSpec[];
+  return [observe, reflect];
 }

@@ -21,7 +21,7 @@ export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from 
 export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
 export type { RememberInput, RememberOptions, RememberResult } from './remember.js';
 export { MAX_CONTENT_CHARS, remember } from './remember.js';
-export { closeRecallIndex, recallIndexOf } from './shared-index.js';
 export type { MemorySnapshot, MemoryStoreOptions } from './store.js';
 export { MemoryStore } from './store.js';
-export { memoryTools, recallIndexOfMind } from './tools.js';
+export type { MemoryToolDeps } from './tools.js';
+export { memoryTools, openRecallIndex } from './tools.js';

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import * as z from 'zod';
-import { defineTool, READ_ONLY, type ToolSpec } from '../../core/index.js';
+import { defineTool, READ_ONLY, type Tool } from '../../core/index.js';
 import type { Mind } from '../mind.js';
-import { MAX_K } from './recall-index.js';
+import { MAX_K, RecallIndex } from './recall-index.js';
 import { remember } from './remember.js';
-import { recallIndexOf } from './shared-index.js';
 
 /**
  * The saved recall index under cache/: a JSON header line, then one `term<TAB>postings` line per
@@ -12,9 +11,19 @@ import { recallIndexOf } from './shared-index.js';
  */
 const RECALL_INDEX_FILE = 'recall-index.idx';
 
-/** The recall index of a mind (one per process; never built by bootstrap). */
-export function recallIndexOfMind(mind: Mind) {
-  return recallIndexOf(mind.memory, { cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE) });
+/**
+ * A recall index over a mind's memory, saved under its cache. The caller owns it: one per process
+ * (all tool handlers and connections share it), closed on shutdown, which saves what it learnt.
+ * Never built by bootstrap: the packet needs counts, not a search index.
+ */
+export function openRecallIndex(mind: Mind): RecallIndex {
+  return new RecallIndex(mind.memory, { cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE) });
+}
+
+/** What `remember` and `recall` work on: the mind, and its recall index (opened on first use). */
+export interface MemoryToolDeps {
+  mind: Mind;
+  recall: () => RecallIndex;
 }
 
 const hitSchema = z.object({
@@ -28,7 +37,7 @@ const hitSchema = z.object({
 export const recallHitSchema = hitSchema;
 
 /** `remember` and `recall`. */
-export function memoryTools(mind: Mind): ToolSpec[] {
+export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
   const rememberTool = defineTool({
     name: 'remember',
     title: 'Remember',
@@ -77,8 +86,8 @@ export function memoryTools(mind: Mind): ToolSpec[] {
     },
     annotations: READ_ONLY,
     handler: async ({ query, k, facet }) =>
-      recallIndexOfMind(mind).recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
+      recall().recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
   });
 
-  return [rememberTool, recallTool] as unknown as ToolSpec[];
+  return [rememberTool, recallTool];
 }

@@ -10,16 +10,15 @@ import {
   UNPROMPTED_TOOLS,
 } from '../../../src/host/hook/own-tools.js';
 import { CONTRACT_ERROR_PREFIX as MIND_CONTRACT_ERROR_PREFIX } from '../../../src/mind/contract.js';
-import { createMind } from '../../../src/mind/index.js';
-import { createMindServer } from '../../../src/servers/index.js';
+import { createFirstlight, createMindServer } from '../../../src/servers/index.js';
 import { exampleHomeCopy, tempDir } from '../../helpers/index.js';
 
 describe("the gate's list of firstlight's own tools", () => {
   it('is exactly the tools the mind server registers', async () => {
     const home = exampleHomeCopy();
     const project = tempDir();
-    const mind = createMind({ home: home.dir, projectDir: project.dir });
-    const server = createMindServer({ mind, log: silentLogger });
+    const firstlight = createFirstlight({ home: home.dir, projectDir: project.dir });
+    const server = createMindServer({ firstlight, log: silentLogger });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'unit', version: '0' });
     try {
@@ -35,7 +34,7 @@ describe("the gate's list of firstlight's own tools", () => {
       }
     } finally {
       await client.close();
-      mind.close();
+      firstlight.close();
       home.dispose();
       project.dispose();
     }

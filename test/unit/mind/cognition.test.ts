@@ -4,14 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemError, silentLogger } from '../../../src/core/index.js';
-import {
-  Cognition,
-  createMind,
-  MemoryStore,
-  RecallIndex,
-  readRecentEvents,
-} from '../../../src/mind/index.js';
-import { createMindServer } from '../../../src/servers/index.js';
+import { Cognition, MemoryStore, RecallIndex, readRecentEvents } from '../../../src/mind/index.js';
+import { createFirstlight, createMindServer } from '../../../src/servers/index.js';
 import { exampleHomeCopy, structured } from '../../helpers/index.js';
 
 const homes: { dispose: () => void }[] = [];
@@ -148,8 +142,8 @@ describe('mind server tools', () => {
   it('registers remember, recall, observe and reflect, and the packet protocol uses them', async () => {
     const h = exampleHomeCopy();
     homes.push(h);
-    const mind = createMind({ home: h.dir });
-    const server = createMindServer({ mind, log: silentLogger });
+    const firstlight = createFirstlight({ home: h.dir });
+    const server = createMindServer({ firstlight, log: silentLogger });
     const [a, b] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 't', version: '0' });
     await Promise.all([server.connect(a), client.connect(b)]);
@@ -173,6 +167,6 @@ describe('mind server tools', () => {
     );
     expect(found.results[0]?.name).toBe('Quokka');
     await client.close();
-    mind.close();
+    firstlight.close();
   });
 });

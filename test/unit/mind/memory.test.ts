@@ -14,9 +14,9 @@ import {
   createMind,
   fileNameFor,
   MemoryStore,
+  openRecallIndex,
   parseFacet,
   RecallIndex,
-  recallIndexOfMind,
   remember,
 } from '../../../src/mind/index.js';
 import { exampleHomeCopy } from '../../helpers/index.js';
@@ -443,7 +443,9 @@ describe('recall: time phrases and the saved index', () => {
   it("saves a mind's index as cache/recall-index.idx", () => {
     const dir = home();
     const mind = createMind({ home: dir });
-    expect(recallIndexOfMind(mind).recall('deploy freeze').results.length).toBeGreaterThan(0);
+    const index = openRecallIndex(mind);
+    expect(index.recall('deploy freeze').results.length).toBeGreaterThan(0);
+    index.close();
     mind.close();
     expect(readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8')).toMatch(/^\{"format":\d+,/);
   });

@@ -5,10 +5,10 @@ import {
   createMind,
   MIND_SERVER_TOOL_NAMES,
   Mind,
-  mindServerTools,
   packetSchema,
   renderPacketMarkdown,
 } from '../../../src/mind/index.js';
+import { createFirstlight } from '../../../src/servers/index.js';
 import { exampleHomeCopy, tempDir } from '../../helpers/index.js';
 
 const REQUIRED_KEYS = [
@@ -34,14 +34,14 @@ function memoryHome(files: Record<string, string>): { home: string; dispose: () 
 }
 
 describe('MIND_SERVER_TOOL_NAMES', () => {
-  it('names exactly the tools mindServerTools registers, in its order', () => {
+  it('names exactly the tools the composition root gives the server, in its order', () => {
     const h = exampleHomeCopy();
-    const mind = createMind({ home: h.dir });
+    const firstlight = createFirstlight({ home: h.dir });
     try {
-      const registered = mindServerTools(mind, { sessionKey: 'test' }).map((t) => t.name);
+      const registered = firstlight.tools({ sessionKey: 'test' }).map((t) => t.name);
       expect(MIND_SERVER_TOOL_NAMES).toEqual(registered);
     } finally {
-      mind.close();
+      firstlight.close();
       h.dispose();
     }
   });
@@ -63,7 +63,7 @@ describe('Mind.bootstrap', () => {
     temps.push(h.dispose);
     const mind = new Mind({
       home: h.home,
-      toolNames: () => ['bootstrap_session', 'observe', 'reflect', 'recall'],
+      toolNames: ['bootstrap_session', 'observe', 'reflect', 'recall'],
     });
     const packet = await mind.bootstrap({ sessionId: 's1' });
     expect(packet.schema_version).toBe(1);

@@ -2,23 +2,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/index.js';
-import {
-  type BootstrapPacket,
-  createMind,
-  type Mind,
-  renderPacketMarkdown,
-} from '../../../src/mind/index.js';
-import { createMindServer } from '../../../src/servers/index.js';
+import { type BootstrapPacket, renderPacketMarkdown } from '../../../src/mind/index.js';
+import { createFirstlight, createMindServer, type Firstlight } from '../../../src/servers/index.js';
 import { exampleHomeCopy, structured, textOf } from '../../helpers/index.js';
 
 let home: { dir: string; dispose: () => void };
-let mind: Mind;
+let firstlight: Firstlight;
 let client: Client;
 
 beforeEach(async () => {
   home = exampleHomeCopy();
-  mind = createMind({ home: home.dir });
-  const server = createMindServer({ mind, log: silentLogger, sessionKey: 'conn-1' });
+  firstlight = createFirstlight({ home: home.dir });
+  const server = createMindServer({ firstlight, log: silentLogger, sessionKey: 'conn-1' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'test', version: '0' });
@@ -26,7 +21,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await client.close();
-  mind.close();
+  firstlight.close();
   home.dispose();
 });
 

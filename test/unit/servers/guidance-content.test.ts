@@ -5,13 +5,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/index.js';
-import { createMind } from '../../../src/mind/index.js';
-import { createMindServer, RESOURCE_NOT_FOUND } from '../../../src/servers/index.js';
+import { createFirstlight, createMindServer, RESOURCE_NOT_FOUND } from '../../../src/servers/index.js';
 import { exampleHomeCopy, tempDir } from '../../helpers/index.js';
 
 async function connect(home: string, projectDir: string) {
-  const mind = createMind({ home, projectDir });
-  const server = createMindServer({ mind, log: silentLogger });
+  const firstlight = createFirstlight({ home, projectDir });
+  const server = createMindServer({ firstlight, log: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'unit', version: '0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -19,7 +18,7 @@ async function connect(home: string, projectDir: string) {
     client,
     close: async () => {
       await client.close();
-      mind.close();
+      firstlight.close();
     },
   };
 }

@@ -5,21 +5,21 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/core/index.js';
 import { bootstrapRecordDir, readBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
-import { createMind, packetJsonSchema } from '../../../src/mind/index.js';
-import { createMindServer, MIND_INSTRUCTIONS } from '../../../src/servers/index.js';
+import { packetJsonSchema } from '../../../src/mind/index.js';
+import { createFirstlight, createMindServer, MIND_INSTRUCTIONS } from '../../../src/servers/index.js';
 import { exampleHomeCopy, REPO_ROOT, structured, textOf } from '../../helpers/index.js';
 
 async function connect(home: string) {
-  const mind = createMind({ home });
-  const server = createMindServer({ mind, log: silentLogger });
+  const firstlight = createFirstlight({ home });
+  const server = createMindServer({ firstlight, log: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'unit', version: '0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   const close = async () => {
     await client.close();
-    mind.close();
+    firstlight.close();
   };
-  return { client, mind, close };
+  return { client, close };
 }
 
 describe('createMindServer', () => {

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, READ_ONLY, silentLogger, type ToolSpec } from '../../../src/core/index.js';
+import { defineTool, READ_ONLY, silentLogger } from '../../../src/core/index.js';
 import { registerTools } from '../../../src/servers/index.js';
 
 describe('registerTools', () => {
@@ -21,7 +21,7 @@ describe('registerTools', () => {
         return { progress: extra.progress !== undefined };
       },
     });
-    registerTools(server, [probe as unknown as ToolSpec], silentLogger);
+    registerTools(server, [probe], silentLogger);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'unit', version: '0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
