@@ -25,6 +25,9 @@ async function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia)
   }
 }
 
+/** The optional `session_id` argument the startup tools take. */
+const sessionIdArg = (describe: string) => z.string().min(1).max(200).optional().describe(describe);
+
 /** The mind's own tools: the packet and the legacy three-call startup surface. */
 export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
   const bootstrap = defineTool({
@@ -32,12 +35,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     title: 'Bootstrap session (call this first)',
     description: `${BOOTSTRAP_RULE} Returns JSON: resumption (your own last words, verbatim; continue from them), mind_contract (who you are; if mind_contract_available is false, say the mind is degraded and do not impersonate the persona), context, memory_catalog, cognition_protocol, available_mind_tools, degraded_mode. One call in place of get_system_prompt + context + list_memory_files.`,
     input: {
-      session_id: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe('The host session id, if known; keys resumption and the session ledger.'),
+      session_id: sessionIdArg('The host session id, if known; keys resumption and the session ledger.'),
     },
     output: packetShape,
     // Not read-only: it records the session start and may consume a clear-after-inject resumption.
@@ -60,12 +58,9 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     description:
       'Legacy startup call (prefer bootstrap_session). Returns the assembled mind contract as text, or the same ERROR text bootstrap_session carries when it failed to assemble.',
     input: {
-      session_id: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe('The host session id, if known; a successful call with it satisfies the tool gate.'),
+      session_id: sessionIdArg(
+        'The host session id, if known; a successful call with it satisfies the tool gate.',
+      ),
     },
     output: { mind_contract: z.string(), mind_contract_available: z.boolean() },
     // Still read-only to the host: its one write is firstlight's own gate bookkeeping, and

@@ -164,16 +164,23 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
     return reports;
   });
   return {
-    hosts: options.hosts,
-    scope,
-    project: ctx.project,
-    dryRun,
-    manifest: mPath,
-    files,
+    ...reportHead(options, mPath, files),
     manualSteps: options.hosts.map((host) => ({ host, steps: adapterFor(host).manualSteps(scope, ctx) })),
     ...(options.hosts.some((h) => adapterFor(h).caps.pasteBlock.includes(scope))
       ? { pasteBlock: BLOCK_BODY }
       : {}),
+  };
+}
+
+/** What every install and uninstall report opens with. */
+function reportHead(options: InstallOptions, manifest: string, files: FileReport[]) {
+  return {
+    hosts: options.hosts,
+    scope: options.scope,
+    project: options.ctx.project,
+    dryRun: options.dryRun ?? false,
+    manifest,
+    files,
   };
 }
 
@@ -193,13 +200,5 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
   });
   // Several files may share one directory install created: prune after all, deepest first.
   removeEmptyDirs([...new Set(pruneDirs)].sort((a, b) => b.length - a.length));
-  return {
-    hosts: options.hosts,
-    scope,
-    project: ctx.project,
-    dryRun,
-    manifest: mPath,
-    files,
-    manualSteps: [],
-  };
+  return { ...reportHead(options, mPath, files), manualSteps: [] };
 }
