@@ -212,6 +212,21 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   });
 });
 
+describe('bad usage is said, not swallowed (built CLI)', () => {
+  it('an unknown hook event exits 2 and names the events there are', () => {
+    const r = runCli(['hook', 'bogus'], { env, input: '{}' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('EVENT is one of session-start, pre-tool-use, stop, pre-compact');
+  });
+
+  it("uninstall's help describes uninstall", () => {
+    const help = runCli(['uninstall', '--help'], { env }).stdout;
+    expect(help).toContain('print the diff uninstall would make');
+    expect(help).toContain('user undoes the user-global files');
+    expect(help).not.toContain('also writes');
+  });
+});
+
 describe('install and doctor find the project root from a subdirectory (built CLI)', () => {
   it('writes at the git root, not in the directory the command ran from, and doctor agrees', () => {
     const repo = tempDir('firstlight-e2e-root-');

@@ -11,12 +11,13 @@ export interface InstallFlags extends HomeOption {
 
 const HOST_HELP = `${HOST_IDS.join(' | ')} | all`;
 
-function addInstallOptions(command: Command): Command {
+function addInstallOptions(command: Command, verb: 'install' | 'uninstall'): Command {
+  const writes = verb === 'install' ? 'writes' : 'undoes';
   return command
     .argument('<host>', HOST_HELP)
     .option(
       '--scope <scope>',
-      `${SCOPES.join(' | ')}: user also writes user-global files (~/.claude, ~/.codex, …)`,
+      `${SCOPES.join(' | ')}: user ${writes} the user-global files (~/.claude, ~/.codex, …)`,
       'project',
     )
     .option(
@@ -27,7 +28,7 @@ function addInstallOptions(command: Command): Command {
       '--home <dir>',
       'home directory the server and hooks use (default: $FIRSTLIGHT_HOME or ~/.firstlight)',
     )
-    .option('--dry-run', 'print the diff of every file, write nothing')
+    .option('--dry-run', `print the diff ${verb} would make to every file, write nothing`)
     .option('--json', 'print the report as JSON');
 }
 
@@ -84,6 +85,7 @@ export function registerInstall(program: Command): void {
     program
       .command('install')
       .description('write the bootstrap rule, MCP config and hooks for a host (re-running changes nothing)'),
+    'install',
   )
     .addHelpText(
       'after',
@@ -104,10 +106,16 @@ export function registerUninstall(program: Command): void {
       .description(
         'reverse exactly what install added (restores files byte for byte, removes files it created)',
       ),
-  ).action(async (hostArg: string, flags: InstallFlags) => {
-    const { host, options } = await installSetup(hostArg, flags);
-    const report = await host.uninstall(options);
-    const { print } = await import('../io.js');
-    print(flags.json, report, () => host.renderUninstallReport(report));
-  });
+    'uninstall',
+  )
+    .addHelpText(
+      'after',
+      '\nA file that still holds exactly what install wrote gets its old bytes back (or is removed if install created it); a file edited since loses only firstlight’s parts.',
+    )
+    .action(async (hostArg: string, flags: InstallFlags) => {
+      const { host, options } = await installSetup(hostArg, flags);
+      const report = await host.uninstall(options);
+      const { print } = await import('../io.js');
+      print(flags.json, report, () => host.renderUninstallReport(report));
+    });
 }

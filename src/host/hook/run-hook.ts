@@ -4,7 +4,7 @@
  * handler, format. Returns the output; emit.ts writes it.
  */
 import { adapterFor } from '../adapters/index.js';
-import { type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
+import { HOOK_EVENTS, type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
 import type { HookInput, HookOutput, HookResult, HostAdapter } from '../types.js';
 import { loadGateConfig } from './gate-config.js';
 import { callFirst, preToolUse } from './pre-tool-use.js';
@@ -54,7 +54,12 @@ export function detectHost(
 export async function runHook(options: HookRunOptions): Promise<HookOutput> {
   const hinted: HostId = options.host && isHostId(options.host) ? options.host : 'claude';
   if (!isHookEvent(options.event)) {
-    return { stdout: '', stderr: `firstlight hook: unknown event "${options.event}" ignored`, exitCode: 0 };
+    // A mistyped command is bad usage (exit 2): a silent exit 0 would leave a hook that never runs.
+    return {
+      stdout: '',
+      stderr: `firstlight hook: unknown event "${options.event}": EVENT is one of ${HOOK_EVENTS.join(', ')}`,
+      exitCode: 2,
+    };
   }
   const event = options.event;
   let raw: Record<string, unknown>;
