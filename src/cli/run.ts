@@ -5,7 +5,8 @@ import { packageVersionSync } from './io.js';
 
 /**
  * Builds the program and runs it. Errors are converted once, here: a UserError prints its hint
- * and exits 2, a SystemError exits 1, a usage mistake exits 2. Returns the exit code.
+ * and exits 2, a SystemError exits 1, a usage mistake exits 2; under --json the failure is also
+ * `{"ok":false,"error":{code,message,hint}}` on stdout. Returns the exit code.
  */
 export async function runCli(argv: string[]): Promise<number> {
   const program = new Command('firstlight')
@@ -29,6 +30,15 @@ export async function runCli(argv: string[]): Promise<number> {
       return 2;
     }
     const failure = asFirstlightError(error);
+    if (argv.includes('--json')) {
+      // --json promises JSON on stdout: a failure is an object there too.
+      const body = {
+        code: failure.code,
+        message: failure.message,
+        ...(failure.hint ? { hint: failure.hint } : {}),
+      };
+      process.stdout.write(`${JSON.stringify({ ok: false, error: body })}\n`);
+    }
     process.stderr.write(`firstlight: ${failure.render()}\n`);
     if (!isFirstlightError(error) && process.env.FIRSTLIGHT_LOG === 'debug') {
       process.stderr.write(`${(error as Error).stack ?? ''}\n`);

@@ -219,6 +219,20 @@ describe('bad usage is said, not swallowed (built CLI)', () => {
     expect(r.stderr).toContain('EVENT is one of session-start, pre-tool-use, stop, pre-compact');
   });
 
+  it('under --json a failure is JSON on stdout too', () => {
+    const r = runCli(['install', 'emacs', '--json'], { env });
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: 'unknown host "emacs"',
+        hint: expect.stringContaining('HOST is one of'),
+      },
+    });
+    expect(r.stderr).toContain('unknown host "emacs"');
+  });
+
   it("uninstall's help describes uninstall", () => {
     const help = runCli(['uninstall', '--help'], { env }).stdout;
     expect(help).toContain('print the diff uninstall would make');
