@@ -3,7 +3,7 @@
  * (tools, packet, degraded contract, counts, no filename, path confinement) are in
  * mind-transports.test.ts, run over both transports.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,29 @@ describe('mind over stdio: the legacy startup calls', () => {
 });
 
 describe('firstlight serve (stdio) lifecycle', () => {
+  // util-linux `script` gives the server a terminal, as a person typing the command has.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('in a terminal, says what it is waiting for instead of sitting silent', async () => {
+    const home = exampleHomeCopy();
+    try {
+      const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} serve --home ${JSON.stringify(home.dir)}`;
+      const child = spawn('script', ['-qc', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let seen = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('Ctrl-C to stop')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`server exited first: ${seen}`)));
+      });
+      expect(seen).toContain('over stdio: an MCP host starts this');
+      expect(seen).toContain('firstlight serve --http');
+      child.kill('SIGTERM');
+    } finally {
+      home.dispose();
+    }
+  });
+
   it('exits promptly with code 0 when stdin closes, having recorded the session', async () => {
     const home = exampleHomeCopy();
     try {

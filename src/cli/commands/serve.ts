@@ -76,6 +76,12 @@ export function registerServe(program: Command): void {
       const firstlight = createFirstlight({ home, log, watchMemory: true, projectDir: process.cwd() });
       const shutdown = () => firstlight.close();
       if (!options.http) {
+        // A person who ran this in a terminal sees why nothing happens; hosts never give a TTY.
+        if (process.stdin.isTTY)
+          process.stderr.write(
+            `firstlight mind serving ${home} over stdio: an MCP host starts this and speaks JSON-RPC on stdin.\n` +
+              'To try it by hand: firstlight serve --http (prints a URL and a client config). Ctrl-C to stop.\n',
+          );
         await serveStdio(createMindServer({ firstlight, log }), { log, onShutdown: shutdown });
         return;
       }
