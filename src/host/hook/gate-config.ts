@@ -13,6 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { matchToolGlob } from '../../core/glob/index.js';
+import type { HookInput } from '../types.js';
+import { ownTool, SERVER_NAME } from './own-tools.js';
 
 /** High-blast-radius tools across hosts: shells, file writes, and MCP tools that send, publish or destroy. */
 export const DEFAULT_GATED_TOOLS: readonly string[] = [
@@ -98,4 +100,29 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
 /** The first of `globs` that `name` matches (core/glob: picomatch, case-insensitive, `*` `?` `{a,b}` `[…]`), or null. */
 export function matchesAny(name: string, globs: readonly string[]): string | null {
   return matchToolGlob(name, globs);
+}
+
+/**
+ * firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). When the
+ * host names the tool's MCP server, that decides; otherwise only our prefix plus our tool name.
+ */
+function isOwnTool(input: HookInput, tool: string): boolean {
+  if (input.mcpServer !== null) return input.mcpServer === SERVER_NAME;
+  return ownTool(tool) !== null;
+}
+
+/**
+ * The glob that gates `tool`, or null when it runs without proof: one of our own tools, a tool
+ * no glob names, or the environment's bypass. Every gate (transcript or record) asks this first.
+ */
+export function gatedBy(
+  input: HookInput,
+  tool: string,
+  deps: { config: GateConfig; env: NodeJS.ProcessEnv },
+): string | null {
+  if (isOwnTool(input, tool)) return null;
+  const glob = matchesAny(tool, deps.config.tools);
+  if (!glob) return null;
+  const bypass = deps.env[GATE_BYPASS_ENV];
+  return bypass === '1' || bypass === 'true' ? null : glob;
 }

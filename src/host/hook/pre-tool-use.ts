@@ -1,8 +1,8 @@
 import { readBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import type { TranscriptFormat } from '../../resume/transcripts/index.js';
 import type { HookInput, HookResult } from '../types.js';
-import { GATE_BYPASS_ENV, type GateConfig, matchesAny } from './gate-config.js';
-import { ownTool, SERVER_NAME } from './own-tools.js';
+import { GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
+import { SERVER_NAME } from './own-tools.js';
 import { proveBootstrap } from './transcript-scan.js';
 
 export interface GateDeps {
@@ -14,15 +14,6 @@ export interface GateDeps {
   toolPrefix: string;
   /** The home whose bootstrap record is accepted too (the cheaper proof, checked first). */
   home?: string;
-}
-
-/**
- * firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). When the
- * host names the tool's MCP server, that decides; otherwise only our prefix plus our tool name.
- */
-function isOwnTool(input: HookInput, tool: string): boolean {
-  if (input.mcpServer !== null) return input.mcpServer === SERVER_NAME;
-  return ownTool(tool) !== null;
 }
 
 /** What the agent must do, with the tool named as this host shows it to the model. */
@@ -39,11 +30,8 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   const tool = input.toolName;
   const CALL_FIRST = callFirst(deps.toolPrefix);
   if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
-  if (isOwnTool(input, tool)) return { kind: 'allow' };
-  const glob = matchesAny(tool, deps.config.tools);
+  const glob = gatedBy(input, tool, deps);
   if (!glob) return { kind: 'allow' };
-  const bypass = deps.env[GATE_BYPASS_ENV];
-  if (bypass === '1' || bypass === 'true') return { kind: 'allow' };
   if (deps.home && input.sessionId && readBootstrapRecord(deps.home, input.sessionId))
     return { kind: 'allow' };
   if (!input.transcriptPath) {

@@ -6,8 +6,8 @@
  */
 import { readBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import type { HookInput, HookResult, RecordGate } from '../types.js';
-import { GATE_BYPASS_ENV, type GateConfig, matchesAny } from './gate-config.js';
-import { ownTool, SERVER_NAME } from './own-tools.js';
+import { GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
+import { SERVER_NAME } from './own-tools.js';
 
 export interface RecordGateDeps {
   config: GateConfig;
@@ -39,13 +39,8 @@ export function recordGate(input: HookInput, deps: RecordGateDeps): HookResult {
     const call = input.sessionId ? ` ${callFor(input.sessionId, deps.toolPrefix)}` : '';
     return { kind: 'deny', reason: `firstlight gate: the hook input names no tool.${call}` };
   }
-  // Our own tools (bootstrap_session among them) never wait for bootstrap.
-  if (input.mcpServer !== null ? input.mcpServer === SERVER_NAME : ownTool(tool) !== null)
-    return { kind: 'allow' };
-  const glob = matchesAny(tool, deps.config.tools);
+  const glob = gatedBy(input, tool, deps);
   if (!glob) return { kind: 'allow' };
-  const bypass = deps.env[GATE_BYPASS_ENV];
-  if (bypass === '1' || bypass === 'true') return { kind: 'allow' };
   const id = input.sessionId;
   if (!id) {
     return {
