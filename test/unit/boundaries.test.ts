@@ -13,8 +13,9 @@ const ALLOWED: Record<string, string[]> = {
   host: ['core', 'mind', 'resume'],
   hub: ['core'],
   repl: ['core', 'hub'],
-  servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl'],
-  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'servers'],
+  runtime: ['core', 'hub', 'mind'],
+  servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
+  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers'],
 };
 
 /**
