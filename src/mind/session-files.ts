@@ -179,3 +179,53 @@ export function upkeep(files: SessionFiles, now: Date): string[] {
   if (read.logSize > ROTATE_BYTES && !moved.has(files.log)) renameSync(files.log, files.rotated);
   return notices;
 }
+
+/** Every session start a home's files hold, newest first, and what could not be read. */
+export interface SessionHistory {
+  sessions: SessionRecord[];
+  /** Lines or files that are not session starts (`sessions.jsonl line 3: not valid JSON (…)`). */
+  problems: string[];
+}
+
+/**
+ * All the session starts of a home (the log, its rotated predecessor and a `sessions.json` not
+ * yet folded in), whole files rather than tails, newest first; the same start seen twice is
+ * listed once. Reads only: nothing is moved aside or rotated.
+ */
+export function readSessionHistory(home: string): SessionHistory {
+  const files = sessionFiles(home);
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const sessions: SessionRecord[] = [];
+  const add = (record: SessionRecord) => {
+    const key = `${record.at}\u0000${record.session_id ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    sessions.push(record);
+  };
+  for (const file of [files.rotated, files.log]) {
+    let text: string | undefined;
+    try {
+      text = readTextIfExists(file);
+    } catch (error) {
+      problems.push(`${basename(file)} could not be read (${(error as Error).message})`);
+      continue;
+    }
+    if (text === undefined) continue;
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      const parsed = parseStart(line);
+      if (typeof parsed === 'string') problems.push(`${basename(file)} line ${i + 1}: ${parsed}`);
+      else add(parsed);
+    });
+  }
+  try {
+    const single = readSingle(files.single);
+    if (single?.problem) problems.push(`${basename(files.single)}: ${single.problem}`);
+    for (const record of single?.records ?? []) add(record);
+  } catch (error) {
+    problems.push(`${basename(files.single)} could not be read (${(error as Error).message})`);
+  }
+  sessions.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { sessions, problems };
+}
