@@ -144,8 +144,10 @@ function demoteHeadings(text: string, level: number): string {
     .map((line, i) =>
       inFence[i]
         ? line
-        : line.replace(HEADING, (_all, indent: string, hashes: string) =>
-            `${indent}${'#'.repeat(Math.min(6, hashes.length + shift))}`,
+        : line.replace(
+            HEADING,
+            (_all, indent: string, hashes: string) =>
+              `${indent}${'#'.repeat(Math.min(6, hashes.length + shift))}`,
           ),
     )
     .join('\n');

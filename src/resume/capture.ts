@@ -98,10 +98,13 @@ function validate(
   }
   const long = anchors.find((a) => a.text.length > MAX_ANCHOR_CHARS);
   if (long) {
-    throw new UserError(`an anchor (${names.anchor}) is ${long.text.length} characters; at most ${MAX_ANCHOR_CHARS}`, {
-      code: 'INVALID_ARGUMENT',
-      hint: `anchors are short verbatim phrases: shorten "${long.text.slice(0, 40)}…"`,
-    });
+    throw new UserError(
+      `an anchor (${names.anchor}) is ${long.text.length} characters; at most ${MAX_ANCHOR_CHARS}`,
+      {
+        code: 'INVALID_ARGUMENT',
+        hint: `anchors are short verbatim phrases: shorten "${long.text.slice(0, 40)}…"`,
+      },
+    );
   }
 }
 

@@ -100,7 +100,9 @@ describe('resumption across processes', () => {
 
     const bad = runCli(['internalize', '--home', home.dir, '--tail', '   ']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/nothing to internalize: --tail is empty and no --anchor given[\s\S]*fix: pass --tail/);
+    expect(bad.stderr).toMatch(
+      /nothing to internalize: --tail is empty and no --anchor given[\s\S]*fix: pass --tail/,
+    );
     expect(bad.stderr).not.toMatch(/stream_tail/);
   });
 

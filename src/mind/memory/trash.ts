@@ -209,8 +209,9 @@ export function listForgotten(home: string): TrashRecord[] {
       // A hand-edited or torn sidecar: that memory stays in the trash, listed by no one.
     }
   }
+  // Newest first; within one millisecond, the later copy of a file (`~N`) first.
   return records.sort((a, b) =>
-    a.forgotten_at < b.forgotten_at ? 1 : a.forgotten_at > b.forgotten_at ? -1 : 0,
+    a.forgotten_at < b.forgotten_at ? 1 : a.forgotten_at > b.forgotten_at ? -1 : copyOf(b) - copyOf(a),
   );
 }
 
@@ -233,6 +234,11 @@ function trashRecordFor(home: string, requested: string): TrashRecord {
     );
   }
   return found;
+}
+
+/** Which copy of its file a trashed memory is: 1, or N for `<stem>~N.md`. */
+function copyOf(record: TrashRecord): number {
+  return Number(/~(\d+)\.md$/.exec(record.trashed_as)?.[1] ?? 1);
 }
 
 /** `file`, or `<stem>~2.md`, `<stem>~3.md`, …: the first name the trash does not hold. */
