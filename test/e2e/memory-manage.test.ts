@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleHomeCopy, runCli, structured, tempDir, textOf, wireStdio } from '../helpers/index.js';
 
+/** Each test runs a dozen or more CLI processes: on a loaded machine that takes a while. */
+const TIMEOUT = 180_000;
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
@@ -38,7 +40,7 @@ const recallNames = (dir: string, query: string) =>
     (r) => r.name,
   );
 
-describe('firstlight memory forget / restore', () => {
+describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
   it('round-trips a memory byte for byte, index line included; recall stops and restarts finding it', () => {
     const dir = home();
     const file = join(dir, 'memory', 'note_cache_ttl_old.md');
@@ -176,7 +178,7 @@ describe('firstlight memory forget / restore', () => {
   });
 });
 
-describe('firstlight memory list / show', () => {
+describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
   it('lists with --type and --json; an unknown type exits 2 naming the valid ones', () => {
     const dir = home();
     const all = runCli(['memory', 'list', '--home', dir]);
@@ -232,7 +234,7 @@ describe('firstlight memory list / show', () => {
   });
 });
 
-describe('firstlight memory edit', () => {
+describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
   it('saves a valid edit through $EDITOR and carries a changed description into MEMORY.md', () => {
     const dir = home();
     const bin = scratch();
@@ -307,7 +309,7 @@ describe('firstlight memory edit', () => {
   });
 });
 
-describe('memory types are a closed list', () => {
+describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
   it('remember refuses a type outside it (CLI and MCP), naming the valid ones; custom:NAME is accepted', async () => {
     const dir = home();
     const banana = runCli(['remember', '--type', 'banana', '--home', dir], { input: 'Bananas ripen fast.' });
@@ -377,7 +379,7 @@ describe('memory types are a closed list', () => {
   });
 });
 
-describe('firstlight sessions / events / status', () => {
+describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
   it('sessions lists recorded starts newest first (--json shape), reading only', async () => {
     const dir = home();
     const empty = runCli(['sessions', '--home', dir, '--json']);

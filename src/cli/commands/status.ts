@@ -25,7 +25,7 @@ export function registerStatus(program: Command): void {
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nReads only: no session is recorded and nothing is written. `firstlight doctor` checks each host in depth.',
+      '\nIt records no session and changes nothing in the mind (only derived caches under cache/ may be\nrefreshed). `firstlight doctor` checks each host in depth.',
     )
     .action(async (options: StatusOptions) => {
       const { ensureHome, resolveHome } = await import('../../core/index.js');

@@ -5,7 +5,6 @@ import {
   mtimeMs,
   parseFrontmatter,
   readTextIfExists,
-  toolGlob,
   UserError,
   withFileLock,
   writeFileAtomically,
@@ -33,7 +32,7 @@ function invalid(field: string, message: string, hint: string): UserError {
  * Checks a memory file's text as a hand edit left it: a frontmatter block that closes and parses
  * as a YAML mapping, a non-empty `name`, a `type` from the closed list (or `custom:NAME`; a type
  * the file already had before the edit is kept, so older homes can be edited), a one-line
- * `description`, `tags` and `applies_to` as lists of strings (globs that compile). The error
+ * `description`, `tags` and `applies_to` as lists of strings (or one comma-separated string). The error
  * names the field.
  */
 export function checkMemoryText(text: string, options: { previousType?: string } = {}): CheckedMemory {
@@ -75,20 +74,10 @@ export function checkMemoryText(text: string, options: { previousType?: string }
   }
   for (const field of ['tags', 'applies_to'] as const) {
     const value = data[field];
-    if (value === undefined || value === null) continue;
+    // A comma-separated string is read as a list too (hand-written files use both).
+    if (value === undefined || value === null || typeof value === 'string') continue;
     if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || typeof v === 'number')) {
       throw invalid(field, 'must be a list of strings', `${field}: ["one", "two"]`);
-    }
-  }
-  for (const glob of (data.applies_to as unknown[] | undefined) ?? []) {
-    try {
-      toolGlob(String(glob));
-    } catch (error) {
-      throw invalid(
-        'applies_to',
-        `glob "${String(glob)}" is invalid: ${(error as Error).message}`,
-        'tool-name globs such as "Bash", "git_push*"',
-      );
     }
   }
   return {

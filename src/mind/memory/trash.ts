@@ -65,14 +65,15 @@ export function memoryFileFor(memoryDir: string, store: MemoryStore, requested: 
       hint: 'name: a memory name or file name, as `firstlight memory list` (MCP: list_memory_files) shows it',
     });
   }
-  if (/[\\/]/.test(wanted) || wanted.startsWith('.')) {
+  if (/[\\/]/.test(wanted)) {
     throw new UserError(`"${requested}" is not a memory name`, {
       code: 'INVALID_ARGUMENT',
       hint: 'name: a memory name or a file name inside memory/, without a path',
     });
   }
   const asFile = wanted.endsWith('.md') ? wanted : `${wanted}.md`;
-  if (asFile !== INDEX_FILE && isFile(join(memoryDir, asFile))) return asFile;
+  // A hidden name is never a memory file (temp files, .trash/), but may be a memory's name.
+  if (asFile !== INDEX_FILE && !asFile.startsWith('.') && isFile(join(memoryDir, asFile))) return asFile;
   const named = store.fileNamed(wanted);
   if (named && isFile(join(memoryDir, named))) return named;
   const lines = (readTextIfExists(join(memoryDir, INDEX_FILE)) ?? '').split('\n');
