@@ -27,6 +27,16 @@ export {
   SystemError,
   UserError,
 } from './errors.js';
+export {
+  appendStateLine,
+  confineFile,
+  readStateFile,
+  readStateTail,
+  UnsafeFileError,
+  writeStateFile,
+  writeStateFileSync,
+} from './confine.js';
+export { ensureDir, requireDir } from './dirs.js';
 export type { LockOptions } from './files.js';
 export {
   mtimeMs,
