@@ -37,6 +37,8 @@ export {
   writeStateFileSync,
 } from './confine.js';
 export { ensureDir, requireDir } from './dirs.js';
+export type { Leftover } from './leftovers.js';
+export { describeLeftovers, LEFTOVER_MIN_AGE_MS, sweepLeftovers } from './leftovers.js';
 export type { LockOptions } from './files.js';
 export {
   mtimeMs,

@@ -9,6 +9,8 @@ interface RawExecution extends ExecutionResult {
 }
 
 const NOTICE = '[firstlight-repl]';
+/** Node's setTimeout limit (2^31-1 ms), in whole seconds. */
+const MAX_TIMER_S = Math.floor(0x7fffffff / 1000);
 
 /** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
 class RunningCell {
@@ -152,7 +154,8 @@ export class KernelHost {
   ): Promise<ExecutionResult> {
     const kernel = await this.liveKernel();
     const settings = this.deps.settings;
-    const timeoutS = options.timeoutS ?? settings.timeout_s;
+    // Node fires a timer past 2^31-1 ms at once: a caller that got past the schema is capped.
+    const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);
     const running = new RunningCell();
     this.running = running;
     const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };

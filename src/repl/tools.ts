@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, type ToolAnnotations, WRITES_ADDITIVE } from '../core/index.js';
 import type { Repl } from './repl.js';
 
+/** The longest `execute` timeout (24 h): far below Node's timer limit (2^31-1 ms, about 24.8 days). */
+export const MAX_EXECUTE_TIMEOUT_S = 86_400;
+
 const problem = z.object({ name: z.string(), kind: z.string(), reason: z.string() });
 
 const executionResult = {
@@ -57,9 +60,10 @@ export function replTools(repl: Repl): Tool[] {
         code: z.string().describe('Python code; may be many lines'),
         timeout: z
           .number()
-          .positive()
+          .positive('timeout is in seconds and must be above 0 (range: 0 < timeout <= 86400)')
+          .max(MAX_EXECUTE_TIMEOUT_S, `timeout is in seconds, at most ${MAX_EXECUTE_TIMEOUT_S} (24 h); range: 0 < timeout <= ${MAX_EXECUTE_TIMEOUT_S}`)
           .optional()
-          .describe('Seconds before the cell is interrupted (default from settings: repl.timeout_s)'),
+          .describe(`Seconds before the cell is interrupted, at most ${MAX_EXECUTE_TIMEOUT_S} (default from settings: repl.timeout_s)`),
       },
       output: executionResult,
       annotations: RUNS_CODE,
