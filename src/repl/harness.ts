@@ -1,4 +1,4 @@
-import { type Logger, SystemError } from '../core/index.js';
+import { isFirstlightError, type Logger, SystemError } from '../core/index.js';
 import { type BackendConnection, Hub, unwrapToolResult } from '../hub/index.js';
 import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
 import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
@@ -15,6 +15,8 @@ const MAX_TIMER_S = Math.floor(0x7fffffff / 1000);
 /** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
 class RunningCell {
   activity = 'running';
+  /** When the cell's timeout fires (ms since the epoch). */
+  deadline = Number.POSITIVE_INFINITY;
   // Made on first use: most cells make no relay call and are never aborted.
   private controller: AbortController | undefined;
 
@@ -27,6 +29,11 @@ class RunningCell {
     this.controller ??= new AbortController();
     this.controller.abort(reason);
   }
+}
+
+/** An error's text for Python, with its code when it is one of ours (`BACKEND_CRASHED: …`). */
+function named(error: unknown): string {
+  return isFirstlightError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
 }
 
 /** A request's kernel was killed (or died) and a new one started; the message says what was lost. */
@@ -120,7 +127,13 @@ export class KernelHost {
   }
 
   private async relay(request: RelayRequest): Promise<RelayAnswer> {
-    const connection = this.hub.get(request.capability);
+    let connection: BackendConnection | undefined;
+    try {
+      // A crashed backend is restarted here, on its next use.
+      connection = await this.hub.live(request.capability);
+    } catch (error) {
+      return { ok: false, error: named(error) };
+    }
     if (!connection) return { ok: false, error: `capability '${request.capability}' is not installed` };
     if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
     // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
@@ -130,13 +143,16 @@ export class KernelHost {
     const onAbort = () => controller.abort(parent?.reason);
     parent?.addEventListener('abort', onAbort, { once: true });
     try {
+      // A backend that never answers times out (BACKEND_TIMEOUT) just before the cell would,
+      // so the cell ends with a named error instead of an interrupt.
+      const left = (this.running?.deadline ?? Number.POSITIVE_INFINITY) - Date.now() - 250;
       const result = await connection.callTool(request.tool, request.arguments, {
         signal: controller.signal,
-        timeoutMs: this.deps.settings.timeout_s * 1000,
+        timeoutMs: Math.max(1, Math.min(this.deps.settings.timeout_s * 1000, left)),
       });
       return { ok: true, result: unwrapToolResult(result) };
     } catch (error) {
-      return { ok: false, error: (error as Error).message };
+      return { ok: false, error: named(error) };
     } finally {
       parent?.removeEventListener('abort', onAbort);
       if (this.running) this.running.activity = 'running';
@@ -157,6 +173,7 @@ export class KernelHost {
     // Node fires a timer past 2^31-1 ms at once: a caller that got past the schema is capped.
     const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);
     const running = new RunningCell();
+    running.deadline = Date.now() + timeoutS * 1000;
     this.running = running;
     const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;

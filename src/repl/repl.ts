@@ -6,7 +6,7 @@ import {
   UnsafeFileError,
   UserError,
 } from '../core/index.js';
-import type { ServerSpec } from '../hub/index.js';
+import type { BackendStatus, ServerSpec } from '../hub/index.js';
 import { KernelHost, KernelRestartedError } from './harness.js';
 import { checkCapabilityName, pythonNamesFor } from './names.js';
 import { type InstallInput, serverSpecFor } from './server-spec.js';
@@ -127,14 +127,15 @@ export class Repl extends KernelHost {
   }
 
   /** The capability's documentation, from its tool specs (or its own describe()). */
-  describeCapability(name: string): Promise<{ name: string; description: string }> {
+  describeCapability(name: string): Promise<{ name: string; description: string; backend?: BackendStatus }> {
     return this.serial(async () => {
       const kernel = await this.liveKernel();
       const text = (await kernel.request<{ text: string | null }>('describe', { name })).text;
       if (text === null) {
         throw this.unknownCapability(name, (await kernel.request<{ names: string[] }>('natives')).names);
       }
-      return { name, description: text };
+      const backend = this.hub.get(name)?.status();
+      return backend ? { name, description: text, backend } : { name, description: text };
     });
   }
 
