@@ -17,7 +17,7 @@ export function ensureDir(dir: string): void {
       stats = statSync(at);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') throw cannotCreate(target, at, code ?? (error as Error).message);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw cannotCreate(target, at, code ?? (error as Error).message);
     }
     if (stats) {
       if (!stats.isDirectory()) throw cannotCreate(target, at, 'not a directory');
