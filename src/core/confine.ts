@@ -103,4 +103,3 @@ export function writeStateFileSync(file: string, content: string | Buffer): void
   confineFile(file);
   writeFileAtomic.sync(file, content, { fsync: true });
 }
-

@@ -17,7 +17,8 @@ export function ensureDir(dir: string): void {
       stats = statSync(at);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw cannotCreate(target, at, code ?? (error as Error).message);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        throw cannotCreate(target, at, code ?? (error as Error).message);
     }
     if (stats) {
       if (!stats.isDirectory()) throw cannotCreate(target, at, 'not a directory');
@@ -40,10 +41,13 @@ export function ensureDir(dir: string): void {
 }
 
 function cannotCreate(target: string, at: string, why: string): UserError {
-  return new UserError(`cannot create directory ${target}: ${at} ${why === 'not a directory' ? 'is not a directory' : `(${why})`}`, {
-    code: 'DIR_UNWRITABLE',
-    hint: `choose a directory you can write (the path given, or its parent ${dirname(target)}, must be creatable)`,
-  });
+  return new UserError(
+    `cannot create directory ${target}: ${at} ${why === 'not a directory' ? 'is not a directory' : `(${why})`}`,
+    {
+      code: 'DIR_UNWRITABLE',
+      hint: `choose a directory you can write (the path given, or its parent ${dirname(target)}, must be creatable)`,
+    },
+  );
 }
 
 /** Throws a UserError naming `dir` when it is not an existing directory (for options that must not create it). */

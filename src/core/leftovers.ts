@@ -75,6 +75,8 @@ export function sweepLeftovers(
 
 /** One line for a person: what was swept, relative to `base`. */
 export function describeLeftovers(removed: readonly Leftover[], base: string): string {
-  const names = removed.map((l) => `${relative(base, l.path) || l.path} (${l.kind === 'lock' ? 'stale lock' : 'temp file'})`);
+  const names = removed.map(
+    (l) => `${relative(base, l.path) || l.path} (${l.kind === 'lock' ? 'stale lock' : 'temp file'})`,
+  );
   return `a crash interrupted a write earlier: removed ${removed.length} leftover${removed.length === 1 ? '' : 's'}: ${names.join(', ')}`;
 }

@@ -143,7 +143,13 @@ export class BackendConnection {
       restarts: this.restarts,
       pid: crash ? undefined : this.pid,
       ...(crash
-        ? { last_crash: { how: crash.how, stderr: lastLines(crash.stderr, 5), at: new Date(crash.at).toISOString() } }
+        ? {
+            last_crash: {
+              how: crash.how,
+              stderr: lastLines(crash.stderr, 5),
+              at: new Date(crash.at).toISOString(),
+            },
+          }
         : {}),
     };
   }

@@ -115,7 +115,10 @@ export class Mind {
     });
     this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
     // What a process killed mid-write left (temp files, stale locks): swept and said once.
-    const swept = sweepLeftovers([options.home, ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : [])]);
+    const swept = sweepLeftovers([
+      options.home,
+      ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : []),
+    ]);
     if (swept.length > 0) {
       const notice = describeLeftovers(swept, options.home);
       this.log.warn(notice);

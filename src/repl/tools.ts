@@ -3,7 +3,12 @@ import { defineTool, READ_ONLY, type Tool, type ToolAnnotations, WRITES_ADDITIVE
 import type { Repl } from './repl.js';
 
 /** One line on a relay capability's server for describe_capability's text. */
-function backendLine(backend: { state: string; restarts: number; pid?: number | undefined; last_crash?: { how: string } | undefined }): string {
+function backendLine(backend: {
+  state: string;
+  restarts: number;
+  pid?: number | undefined;
+  last_crash?: { how: string } | undefined;
+}): string {
   const crash = backend.last_crash ? `; last crash: ${backend.last_crash.how}` : '';
   return `server: ${backend.state}${backend.pid ? ` (pid ${backend.pid})` : ''}, restarts: ${backend.restarts}${crash}`;
 }
@@ -67,9 +72,14 @@ export function replTools(repl: Repl): Tool[] {
         timeout: z
           .number()
           .positive('timeout is in seconds and must be above 0 (range: 0 < timeout <= 86400)')
-          .max(MAX_EXECUTE_TIMEOUT_S, `timeout is in seconds, at most ${MAX_EXECUTE_TIMEOUT_S} (24 h); range: 0 < timeout <= ${MAX_EXECUTE_TIMEOUT_S}`)
+          .max(
+            MAX_EXECUTE_TIMEOUT_S,
+            `timeout is in seconds, at most ${MAX_EXECUTE_TIMEOUT_S} (24 h); range: 0 < timeout <= ${MAX_EXECUTE_TIMEOUT_S}`,
+          )
           .optional()
-          .describe(`Seconds before the cell is interrupted, at most ${MAX_EXECUTE_TIMEOUT_S} (default from settings: repl.timeout_s)`),
+          .describe(
+            `Seconds before the cell is interrupted, at most ${MAX_EXECUTE_TIMEOUT_S} (default from settings: repl.timeout_s)`,
+          ),
       },
       output: executionResult,
       annotations: RUNS_CODE,
@@ -139,11 +149,14 @@ export function replTools(repl: Repl): Tool[] {
             last_crash: z.object({ how: z.string(), stderr: z.string(), at: z.string() }).optional(),
           })
           .optional()
-          .describe("A relay capability's server: running or crashed (restarted on the next call), restarts so far, the last crash"),
+          .describe(
+            "A relay capability's server: running or crashed (restarted on the next call), restarts so far, the last crash",
+          ),
       },
       annotations: READ_ONLY,
       handler: async ({ name }) => repl.describeCapability(name),
-      text: (output) => (output.backend ? `${output.description}\n\n${backendLine(output.backend)}` : output.description),
+      text: (output) =>
+        output.backend ? `${output.description}\n\n${backendLine(output.backend)}` : output.description,
     }),
     defineTool({
       name: 'save_state',

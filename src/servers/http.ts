@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, UserError } from '../core/index.js';
+import { MAX_REQUEST_BYTES } from './bounded-stdio.js';
 import {
   checkBind,
   checkRequest,
@@ -13,7 +14,6 @@ import {
   reachableAddress,
   urlHost,
 } from './http-guard.js';
-import { MAX_REQUEST_BYTES } from './bounded-stdio.js';
 
 export interface HttpOptions {
   host: string;

@@ -20,7 +20,9 @@ for (const [server, args, tool, field] of [
   ['repl', ['repl', 'serve'], 'execute', 'code'],
 ] as const) {
   describe('malformed and oversized input', () => {
-    it(`${server} stdio: an 11 MiB request is answered with an error naming the limit, and the server goes on`, async ({ task }) => {
+    it(`${server} stdio: an 11 MiB request is answered with an error naming the limit, and the server goes on`, async ({
+      task,
+    }) => {
       const home = exampleHomeCopy();
       const s = rawServer([...args, '--home', home.dir]);
       try {
@@ -76,7 +78,9 @@ describe('malformed and oversized input', () => {
     }
   });
 
-  it('execute refuses a timeout past the range (1e308, 0, -1) naming it, and still runs cells', async ({ task }) => {
+  it('execute refuses a timeout past the range (1e308, 0, -1) naming it, and still runs cells', async ({
+    task,
+  }) => {
     const home = exampleHomeCopy();
     const w = await wire(['repl', 'serve', '--home', home.dir]);
     try {
@@ -88,7 +92,10 @@ describe('malformed and oversized input', () => {
         expect(textOf(out)).toMatch(/86400/);
       }
       const ok = structuredOf<{ return_value: unknown; success: boolean }>(
-        await w.client.callTool({ name: 'execute', arguments: { code: 'import time; time.sleep(0.2); 6 * 7', timeout: 86_400 } }),
+        await w.client.callTool({
+          name: 'execute',
+          arguments: { code: 'import time; time.sleep(0.2); 6 * 7', timeout: 86_400 },
+        }),
       );
       expect(ok).toMatchObject({ success: true, return_value: 42 });
     } finally {
@@ -97,7 +104,9 @@ describe('malformed and oversized input', () => {
     }
   });
 
-  it('wrong types and missing fields to every mind tool come back as errors, the server stays up', async ({ task }) => {
+  it('wrong types and missing fields to every mind tool come back as errors, the server stays up', async ({
+    task,
+  }) => {
     const home = exampleHomeCopy();
     const w = await wire(['serve', '--home', home.dir]);
     try {
@@ -105,7 +114,9 @@ describe('malformed and oversized input', () => {
       let tried = 0;
       for (const tool of tools) {
         const required = (tool.inputSchema.required ?? []) as string[];
-        const bad = Object.fromEntries(Object.keys(tool.inputSchema.properties ?? {}).map((k) => [k, { nested: [1, null] }]));
+        const bad = Object.fromEntries(
+          Object.keys(tool.inputSchema.properties ?? {}).map((k) => [k, { nested: [1, null] }]),
+        );
         for (const args of [bad, ...(required.length > 0 ? [{}] : [])]) {
           tried++;
           const out = await w.client.callTool({ name: tool.name, arguments: args }).catch((error: Error) => ({
@@ -124,13 +135,27 @@ describe('malformed and oversized input', () => {
   });
 
   it('every CLI command answers an unknown option with exit 2, not a crash', () => {
-    for (const command of ['serve', 'init', 'doctor', 'install claude', 'taskspace', 'remember', 'recall', 'packet', 'internalize', 'repl serve', 'hook pre-tool-use']) {
+    for (const command of [
+      'serve',
+      'init',
+      'doctor',
+      'install claude',
+      'taskspace',
+      'remember',
+      'recall',
+      'packet',
+      'internalize',
+      'repl serve',
+      'hook pre-tool-use',
+    ]) {
       const out = cli([...command.split(' '), '--no-such-option'], { timeoutMs: 15_000 });
       expect(out.status, command).toBe(2);
     }
   });
 
-  it('HTTP: a body over the limit gets 413 naming it; the server answers the next request', async ({ task }) => {
+  it('HTTP: a body over the limit gets 413 naming it; the server answers the next request', async ({
+    task,
+  }) => {
     const home = exampleHomeCopy();
     const server = await startHttpServer(['--home', home.dir]);
     try {
@@ -146,7 +171,16 @@ describe('malformed and oversized input', () => {
       const ok = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'r', version: '0' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'r', version: '0' },
+          },
+        }),
       });
       expect(ok.status).toBe(200);
     } finally {
@@ -155,4 +189,3 @@ describe('malformed and oversized input', () => {
     }
   });
 });
-

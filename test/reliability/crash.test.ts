@@ -23,7 +23,10 @@ function home(): string {
 
 /** A node process running `code` (CommonJS, with the repo's node_modules). */
 function node(code: string): ChildProcess {
-  const child = spawn(process.execPath, ['-e', code], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', code], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   cleanups.push(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
@@ -49,10 +52,14 @@ async function killMidWrite(dir: string): Promise<string> {
     const writer = node(
       `require('write-file-atomic').sync(${JSON.stringify(join(dir, 'big.md'))}, Buffer.alloc(256 * 1024 * 1024, 97), { fsync: true })`,
     );
-    const temp = await waitFor('the temp file', () => readdirSync(dir).find((f) => /^big\.md\.\d+$/.test(f)), {
-      timeoutMs: 20_000,
-      intervalMs: 2,
-    }).catch(() => undefined);
+    const temp = await waitFor(
+      'the temp file',
+      () => readdirSync(dir).find((f) => /^big\.md\.\d+$/.test(f)),
+      {
+        timeoutMs: 20_000,
+        intervalMs: 2,
+      },
+    ).catch(() => undefined);
     await killed(writer);
     if (temp && existsSync(join(dir, temp)) && !existsSync(join(dir, 'big.md'))) return join(dir, temp);
   }
@@ -70,7 +77,9 @@ async function killHoldingLock(target: string): Promise<string> {
 }
 
 describe('kill -9 at known points', () => {
-  it('a start after kill -9 mid-write sweeps the temp file and the stale lock, and says so once', async ({ task }) => {
+  it('a start after kill -9 mid-write sweeps the temp file and the stale lock, and says so once', async ({
+    task,
+  }) => {
     const h = home();
     const temp = await killMidWrite(join(h, 'memory'));
     const lock = await killHoldingLock(join(h, 'self-state.json'));
@@ -113,19 +122,25 @@ describe('kill -9 at known points', () => {
     expect(existsSync(temp)).toBe(true);
   });
 
-  it('kill -9 of the REPL harness takes its kernel and the cell\'s subprocesses along', async ({ task }) => {
+  it("kill -9 of the REPL harness takes its kernel and the cell's subprocesses along", async ({ task }) => {
     const w = await wire(['repl', 'serve', '--home', home()]);
     cleanups.push(w.close);
     const started = structuredOf<{ return_value: number[] }>(
       await w.client.callTool({
         name: 'execute',
-        arguments: { code: "import os, subprocess\nbg = subprocess.Popen(['sleep', '1000'])\n[os.getpid(), bg.pid]" },
+        arguments: {
+          code: "import os, subprocess\nbg = subprocess.Popen(['sleep', '1000'])\n[os.getpid(), bg.pid]",
+        },
       }),
     ).return_value;
     // A second sleep inside a running cell, as the harness dies.
-    void w.client.callTool({ name: 'execute', arguments: { code: "subprocess.run(['sleep', '1001'])" } }).catch(() => {});
+    void w.client
+      .callTool({ name: 'execute', arguments: { code: "subprocess.run(['sleep', '1001'])" } })
+      .catch(() => {});
     const [kernel, background] = started as [number, number];
-    const running = await waitFor('the cell\'s subprocess', () => childrenOf(kernel).find((pid) => pid !== background));
+    const running = await waitFor("the cell's subprocess", () =>
+      childrenOf(kernel).find((pid) => pid !== background),
+    );
     const killedAt = Date.now();
     process.kill(w.pid, 'SIGKILL');
     const left = await waitGone([kernel, background, running], 5_000);
@@ -142,7 +157,12 @@ describe('kill -9 at known points', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'execute', arguments: { code: "import os, subprocess\nbg = subprocess.Popen(['sleep', '1000'])\n[os.getpid(), bg.pid]" } },
+      params: {
+        name: 'execute',
+        arguments: {
+          code: "import os, subprocess\nbg = subprocess.Popen(['sleep', '1000'])\n[os.getpid(), bg.pid]",
+        },
+      },
     });
     const answer = await s.answer(1, 20_000);
     const [kernel, background] = answer.result.structuredContent.return_value as [number, number];
@@ -153,14 +173,23 @@ describe('kill -9 at known points', () => {
     expect(left).toEqual([]);
   });
 
-  it('after an oversized request and then stdin closing, the REPL harness and its kernel exit', async ({ task }) => {
+  it('after an oversized request and then stdin closing, the REPL harness and its kernel exit', async ({
+    task,
+  }) => {
     const s = rawServer(['repl', 'serve', '--home', home()]);
     cleanups.push(() => s.kill());
     s.initialize();
     expect(await s.answer(0, 20_000)).toBeDefined();
-    s.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { code: 'import os; os.getpid()' } } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'execute', arguments: { code: 'import os; os.getpid()' } },
+    });
     const kernel = (await s.answer(1, 20_000)).result.structuredContent.return_value as number;
-    await s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute', arguments: { code: 'x'.repeat(11 * 1024 * 1024) } } })}\n`);
+    await s.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute', arguments: { code: 'x'.repeat(11 * 1024 * 1024) } } })}\n`,
+    );
     await s.answer(2, 5_000);
     const closedAt = Date.now();
     s.child.stdin?.end();
@@ -174,7 +203,11 @@ describe('kill -9 at known points', () => {
     const before = readdirSync(join(h, 'memory')).length;
     const writer = (n: number) =>
       new Promise<number>((resolve) => {
-        const script = Array.from({ length: 3 }, (_, i) => `echo "Concurrent note ${n}-${i}: unique text ${n * 10 + i}." | node ${JSON.stringify(process.env.FIRSTLIGHT_CLI ?? join(REPO_ROOT, 'dist', 'cli', 'main.js'))} remember --type note --name "r-${n}-${i}" --home ${JSON.stringify(h)} >/dev/null`).join(' && ');
+        const script = Array.from(
+          { length: 3 },
+          (_, i) =>
+            `echo "Concurrent note ${n}-${i}: unique text ${n * 10 + i}." | node ${JSON.stringify(process.env.FIRSTLIGHT_CLI ?? join(REPO_ROOT, 'dist', 'cli', 'main.js'))} remember --type note --name "r-${n}-${i}" --home ${JSON.stringify(h)} >/dev/null`,
+        ).join(' && ');
         spawn('sh', ['-c', script], { stdio: 'ignore' }).on('exit', (code) => resolve(code ?? 1));
       });
     const started = Date.now();
@@ -187,4 +220,3 @@ describe('kill -9 at known points', () => {
     for (let n = 0; n < 4; n++) for (let i = 0; i < 3; i++) expect(index).toContain(`r-${n}-${i}`);
   });
 });
-

@@ -62,7 +62,9 @@ describe('traversal and symlink probes', () => {
     const project = dir();
     mkdirSync(join(project, '.firstlight'));
     execFileSync('mkfifo', [join(project, '.firstlight', 'taskspace.json')]);
-    const out = cli(['taskspace', '--project', project, '--home', home(), '--set-name', 'x'], { timeoutMs: 15_000 });
+    const out = cli(['taskspace', '--project', project, '--home', home(), '--set-name', 'x'], {
+      timeoutMs: 15_000,
+    });
     figure(task, 'FIFO refusal ms', out.ms);
     expect(out.signal).toBeNull();
     expect(out.status).toBe(2);

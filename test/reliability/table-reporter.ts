@@ -19,7 +19,8 @@ export default class TableReporter implements Reporter {
         const state = test.result().state;
         if (state === 'failed') row.failed++;
         row.ms += test.diagnostic()?.duration ?? 0;
-        for (const [name, value] of Object.entries(test.meta().figures ?? {})) row.figures.push(`${name} ${value}`);
+        for (const [name, value] of Object.entries(test.meta().figures ?? {}))
+          row.figures.push(`${name} ${value}`);
       }
     }
     const width = Math.max(4, ...rows.map((r) => r.area.length));

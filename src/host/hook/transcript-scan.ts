@@ -118,7 +118,8 @@ function judge(tool: ProofTool, outcome: ToolOutcome): BootstrapProof {
  */
 function sessionReader(reader: TranscriptReader, sessionId: string | null | undefined): TranscriptReader {
   if (!sessionId) return reader;
-  const other = (entry: TranscriptEntry) => typeof entry.sessionId === 'string' && entry.sessionId !== sessionId;
+  const other = (entry: TranscriptEntry) =>
+    typeof entry.sessionId === 'string' && entry.sessionId !== sessionId;
   return {
     ...reader,
     calls: (entry) => (other(entry) ? [] : reader.calls(entry)),
