@@ -21,12 +21,12 @@ export class UnsafeFileError extends UserError {
   }
 }
 
-function kind(stats: Stats): string {
+/** What a special file is, or undefined for a regular file or a directory (the OS names those: EISDIR). */
+function special(stats: Stats): string | undefined {
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
   if (stats.isSocket()) return 'a socket';
-  if (stats.isDirectory()) return 'a directory';
-  return 'not a regular file';
+  return undefined;
 }
 
 const inside = (root: string, path: string): boolean => {
@@ -36,8 +36,8 @@ const inside = (root: string, path: string): boolean => {
 
 /**
  * Checks a state file before it is read or written: absent is fine (it will be created); a
- * regular file is fine; a symlink is fine only when it resolves to a regular file inside the
- * file's own directory. Anything else throws {@link UnsafeFileError} naming the path. Every
+ * regular file is fine (a directory is left to fail as the OS says, EISDIR); a symlink is fine
+ * only when it resolves inside the file's own directory; a FIFO, socket or device never. Anything else throws {@link UnsafeFileError} naming the path. Every
  * read and write of a state file (taskspace, REPL states, self-state, sessions, events, the
  * install manifest, the runtime's journal and handoffs) goes through here.
  */
@@ -64,11 +64,12 @@ export function confineFile(file: string): void {
       root = dir;
     }
     if (!inside(root, target)) throw new UnsafeFileError(file, `a symlink to ${target}, outside ${dir}`);
-    const stats = statSync(target);
-    if (!stats.isFile()) throw new UnsafeFileError(file, `a symlink to ${kind(stats)}`);
+    const kind = special(statSync(target));
+    if (kind) throw new UnsafeFileError(file, `a symlink to ${kind}`);
     return;
   }
-  if (!link.isFile()) throw new UnsafeFileError(file, `${kind(link)}, not a regular file`);
+  const kind = special(link);
+  if (kind) throw new UnsafeFileError(file, `${kind}, not a regular file`);
 }
 
 /** {@link readTextIfExists} for a state file: confined first. */

@@ -15,8 +15,6 @@ const MAX_TIMER_S = Math.floor(0x7fffffff / 1000);
 /** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
 class RunningCell {
   activity = 'running';
-  /** When the cell's timeout fires (ms since the epoch). */
-  deadline = Number.POSITIVE_INFINITY;
   // Made on first use: most cells make no relay call and are never aborted.
   private controller: AbortController | undefined;
 
@@ -143,15 +141,19 @@ export class KernelHost {
     const onAbort = () => controller.abort(parent?.reason);
     parent?.addEventListener('abort', onAbort, { once: true });
     try {
-      // A backend that never answers times out (BACKEND_TIMEOUT) just before the cell would,
-      // so the cell ends with a named error instead of an interrupt.
-      const left = (this.running?.deadline ?? Number.POSITIVE_INFINITY) - Date.now() - 250;
       const result = await connection.callTool(request.tool, request.arguments, {
         signal: controller.signal,
-        timeoutMs: Math.max(1, Math.min(this.deps.settings.timeout_s * 1000, left)),
+        timeoutMs: this.deps.settings.timeout_s * 1000,
       });
       return { ok: true, result: unwrapToolResult(result) };
     } catch (error) {
+      if (controller.signal.aborted && parent?.aborted) {
+        // The cell's timeout ended the call: the backend had not answered by then.
+        return {
+          ok: false,
+          error: `BACKEND_TIMEOUT: backend "${request.capability}" did not answer ${request.tool} before the cell's timeout`,
+        };
+      }
       return { ok: false, error: named(error) };
     } finally {
       parent?.removeEventListener('abort', onAbort);
@@ -173,13 +175,16 @@ export class KernelHost {
     // Node fires a timer past 2^31-1 ms at once: a caller that got past the schema is capped.
     const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);
     const running = new RunningCell();
-    running.deadline = Date.now() + timeoutS * 1000;
     this.running = running;
-    const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
+    const timing: { phase: 'running' | 'interrupted' | 'killed'; during?: string } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
     const started = Date.now();
     const timer = setTimeout(() => {
       timing.phase = 'interrupted';
+      // A relay call that had not answered is named in the result: the usual cause is the backend.
+      if (running.activity.startsWith('calling ')) {
+        timing.during = ` while ${running.activity}, which had not answered (BACKEND_TIMEOUT)`;
+      }
       running.abort(new Error(`execute timed out after ${timeoutS} s`));
       kernel.interrupt();
       graceTimer = setTimeout(() => {
@@ -205,9 +210,11 @@ export class KernelHost {
       delete raw.names;
       this.lastCount = raw.execution_count;
       result = raw;
-      if (timing.phase !== 'running' && raw.error_type === 'KeyboardInterrupt') {
+      const cut =
+        raw.error_type === 'KeyboardInterrupt' || (raw.error_message ?? '').includes('BACKEND_TIMEOUT');
+      if (timing.phase !== 'running' && cut) {
         result.error_type = 'TimeoutError';
-        result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt); the namespace is intact`;
+        result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt)${timing.during ?? ''}; the namespace is intact`;
       } else if (timing.phase !== 'running') {
         // e.g. os.system ignores SIGINT while it waits, but the child it waits for does not.
         result.stderr += `${NOTICE} the cell passed the ${timeoutS} s timeout; the interrupt stopped a subprocess and the cell then ended by itself\n`;

@@ -3,7 +3,8 @@
  * pre-tool-use` (a real process, as a host runs it). Every denial must still answer, fast.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/index.js';
@@ -81,6 +82,20 @@ describe('gate adversarial transcripts', () => {
     expect(out.allowed).toBe(false);
     expect(out.reason).toMatch(/not a regular file/);
     expect(out.ms).toBeLessThan(10_000);
+  });
+
+  it('a FIFO where firstlight\'s bootstrap record would be is not read (the gate still answers)', ({ task }) => {
+    const records = join(work.dir, 'home', 'cache', 'bootstraps');
+    mkdirSync(records, { recursive: true });
+    execFileSync('mkfifo', [join(records, `${createHash('sha256').update(SESSION, 'utf8').digest('hex')}.json`)]);
+    try {
+      const out = gate(transcript('record-fifo', [call(), result()]));
+      figure(task, 'record FIFO answer ms', out.ms);
+      expect(out.signal).toBeNull();
+      expect(out.allowed).toBe(true);
+    } finally {
+      rmSync(records, { recursive: true, force: true });
+    }
   });
 
   it('a directory as transcript_path denies', () => {
