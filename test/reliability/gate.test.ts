@@ -84,10 +84,14 @@ describe('gate adversarial transcripts', () => {
     expect(out.ms).toBeLessThan(10_000);
   });
 
-  it('a FIFO where firstlight\'s bootstrap record would be is not read (the gate still answers)', ({ task }) => {
+  it("a FIFO where firstlight's bootstrap record would be is not read (the gate still answers)", ({
+    task,
+  }) => {
     const records = join(work.dir, 'home', 'cache', 'bootstraps');
     mkdirSync(records, { recursive: true });
-    execFileSync('mkfifo', [join(records, `${createHash('sha256').update(SESSION, 'utf8').digest('hex')}.json`)]);
+    execFileSync('mkfifo', [
+      join(records, `${createHash('sha256').update(SESSION, 'utf8').digest('hex')}.json`),
+    ]);
     try {
       const out = gate(transcript('record-fifo', [call(), result()]));
       figure(task, 'record FIFO answer ms', out.ms);

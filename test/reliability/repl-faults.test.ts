@@ -104,7 +104,9 @@ describe('REPL faults', () => {
     });
     const hung = await run('stuck.hang()', 3);
     expect(hung.error_type).toBe('TimeoutError');
-    expect(hung.error_message).toMatch(/while calling stuck\.hang, which had not answered \(BACKEND_TIMEOUT\)/);
+    expect(hung.error_message).toMatch(
+      /while calling stuck\.hang, which had not answered \(BACKEND_TIMEOUT\)/,
+    );
     const started = Date.now();
     const next = await run('5 + 5');
     const ms = Date.now() - started;

@@ -71,7 +71,8 @@ export async function writeBootstrapRecord(
   // Imported here, not at the top: the gate loads this module on every tool call and only reads.
   const { default: writeFileAtomic } = await import('write-file-atomic');
   const file = bootstrapRecordPath(home, sessionId);
-  if (!regularOrAbsent(file)) throw new Error(`refused ${file}: not a regular file (a symlink, FIFO or device)`);
+  if (!regularOrAbsent(file))
+    throw new Error(`refused ${file}: not a regular file (a symlink, FIFO or device)`);
   await writeFileAtomic(file, `${JSON.stringify(record)}\n`, { fsync: true });
   pruneBootstrapRecords(home, options.now, options);
 }
