@@ -1,6 +1,6 @@
 import { existsSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { appendLine, readTailLines, readTextIfExists } from '../core/index.js';
+import { appendStateLine, readStateFile, readStateTail } from '../core/index.js';
 
 /** One session start: a line of `<home>/sessions.jsonl`. */
 export interface SessionRecord {
@@ -74,7 +74,7 @@ function asRecord(value: unknown): SessionRecord | undefined {
 }
 
 function readLog(file: string): FileRead | undefined {
-  const tail = readTailLines(file, TAIL_BYTES);
+  const tail = readStateTail(file, TAIL_BYTES);
   if (!tail) return undefined;
   const records: SessionRecord[] = [];
   const bad: string[] = [];
@@ -92,7 +92,7 @@ function readLog(file: string): FileRead | undefined {
 
 /** `sessions.json`: `{current, previous}`, each a session start or null. */
 function readSingle(file: string): FileRead | undefined {
-  const text = readTextIfExists(file);
+  const text = readStateFile(file);
   if (text === undefined) return undefined;
   const fail = (why: string): FileRead => ({ records: [], problem: why, size: text.length });
   let value: unknown;
@@ -164,7 +164,7 @@ export function upkeep(files: SessionFiles, now: Date): string[] {
   for (const { file, problem, records } of read.corrupt) {
     const aside = freeName(`${file}.corrupt-${now.getTime()}`);
     renameSync(file, aside);
-    for (const record of records) appendLine(files.log, JSON.stringify(record));
+    for (const record of records) appendStateLine(files.log, JSON.stringify(record));
     notices.push(
       `${basename(file)}: ${problem}; kept it as ${basename(aside)} and carried its ${records.length} readable session start(s) into ${basename(files.log)}`,
     );
@@ -172,7 +172,7 @@ export function upkeep(files: SessionFiles, now: Date): string[] {
   const moved = new Set(read.corrupt.map((c) => c.file));
   if (read.singlePresent && !moved.has(files.single)) {
     for (const record of readSingle(files.single)?.records ?? []) {
-      appendLine(files.log, JSON.stringify(record));
+      appendStateLine(files.log, JSON.stringify(record));
     }
     unlinkSync(files.single);
   }

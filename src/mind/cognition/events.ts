@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendLine, readTailLines, SystemError } from '../../core/index.js';
+import { appendStateLine, isFirstlightError, readStateTail, SystemError } from '../../core/index.js';
 
 /** One line of `events/YYYY-MM-DD.jsonl`. */
 export interface CognitionEvent {
@@ -27,7 +27,7 @@ export function eventFileFor(eventsDir: string, at: Date): string {
 
 /** Appends one event as one line (O_APPEND, one write: see appendLine). Fields are clipped upstream so a line stays small. */
 export function appendEvent(eventsDir: string, event: CognitionEvent, at: Date): void {
-  appendLine(eventFileFor(eventsDir, at), JSON.stringify(event));
+  appendStateLine(eventFileFor(eventsDir, at), JSON.stringify(event));
 }
 
 /** How much of a day file's tail is searched for a pending expectation (the recent past). */
@@ -38,10 +38,11 @@ const TAIL_BYTES = 256 * 1024;
  * that does not exist holds no events; one that cannot be read (EACCES, …) is an error naming it.
  */
 export function readRecentEvents(file: string, maxBytes = TAIL_BYTES): CognitionEvent[] {
-  let tail: ReturnType<typeof readTailLines>;
+  let tail: ReturnType<typeof readStateTail>;
   try {
-    tail = readTailLines(file, maxBytes);
+    tail = readStateTail(file, maxBytes);
   } catch (error) {
+    if (isFirstlightError(error)) throw error;
     throw new SystemError(`could not read cognition events from ${file}: ${(error as Error).message}`, {
       code: 'EVENTS_UNREADABLE',
       hint: `make ${file} readable by this user (or move it out of events/)`,
