@@ -206,7 +206,7 @@ export function readSessionHistory(home: string): SessionHistory {
   for (const file of [files.rotated, files.log]) {
     let text: string | undefined;
     try {
-      text = readTextIfExists(file);
+      text = readStateFile(file);
     } catch (error) {
       problems.push(`${basename(file)} could not be read (${(error as Error).message})`);
       continue;
