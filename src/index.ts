@@ -43,7 +43,9 @@ export type { ActiveContext, BootstrapPacket, MindOptions, Resumption } from './
 export {
   createMind,
   Mind,
+  CONTRACT_KEYS,
   PACKET_SCHEMA_VERSION,
+  packetContractSchema,
   packetJsonSchema,
   packetSchema,
   renderPacketMarkdown,

@@ -91,6 +91,8 @@ export {
   guidanceEntrySchema,
   PACKET_SCHEMA_VERSION,
   packetJsonSchema,
+  CONTRACT_KEYS,
+  packetContractSchema,
   packetSchema,
   packetShape,
   resumptionSchema,
