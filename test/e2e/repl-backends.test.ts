@@ -2,17 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  CLI,
-  ceilingFrom,
-  REPO_ROOT,
-  structured,
-  tempDir,
-  textOf,
-  type Wired,
-  wireStdio,
-} from '../helpers/index.js';
+import { CLI, ceilingFrom, REPO_ROOT, structured, tempDir, textOf, type Wired } from '../helpers/index.js';
 import { childrenOf, gone, waitGone } from './repl-procs.js';
+import { parentOf, type ReplVariant, serveArgs, VARIANTS, wireRepl } from './repl-variants.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
 
@@ -36,11 +28,8 @@ function dir(prefix: string): string {
   return t.dir;
 }
 
-async function harness(cwd?: string): Promise<Wired> {
-  const wired = await wireStdio(
-    ['repl', 'serve', '--home', dir('firstlight-repl-home-')],
-    cwd ? { cwd } : {},
-  );
+async function harness(variant: ReplVariant, cwd?: string): Promise<Wired> {
+  const wired = await wireRepl(variant, ['--home', dir('firstlight-repl-home-')], cwd ? { cwd } : {});
   cleanups.push(wired.close);
   return wired;
 }
@@ -84,16 +73,24 @@ async function run(w: Wired, code: string): Promise<Exec> {
   return structured<Exec>(await call(w, 'execute', { code }));
 }
 
-/** The pids of the harness and its kernel, read from inside the kernel. */
-async function harnessPids(w: Wired): Promise<{ harness: number; kernel: number }> {
-  const [harnessPid, kernel] = (await run(w, 'import os as _os\n(_os.getppid(), _os.getpid())'))
-    .return_value as number[];
-  return { harness: harnessPid as number, kernel: kernel as number };
+/**
+ * The harness's child that runs the kernel, from the pid of the process running the cells: the
+ * stdlib kernel itself, or the bridge a Jupyter kernel is a child of.
+ */
+function kernelChild(variant: ReplVariant, cellPid: number): number {
+  return variant.kernel === 'jupyter' ? parentOf(cellPid) : cellPid;
+}
+
+/** The pids of the harness and its kernel process, read from inside the kernel. */
+async function harnessPids(variant: ReplVariant, w: Wired): Promise<{ harness: number; kernel: number }> {
+  const cellPid = (await run(w, 'import os as _os\n_os.getpid()')).return_value as number;
+  const kernel = kernelChild(variant, cellPid);
+  return { harness: parentOf(kernel), kernel };
 }
 
 /** The backend servers the harness started: its children other than the kernel. */
-async function backendPids(w: Wired): Promise<number[]> {
-  const { harness: harnessPid, kernel } = await harnessPids(w);
+async function backendPids(variant: ReplVariant, w: Wired): Promise<number[]> {
+  const { harness: harnessPid, kernel } = await harnessPids(variant, w);
   return childrenOf(harnessPid).filter((pid) => pid !== kernel);
 }
 
@@ -109,11 +106,11 @@ function forkingBackend(where: string): { command: string; grandchildPid: () => 
   return { command, grandchildPid: () => Number(readFileSync(pidFile, 'utf8').trim()) };
 }
 
-describe('firstlight repl serve with real backend servers', () => {
+describe.each(VARIANTS)('firstlight repl serve with real backend servers, $label', (variant) => {
   it('filesystem: install, call, an error raised in Python, describe, uninstall', async () => {
     const root = dir('firstlight-fs-');
     writeFileSync(join(root, 'notes.txt'), 'first line\nsecond line\n');
-    const w = await harness();
+    const w = await harness(variant);
     const installed = structured(
       await call(w, 'install_capability', {
         name: 'fs',
@@ -144,7 +141,7 @@ describe('firstlight repl serve with real backend servers', () => {
     expect((await run(w, 'sorted(n for n in dir(fs) if n.startswith("read"))')).return_value).toEqual(
       expect.arrayContaining(['read_text_file', 'read_media_file']),
     );
-    const pids = await backendPids(w);
+    const pids = await backendPids(variant, w);
     expect(pids).toHaveLength(1);
     const removed = structured(await call(w, 'uninstall_capability', { name: 'fs' }));
     expect(removed.message).toMatch(/stopped its server/);
@@ -155,7 +152,7 @@ describe('firstlight repl serve with real backend servers', () => {
   it('memory: env passthrough (MEMORY_FILE_PATH) and structured results', async () => {
     const data = dir('firstlight-memory-');
     const file = join(data, 'memory.jsonl');
-    const w = await harness();
+    const w = await harness(variant);
     await call(w, 'install_capability', {
       name: 'memory',
       command: join(BIN, 'mcp-server-memory'),
@@ -170,7 +167,7 @@ describe('firstlight repl serve with real backend servers', () => {
   });
 
   it('everything: sanitised names, text results, backend errors and uninstall', async () => {
-    const w = await harness();
+    const w = await harness(variant);
     const installed = structured(
       await call(w, 'install_capability', {
         name: 'everything',
@@ -202,7 +199,7 @@ describe('firstlight repl serve with real backend servers', () => {
     writeFileSync(join(project, 'pyproject.toml'), '[project]\nname = "demo"\n');
     writeFileSync(join(project, 'src', 'app.py'), 'print(1)\n');
     writeFileSync(join(project, 'tests', 'test_app.py'), 'def test(): pass\n');
-    const w = await harness(project);
+    const w = await harness(variant, project);
 
     // > install_capability("fs", "npx @anthropic/filesystem-mcp --root /Users/me/project")
     // The program is the real server's (installed locally, not fetched by npx). It takes its
@@ -278,55 +275,64 @@ describe('firstlight repl serve with real backend servers', () => {
     expect(adapted.return_value).toEqual(['app.py', 'test_app.py']);
   });
 
-  it('exits cleanly and promptly when its stdin ends, saving and killing its backends and their children', async () => {
-    const home = dir('firstlight-repl-exit-');
-    const backend = forkingBackend(home);
-    const spawned = Date.now();
-    const harness = spawn(process.execPath, [CLI, 'repl', 'serve', '--home', home], {
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    cleanups.push(() => {
-      if (harness.exitCode === null) harness.kill('SIGKILL');
-    });
-    const rpc = jsonRpc(harness);
-    await rpc.request('initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'firstlight-test', version: '0' },
-    });
-    // Baseline: how long this machine, loaded as it is now, takes to start a harness.
-    const startMs = Date.now() - spawned;
-    rpc.notify('notifications/initialized');
-    const installed = await rpc.request('tools/call', {
-      name: 'install_capability',
-      arguments: { name: 'everything', command: backend.command },
-    });
-    expect(installed.isError).toBeUndefined();
-    const kernel = (
-      await rpc.request('tools/call', { name: 'execute', arguments: { code: 'import os\nos.getpid()' } })
-    ).structuredContent.return_value as number;
-    const backends = childrenOf(harness.pid as number).filter((pid) => pid !== kernel);
-    expect(backends).toHaveLength(1);
-    const processes = [kernel, ...backends, backend.grandchildPid()];
-    expect(processes.filter(gone)).toEqual([]);
+  it.runIf(variant.transport === 'stdio')(
+    'exits cleanly and promptly when its stdin ends, saving and killing its backends and their children',
+    async () => {
+      const home = dir('firstlight-repl-exit-');
+      const backend = forkingBackend(home);
+      const spawned = Date.now();
+      const harness = spawn(process.execPath, [CLI, ...serveArgs(variant, ['--home', home])], {
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
+      cleanups.push(() => {
+        if (harness.exitCode === null) harness.kill('SIGKILL');
+      });
+      const rpc = jsonRpc(harness);
+      await rpc.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'firstlight-test', version: '0' },
+      });
+      // Baseline: how long this machine, loaded as it is now, takes to start a harness.
+      const startMs = Date.now() - spawned;
+      rpc.notify('notifications/initialized');
+      const installed = await rpc.request('tools/call', {
+        name: 'install_capability',
+        arguments: { name: 'everything', command: backend.command },
+      });
+      expect(installed.isError).toBeUndefined();
+      const kernel = (
+        await rpc.request('tools/call', { name: 'execute', arguments: { code: 'import os\nos.getpid()' } })
+      ).structuredContent.return_value as number;
+      const backends = childrenOf(harness.pid as number).filter(
+        (pid) => pid !== kernelChild(variant, kernel),
+      );
+      expect(backends).toHaveLength(1);
+      const processes = [
+        ...new Set([kernel, kernelChild(variant, kernel)]),
+        ...backends,
+        backend.grandchildPid(),
+      ];
+      expect(processes.filter(gone)).toEqual([]);
 
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      harness.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const started = Date.now();
-    harness.stdin.end();
-    expect(await exited).toEqual({ code: 0, signal: null });
-    // Shutting down (a save, three processes ended) takes no longer than about two starts.
-    expect(Date.now() - started).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
-    expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
-    expect(await waitGone(processes, 1000)).toEqual([]);
-  });
+      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        harness.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      const started = Date.now();
+      harness.stdin.end();
+      expect(await exited).toEqual({ code: 0, signal: null });
+      // Shutting down (a save, three processes ended) takes no longer than about two starts.
+      expect(Date.now() - started).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
+      expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
+      expect(await waitGone(processes, 1000)).toEqual([]);
+    },
+  );
 
   it('kills the whole process group of a backend on uninstall, forked children included', async () => {
     const backend = forkingBackend(dir('firstlight-repl-group-'));
-    const w = await harness();
+    const w = await harness(variant);
     await call(w, 'install_capability', { name: 'everything', command: backend.command });
-    const [server] = await backendPids(w);
+    const [server] = await backendPids(variant, w);
     const grandchild = backend.grandchildPid();
     expect(gone(server as number) || gone(grandchild)).toBe(false);
     await call(w, 'uninstall_capability', { name: 'everything' });
@@ -334,7 +340,7 @@ describe('firstlight repl serve with real backend servers', () => {
   });
 
   it('reset keeps relay and native capabilities usable', async () => {
-    const w = await harness();
+    const w = await harness(variant);
     await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
     await run(
       w,
@@ -347,10 +353,10 @@ describe('firstlight repl serve with real backend servers', () => {
   });
 });
 
-describe('persistence with backends', () => {
+describe.each(VARIANTS)('persistence with backends, $label', (variant) => {
   it("restores the seed's example state file (only paths changed)", async () => {
     const root = dir('firstlight-seed-root-');
-    const w = await harness();
+    const w = await harness(variant);
     const states = structured<{ file: string }>(await call(w, 'save_state', { name: 'probe' })).file;
     // The seed's example (002, section 7.2) with its two commands pointing at real servers.
     const seed = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'repl', 'seed-state.json'), 'utf8')
@@ -400,7 +406,7 @@ describe('persistence with backends', () => {
       }),
     );
 
-    const first = await wireStdio(['repl', 'serve', '--home', home]);
+    const first = await wireRepl(variant, ['--home', home]);
     const notice = await run(first, 'n');
     expect(notice.return_value).toBe(1);
     expect(notice.stderr).toMatch(/NOT restored: everything \[capability\].*registry hiccup/);
@@ -418,7 +424,7 @@ describe('persistence with backends', () => {
     expect(kept.variables.n).toEqual({ type: 'json', value: 1 });
 
     writeFileSync(flag, '');
-    const second = await wireStdio(['repl', 'serve', '--home', home]);
+    const second = await wireRepl(variant, ['--home', home]);
     cleanups.push(second.close);
     const back = await run(second, 'everything.echo(message="back")');
     expect(back.return_value).toBe('Echo: back');
@@ -431,9 +437,9 @@ describe('persistence with backends', () => {
   });
 });
 
-describe('relay calls from threads and interrupts', () => {
+describe.each(VARIANTS)('relay calls from threads and interrupts, $label', (variant) => {
   async function withEverything(): Promise<Wired> {
-    const w = await harness();
+    const w = await harness(variant);
     await call(w, 'install_capability', { name: 'everything', command: join(BIN, 'mcp-server-everything') });
     return w;
   }

@@ -78,7 +78,9 @@ describe('bootstrap_session as the persona-sati client reads it', () => {
     // The exact string, as a member of the list (Python's `in` on a list).
     expect(packet.degraded_mode.reasons).toContain('mind contract unavailable');
     // The cause sits beside it, keyed by the reason.
-    expect(packet.degraded_mode.causes['mind contract unavailable']).toMatch(/missing file persona\/missing\.md/);
+    expect(packet.degraded_mode.causes['mind contract unavailable']).toMatch(
+      /missing file persona\/missing\.md/,
+    );
     expect(packet.mind_contract).toMatch(/failed to assemble/);
   });
 
@@ -99,11 +101,15 @@ describe('bootstrap_session as the persona-sati client reads it', () => {
       mind_contract: 'FULL VOICE CONTRACT',
       mind_contract_available: true,
       available_mind_tools: ['bootstrap_session', 'observe', 'recall', 'reflect'],
-      cognition_protocol: ['Call bootstrap_session before the first substantive answer or external tool call.'],
+      cognition_protocol: [
+        'Call bootstrap_session before the first substantive answer or external tool call.',
+      ],
       context: { open_commitments: ['Ship bootstrap'], recent_carry_forward: ['Continue context work'] },
       memory_catalog: { total_count: 4, index_present: true, category_counts: { user: 1, unknown: 1 } },
       degraded_mode: { mind_contract_available: true, reasons: [] },
-      host_limitations: ['FastMCP instructions are not reliable model context in Claude Code or Copilot CLI.'],
+      host_limitations: [
+        'FastMCP instructions are not reliable model context in Claude Code or Copilot CLI.',
+      ],
     };
     const result = validate(plain);
     expect(result.errorMessage ?? '').toBe('');
