@@ -25,6 +25,7 @@ import {
   type TaskspaceWrite,
   writeTaskspace,
 } from './taskspace-store.js';
+import { listTaskspaces, newTaskspace, switchTaskspace, type TaskspaceEntry } from './taskspaces.js';
 
 export interface GuidanceOptions {
   home: string;
@@ -137,6 +138,25 @@ export class Guidance {
 
   /** Writes the store (creating it in the project when missing). */
   async writeTaskspace(patch: TaskspacePatch): Promise<TaskspaceWrite> {
+    return writeTaskspace(this.requireProject().taskspaceFile, patch, { now: this.options.clock });
+  }
+
+  /** Every taskspace of the project, the current one first. */
+  listTaskspaces(): TaskspaceEntry[] {
+    return listTaskspaces(this.requireProject().taskspaceFile);
+  }
+
+  /** Starts a new current taskspace; the previous one is kept, to switch back to. */
+  newTaskspace(patch: TaskspacePatch): ReturnType<typeof newTaskspace> {
+    return newTaskspace(this.requireProject().taskspaceFile, patch, { now: this.options.clock });
+  }
+
+  /** Makes the taskspace with `id` the current one. */
+  switchTaskspace(id: string): ReturnType<typeof switchTaskspace> {
+    return switchTaskspace(this.requireProject().taskspaceFile, id);
+  }
+
+  private requireProject(): ProjectLocation {
     const project = this.project();
     if (!project) {
       throw new UserError('no project directory to keep a taskspace in', {
@@ -144,7 +164,7 @@ export class Guidance {
         hint: 'start the server from inside the project, or pass --project DIR',
       });
     }
-    return writeTaskspace(project.taskspaceFile, patch, { now: this.options.clock });
+    return project;
   }
 
   /** The assembled `yiasou` text. Never throws for a missing or broken store: it omits the task. */

@@ -21,4 +21,6 @@ export type { ProjectLocation } from './project.js';
 export { findProject, PROJECT_STATE_DIR, projectAt } from './project.js';
 export type { Taskspace, TaskspacePatch, TaskspaceRead, TaskspaceWrite } from './taskspace-store.js';
 export { readTaskspace, TASKSPACE_LIMITS, writeTaskspace } from './taskspace-store.js';
+export type { TaskspaceEntry } from './taskspaces.js';
+export { listTaskspaces, newTaskspace, switchTaskspace } from './taskspaces.js';
 export { guidanceTools } from './tools.js';

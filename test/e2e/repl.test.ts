@@ -183,18 +183,50 @@ describe.each(VARIANTS)('firstlight repl serve (kernel semantics), $label', (var
     expect(result.stdout.trimEnd().endsWith('end')).toBe(true);
   });
 
-  it('takes bytes written to sys.stdout.buffer and sys.stderr.buffer into the same capped streams', async () => {
-    const w = await serve(home());
-    const euro = '"€".encode()';
-    const result = await run(
-      w,
-      `import sys\nprint("a")\nsys.stdout.buffer.write(b"x")\nsys.stdout.buffer.write(${euro}[:2])\nsys.stdout.buffer.write(${euro}[2:] + b"\\n")\nsys.stderr.buffer.write(b"e")\nsys.stdout.buffer.write(b"y" * 50_000)`,
-    );
-    expect(result).toMatchObject({ success: true, return_value: 50_000, stderr: 'e' });
-    expect(result.stdout.startsWith('a\nx€\nyyyy')).toBe(true);
-    expect(result.stdout).toMatch(/output truncated: 50,005 characters written/);
-    expect(result.stdout.length).toBeLessThan(20_300);
-  });
+  // The stdlib kernel's own streams: ipykernel's have no `.buffer`.
+  it.runIf(variant.kernel === 'stdlib')(
+    'stdlib kernel: takes bytes written to sys.stdout.buffer and sys.stderr.buffer into the same capped streams',
+    async () => {
+      const w = await serve(home());
+      const euro = '"€".encode()';
+      const result = await run(
+        w,
+        `import sys\nprint("a")\nsys.stdout.buffer.write(b"x")\nsys.stdout.buffer.write(${euro}[:2])\nsys.stdout.buffer.write(${euro}[2:] + b"\\n")\nsys.stderr.buffer.write(b"e")\nsys.stdout.buffer.write(b"y" * 50_000)`,
+      );
+      expect(result).toMatchObject({ success: true, return_value: 50_000, stderr: 'e' });
+      expect(result.stdout.startsWith('a\nx€\nyyyy')).toBe(true);
+      expect(result.stdout).toMatch(/output truncated: 50,005 characters written/);
+      expect(result.stdout.length).toBeLessThan(20_300);
+    },
+  );
+
+  it.runIf(variant.kernel === 'jupyter')(
+    'IPython only: magics, ! shell commands and rich display (as text) beside register_capability',
+    async () => {
+      const w = await serve(home());
+      const magic = await run(w, 'x = 21\n%time y = x * 2\ny');
+      expect(magic).toMatchObject({ success: true, return_value: 42 });
+      expect(magic.stdout).toMatch(/Wall time/);
+      const shell = await run(w, '!echo shell-$((1+1))');
+      expect(shell.stdout).toContain('shell-2');
+      const captured = await run(w, 'files = !echo a b\nfiles.s');
+      expect(captured.return_value).toBe('a b');
+      const display = await run(
+        w,
+        'from IPython.display import HTML, display\ndisplay(HTML("<b>bold</b>"))\ntype(get_ipython()).__name__',
+      );
+      expect(display.stdout).toContain('<IPython.core.display.HTML object>');
+      expect(display.return_value).toBe('ZMQInteractiveShell');
+      const native = await run(
+        w,
+        'class Tool:\n    name = "tool"\n    def describe(self):\n        return "tool"\nregister_capability(Tool())\ntool.describe()',
+      );
+      expect(native.return_value).toBe('tool');
+      const state = structured(await w.client.callTool({ name: 'state', arguments: {} }));
+      expect(state).toMatchObject({ capabilities: ['tool'], history_length: 5, execution_count: 5 });
+      expect(Object.keys(state.variables as object)).not.toContain('In');
+    },
+  );
 
   it('reports and recovers from the kernel being killed from outside', async () => {
     const w = await serve(home());

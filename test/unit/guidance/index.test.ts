@@ -23,7 +23,10 @@ describe('guidance public surface', () => {
         'guidanceTools',
         'loadGuidance',
         'projectAt',
+        'listTaskspaces',
+        'newTaskspace',
         'readTaskspace',
+        'switchTaskspace',
         'writeTaskspace',
       ].sort(),
     );
