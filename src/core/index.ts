@@ -9,6 +9,7 @@ export type { Tail } from './append-log.js';
 export { appendLine, readTailLines } from './append-log.js';
 export type {
   Prompt,
+  PromptContext,
   PromptSpec,
   PromptText,
   ResourceListing,

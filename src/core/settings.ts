@@ -50,6 +50,17 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    guidance: z
+      .object({
+        /**
+         * How the yiasou prompt carries the guidance docs: `inline` (their text), `reference`
+         * (their names and how to load them), `auto` (reference for hosts whose model reads
+         * MCP resources, inline for the rest).
+         */
+        yiasou: z.enum(['auto', 'inline', 'reference']).default('auto'),
+      })
+      .strict()
+      .prefault({}),
     resumption: z
       .object({
         /** `clear`: the stream tail is injected into one session only; `keep`: until the next capture. */

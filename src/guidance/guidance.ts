@@ -1,13 +1,20 @@
 import { dirname, join, resolve } from 'node:path';
 import {
   homePaths,
+  loadSettings,
   type Logger,
   memoByFiles,
   NotFoundError,
   silentLogger,
   UserError,
 } from '../core/index.js';
-import { assembleBootPrompt, BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
+import {
+  assembleBootPrompt,
+  BOOT_PROMPT_ALIASES,
+  BOOT_PROMPT_NAME,
+  type YiasouMode,
+  yiasouModeFor,
+} from './boot-prompt.js';
 import {
   embeddedGuidanceDir,
   GUIDANCE_URI_PREFIX,
@@ -118,9 +125,8 @@ export class Guidance {
 
   /** One doc by name (also accepts its URI or `name.md`); unknown names list the valid ones. */
   doc(ref: string): GuidanceDoc {
-    const name = docName(ref);
     const docs = this.load().docs;
-    const doc = docs.find((d) => d.name === name);
+    const doc = findDoc(docs, ref);
     if (!doc) {
       throw new NotFoundError(
         `no guidance doc named "${ref}"`,
@@ -167,9 +173,23 @@ export class Guidance {
     return project;
   }
 
-  /** The assembled `yiasou` text. Never throws for a missing or broken store: it omits the task. */
-  bootPrompt(collaborator?: string): string {
-    return assembleBootPrompt({ docs: this.load().docs, taskspace: this.taskspace(), collaborator });
+  /**
+   * The assembled `yiasou` text. Never throws for a missing or broken store: it omits the task.
+   * `client` (the MCP client's name) picks the mode when `guidance.yiasou` is `auto`.
+   */
+  bootPrompt(collaborator?: string, client?: string): string {
+    return assembleBootPrompt({
+      docs: this.load().docs,
+      taskspace: this.taskspace(),
+      collaborator,
+      mode: this.yiasouMode(client),
+    });
+  }
+
+  /** `guidance.yiasou` from the home's settings, resolved for `client`. */
+  yiasouMode(client?: string): YiasouMode {
+    const setting = loadSettings(homePaths(this.home).settings).settings.guidance.yiasou;
+    return yiasouModeFor(setting, client);
   }
 
   /** Every valid `expand_reference` argument. */
@@ -178,13 +198,13 @@ export class Guidance {
   }
 
   /** `yiasou`/`hi` → the boot prompt; a doc name (or URI) → that doc; anything else → NotFound. */
-  expand(ref: string, collaborator?: string): Expansion {
+  expand(ref: string, collaborator?: string, client?: string): Expansion {
     const key = ref.trim().replace(/^\/+/, '').toLowerCase();
     if (key === BOOT_PROMPT_NAME || (BOOT_PROMPT_ALIASES as readonly string[]).includes(key)) {
-      return { ref, kind: 'boot-prompt', uri: null, text: this.bootPrompt(collaborator) };
+      return { ref, kind: 'boot-prompt', uri: null, text: this.bootPrompt(collaborator, client) };
     }
     const docs = this.load().docs;
-    const doc = docs.find((d) => d.name === docName(key));
+    const doc = findDoc(docs, key);
     if (!doc) {
       throw new NotFoundError(
         `unknown reference "${ref}"`,
@@ -226,6 +246,12 @@ export class Guidance {
 /** A Guidance for one home and project. */
 export function createGuidance(options: GuidanceOptions): Guidance {
   return new Guidance(options);
+}
+
+/** The doc a reference names: by name, or by one of its aliases (`main.md` → collaboration-patterns). */
+export function findDoc(docs: readonly GuidanceDoc[], ref: string): GuidanceDoc | undefined {
+  const name = docName(ref);
+  return docs.find((d) => d.name === name) ?? docs.find((d) => d.aliases.includes(name));
 }
 
 /** `firstlight://guidance/x`, `x.md`, `X` → `x`. */

@@ -100,7 +100,7 @@ export function guidanceTools(guidance: Guidance): Tool[] {
     name: 'expand_reference',
     title: 'Expand a reference',
     description:
-      'Returns the text behind a reference, for hosts without MCP prompts or resources: "yiasou" (or "hi") gives the assembled boot prompt (guidance inline, then the taskspace and its initial task); a guidance doc name (e.g. "coding-guidelines") gives that doc.',
+      'Returns the text behind a reference, for hosts without MCP prompts or resources: "yiasou" (or "hi") gives the assembled boot prompt (guidance inline or by reference, then the taskspace and its initial task); a guidance doc name (e.g. "coding-guidelines", or "main.md") gives that doc.',
     input: {
       ref: z.string().min(1).max(300).describe('"yiasou", "hi", or a guidance doc name.'),
       collaborator: z
@@ -116,7 +116,7 @@ export function guidanceTools(guidance: Guidance): Tool[] {
       text: z.string(),
     },
     annotations: READ_ONLY,
-    handler: async ({ ref, collaborator }) => guidance.expand(ref, collaborator),
+    handler: async ({ ref, collaborator }, extra) => guidance.expand(ref, collaborator, extra.client),
     // The text content is the expansion itself, identical to the prompt or resource text.
     text: (out) => out.text,
   });
