@@ -53,11 +53,12 @@ export {
 export type { ExecutionResult, ReplState } from './repl/index.js';
 // repl: the persistent Python REPL harness.
 export { Repl } from './repl/index.js';
-export type { FeelAssessment, SelfState } from './resume/index.js';
+export type { FeelAssessment, OpenClawImport, SelfState } from './resume/index.js';
 // resume: capture (tool and transcripts), the policy-aware section, the shared renderer.
 export {
   assessResumptionFeel,
   captureFromTranscript,
+  importOpenClawSelfState,
   internalize,
   loadResumption,
   readSelfState,

@@ -36,6 +36,8 @@ export type {
   ResumptionView,
 } from './section.js';
 export { loadResumption } from './section.js';
+export type { OpenClawImport } from './openclaw.js';
+export { importOpenClawSelfState } from './openclaw.js';
 export type {
   Anchor,
   CaptureInput,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerDoctor } from './doctor.js';
 import { registerHook } from './hook.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRemember,
   registerRecall,
   registerInternalize,
+  registerImport,
   registerTaskspace,
   registerInstall,
   registerUninstall,
