@@ -62,7 +62,7 @@ export function serveArgs(variant: ReplVariant, args: string[]): string[] {
 export async function wireRepl(
   variant: ReplVariant,
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<Wired> {
   if (variant.transport === 'stdio') return wireStdio(serveArgs(variant, args), options);
   const child = spawn(process.execPath, [CLI, ...serveArgs(variant, ['--http', '--port', '0', ...args])], {
@@ -90,7 +90,13 @@ export async function wireRepl(
       reject(new Error(`repl serve --http exited ${code}: ${stderr}`));
     });
   });
-  const wired = await wireHttp(url);
+  let wired: Wired;
+  try {
+    wired = await wireHttp(url, options.headers);
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
   const close = async () => {
     await wired.close();
     await stop(child);
