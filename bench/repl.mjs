@@ -23,10 +23,10 @@
 // a socket pair (the least a relay call adds); execute("everything.echo(...)") end to end.
 
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { defaultSettings, silentLogger } from '../dist/core/index.js';

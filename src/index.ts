@@ -41,9 +41,9 @@ export { Hub, unwrapToolResult } from './hub/index.js';
 export type { ActiveContext, BootstrapPacket, MindOptions, Resumption } from './mind/index.js';
 // mind: the packet, its schema and rendering, memory and cognition.
 export {
+  CONTRACT_KEYS,
   createMind,
   Mind,
-  CONTRACT_KEYS,
   PACKET_SCHEMA_VERSION,
   packetContractSchema,
   packetJsonSchema,

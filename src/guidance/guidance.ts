@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
 import {
   homePaths,
-  loadSettings,
   type Logger,
+  loadSettings,
   memoByFiles,
   NotFoundError,
   silentLogger,

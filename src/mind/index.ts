@@ -88,11 +88,11 @@ export type {
   TaskspaceState,
 } from './packet-schema.js';
 export {
+  CONTRACT_KEYS,
   guidanceEntrySchema,
   PACKET_SCHEMA_VERSION,
-  packetJsonSchema,
-  CONTRACT_KEYS,
   packetContractSchema,
+  packetJsonSchema,
   packetSchema,
   packetShape,
   resumptionSchema,

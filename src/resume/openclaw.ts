@@ -4,10 +4,10 @@ import * as z from 'zod';
 import { ConfigError, homePaths, readTextIfExists } from '../core/index.js';
 import {
   type Anchor,
+  cutFront,
   MAX_STORED_ANCHORS,
   MAX_STORED_TAIL_CHARS,
   type SelfState,
-  cutFront,
   withSelfState,
 } from './self-state.js';
 

@@ -9,6 +9,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, structured, tempDir, wireStdio } from '../helpers/index.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: read as the contract's Python client reads a dict
 type Packet = Record<string, any>;
 
 const cleanups: (() => Promise<void> | void)[] = [];

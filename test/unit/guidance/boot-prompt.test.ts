@@ -132,7 +132,9 @@ describe('yiasou by reference', () => {
     expect(text).toContain('<directive>Directive for first.</directive>');
     expect(text).not.toContain('BODY-first');
     expect(text).toContain('<initial_task>\nStart here\n</initial_task>');
-    expect(text.length).toBeLessThan(assembleBootPrompt({ docs: DOCS, taskspace: ok('Start here') }).length + 400);
+    expect(text.length).toBeLessThan(
+      assembleBootPrompt({ docs: DOCS, taskspace: ok('Start here') }).length + 400,
+    );
   });
 
   it('auto gives reference to hosts whose model reads resources, inline to the rest', () => {
