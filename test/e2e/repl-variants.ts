@@ -35,6 +35,11 @@ if (!JUPYTER_PYTHON) {
   );
 }
 
+/**
+ * `REPL_VARIANTS=stdlib/stdio,jupyter/http` runs only those (a quicker local loop); unset, all.
+ */
+const ONLY = process.env.REPL_VARIANTS?.split(',').map((v) => v.trim());
+
 /** Every kernel and transport (the Jupyter ones only where ipykernel is installed). */
 export const VARIANTS: ReplVariant[] = (['stdlib', 'jupyter'] as const)
   .filter((kernel) => kernel === 'stdlib' || JUPYTER_PYTHON !== undefined)
@@ -44,10 +49,8 @@ export const VARIANTS: ReplVariant[] = (['stdlib', 'jupyter'] as const)
       transport,
       label: `${kernel} kernel over ${transport}`,
     })),
-  );
-
-/** One variant per kernel, over stdio: for tests about the process itself (stdin, signals). */
-export const STDIO_VARIANTS = VARIANTS.filter((v) => v.transport === 'stdio');
+  )
+  .filter((v) => !ONLY || ONLY.includes(`${v.kernel}/${v.transport}`));
 
 /** The `repl serve` arguments of a variant (without the transport's own). */
 export function serveArgs(variant: ReplVariant, args: string[]): string[] {
@@ -124,3 +127,9 @@ export function parentOf(pid: number): number {
 export function cellName(variant: ReplVariant, n: number): RegExp {
   return variant.kernel === 'stdlib' ? new RegExp(`<cell-${n}>`) : new RegExp(`In ?\\[${n}\\]`);
 }
+
+/**
+ * Options of every suite that runs per variant: a Jupyter kernel starts a second interpreter
+ * and imports IPython, which on a loaded machine takes many seconds per harness start.
+ */
+export const SUITE = { timeout: 120_000 };

@@ -117,12 +117,6 @@ class IPythonKernel(fl_kernel.Kernel):
         except Exception as error:  # noqa: BLE001 - reported to the harness
             return json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}"})
 
-    def state(self):
-        out = super().state()
-        out["history_length"] = len(self.history)
-        out["execution_count"] = self.execution_count
-        return out
-
 
 def start(ip, execution_count, relay_fd):
     """Sets up the relay channel and the kernel handle in IPython's namespace."""

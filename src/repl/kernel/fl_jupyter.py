@@ -97,7 +97,7 @@ class Bridge:
         while time.monotonic() < deadline:
             msg_id = self.session.send(self.shell, "kernel_info_request", {})["header"]["msg_id"]
             try:
-                self._exchange(msg_id, timeout_s=1.0)
+                self.info = self._exchange(msg_id, timeout_s=1.0)
                 return
             except TimeoutError:
                 continue
@@ -236,9 +236,7 @@ def main():
 
     bridge = Bridge(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
     try:
-        import IPython
-
-        version = f"{sys.version.split()[0]}, IPython {IPython.__version__}"
+        version = f"{sys.version.split()[0]}, IPython {bridge.info.get('implementation_version', '?')}"
         reply({"id": 0, "ok": True, "result": {"ready": True, "pid": os.getpid(), "python": version}})
         while True:
             raw = control_in.readline()
