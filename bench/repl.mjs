@@ -10,6 +10,13 @@
 //     by K (the relay side thus also carries 1/K of an execute). Batches alternate, and which
 //     side goes first alternates too.                                              goal ≤ 1.5×
 //
+// (c) the kernels side by side: execute("1+1") through MCP on the stdlib kernel and on a Jupyter
+//     kernel (`repl serve --kernel jupyter`), against the peer a user would otherwise pick: a
+//     bare jupyter_client execute round trip to an ipykernel of the same installation, timed in
+//     its own Python process (bench/fixtures/jupyter-bare.py). The four calls (with the protocol
+//     ping of the stdlib server as the floor) alternate call by call, order flipping each round.
+//     goals: stdlib ≤ bare Jupyter; Jupyter backend ≤ 1.2× bare Jupyter
+//
 // Extra rows explain the figures; they have no goal: the floor of (a), a tools/call on a minimal
 // SDK server whose tool makes one bare round trip to a Python echo (bench/fixtures/
 // repl-floor-server.mjs, alternating with its own ping); a bare Node<->Python round trip over
@@ -19,10 +26,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { defaultSettings, silentLogger } from '../dist/core/index.js';
-import { Repl } from '../dist/repl/index.js';
+import { kernelPython, Repl } from '../dist/repl/index.js';
 import { connect, fmt, printTable, ROOT, stats, writeResult } from './lib.mjs';
 
 const N = Number(process.env.BENCH_N ?? 400);
@@ -129,8 +137,83 @@ for (let round = 0; round < BATCHES + 4; round++) {
 await repl.shutdown();
 rmSync(home, { recursive: true, force: true });
 
+// ---- (c) kernels side by side: stdlib, Jupyter, bare jupyter_client ------------------------
+const C_N = Number(process.env.BENCH_KERNEL_N ?? 200);
+const c = { floor: [], stdlib: [], jupyter: [], bare: [] };
+let jupyterSkipped;
+let jupyterPython;
+try {
+  jupyterPython = kernelPython('python3', 'jupyter');
+} catch (error) {
+  jupyterSkipped = error.message;
+}
+if (jupyterPython) {
+  const stdlibServer = await connect([
+    'repl',
+    'serve',
+    '--home',
+    join(home, 'c-stdlib'),
+    '--kernel',
+    'stdlib',
+  ]);
+  const jupyterServer = await connect([
+    'repl',
+    'serve',
+    '--home',
+    join(home, 'c-jupyter'),
+    '--kernel',
+    'jupyter',
+  ]);
+  const peer = spawn(jupyterPython, [join(ROOT, 'bench', 'fixtures', 'jupyter-bare.py'), '1+1'], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const lines = createInterface({ input: peer.stdout })[Symbol.asyncIterator]();
+  const ready = await lines.next();
+  if (ready.value !== 'ready') throw new Error(`jupyter-bare.py: ${ready.value}`);
+  const one = async (client) => {
+    const result = await client.callTool({ name: 'execute', arguments: { code: '1+1' } });
+    if (result.structuredContent?.return_value !== 2) throw new Error(JSON.stringify(result));
+  };
+  const steps = {
+    floor: async () => {
+      const t0 = ns();
+      await stdlibServer.ping();
+      return ms(t0);
+    },
+    stdlib: async () => {
+      const t0 = ns();
+      await one(stdlibServer);
+      return ms(t0);
+    },
+    jupyter: async () => {
+      const t0 = ns();
+      await one(jupyterServer);
+      return ms(t0);
+    },
+    bare: async () => {
+      peer.stdin.write('go\n');
+      return Number((await lines.next()).value);
+    },
+  };
+  for (let i = 0; i < C_N + 20; i++) {
+    const order =
+      i % 2 === 0 ? ['floor', 'stdlib', 'jupyter', 'bare'] : ['bare', 'jupyter', 'stdlib', 'floor'];
+    for (const what of order) {
+      const took = await steps[what]();
+      if (i >= 20) c[what].push(took);
+    }
+  }
+  peer.stdin.end();
+  await new Promise((resolve) => peer.once('exit', resolve));
+  await stdlibServer.close();
+  await jupyterServer.close();
+}
+
 // ---- report -----------------------------------------------------------------------------------
 const s = Object.fromEntries(Object.entries({ ...a, ...b }).map(([key, v]) => [key, stats(v)]));
+const k = jupyterPython
+  ? Object.fromEntries(Object.entries(c).map(([key, v]) => [key, stats(v)]))
+  : undefined;
 const executeRatio = s.execute.median / s.ping.median;
 const relayRatio = s.relay.median / s.direct.median;
 const verdict = (ratio, goal) => (ratio <= goal ? 'MET' : 'MISSED');
@@ -167,6 +250,19 @@ printTable(
   ],
 );
 
+if (k) {
+  const stdlibRatio = k.stdlib.median / k.bare.median;
+  const jupyterRatio = k.jupyter.median / k.bare.median;
+  printTable(`REPL kernels side by side: execute("1+1") (medians; n=${C_N}, the four calls alternating)`, [
+    row('(c) bare jupyter_client round trip (peer)', k.bare, 1),
+    row('(c) firstlight, stdlib kernel', k.stdlib, stdlibRatio, '≤ 1× bare', verdict(stdlibRatio, 1)),
+    row('(c) firstlight, Jupyter kernel', k.jupyter, jupyterRatio, '≤ 1.2× bare', verdict(jupyterRatio, 1.2)),
+    row('    floor: protocol ping (stdlib server)', k.floor, k.floor.median / k.bare.median, '(vs bare)'),
+  ]);
+} else {
+  process.stdout.write(`\n(c) kernels side by side SKIPPED: ${jupyterSkipped}\n`);
+}
+
 writeResult('repl', {
   n: N,
   batches: BATCHES,
@@ -177,6 +273,25 @@ writeResult('repl', {
     relay_vs_direct: relayRatio,
     floor_execute_vs_ping: s.floorExecute.median / s.floorPing.median,
   },
-  goals: { execute_vs_ping: 2, relay_vs_direct: 1.5 },
+  goals: {
+    execute_vs_ping: 2,
+    relay_vs_direct: 1.5,
+    stdlib_vs_bare_jupyter: 1,
+    jupyter_vs_bare_jupyter: 1.2,
+  },
   met: { execute_vs_ping: executeRatio <= 2, relay_vs_direct: relayRatio <= 1.5 },
+  kernels: k
+    ? {
+        n: C_N,
+        ms: k,
+        ratios: {
+          stdlib_vs_bare_jupyter: k.stdlib.median / k.bare.median,
+          jupyter_vs_bare_jupyter: k.jupyter.median / k.bare.median,
+        },
+        met: {
+          stdlib_vs_bare_jupyter: k.stdlib.median <= k.bare.median,
+          jupyter_vs_bare_jupyter: k.jupyter.median <= 1.2 * k.bare.median,
+        },
+      }
+    : { skipped: jupyterSkipped },
 });

@@ -41,9 +41,11 @@ export { Hub, unwrapToolResult } from './hub/index.js';
 export type { ActiveContext, BootstrapPacket, MindOptions, Resumption } from './mind/index.js';
 // mind: the packet, its schema and rendering, memory and cognition.
 export {
+  CONTRACT_KEYS,
   createMind,
   Mind,
   PACKET_SCHEMA_VERSION,
+  packetContractSchema,
   packetJsonSchema,
   packetSchema,
   renderPacketMarkdown,
@@ -51,11 +53,12 @@ export {
 export type { ExecutionResult, ReplState } from './repl/index.js';
 // repl: the persistent Python REPL harness.
 export { Repl } from './repl/index.js';
-export type { FeelAssessment, SelfState } from './resume/index.js';
+export type { FeelAssessment, OpenClawImport, SelfState } from './resume/index.js';
 // resume: capture (tool and transcripts), the policy-aware section, the shared renderer.
 export {
   assessResumptionFeel,
   captureFromTranscript,
+  importOpenClawSelfState,
   internalize,
   loadResumption,
   readSelfState,

@@ -36,6 +36,12 @@ export interface ResourceTemplateSpec {
   complete?: Record<string, (prefix: string) => string[]>;
 }
 
+/** What a prompt may know of the request besides its arguments. */
+export interface PromptContext {
+  /** The MCP client's name from initialize (`clientInfo.name`), when known. */
+  client?: string;
+}
+
 /** What a prompt returns: the text of its single user message. */
 export interface PromptText {
   description?: string;
@@ -53,7 +59,7 @@ export interface PromptSpec<Args extends z.ZodRawShape> {
   title: string;
   description: string;
   args: Args;
-  get: (args: z.output<z.ZodObject<Args>>) => PromptText;
+  get: (args: z.output<z.ZodObject<Args>>, context: PromptContext) => PromptText;
 }
 
 /** A prompt with its types erased, as lists hold it: `get` parses its arguments with `args`. */
@@ -63,7 +69,7 @@ export interface Prompt {
   readonly title: string;
   readonly description: string;
   readonly args: z.ZodRawShape;
-  get(args: unknown): PromptText;
+  get(args: unknown, context?: PromptContext): PromptText;
 }
 
 /** Declares a prompt with its argument types checked against its own shape. */
@@ -75,9 +81,9 @@ export function definePrompt<Args extends z.ZodRawShape>(spec: PromptSpec<Args>)
     title: spec.title,
     description: spec.description,
     args: spec.args,
-    get(args) {
+    get(args, context = {}) {
       schema ??= z.object(spec.args);
-      return spec.get(schema.parse(args));
+      return spec.get(schema.parse(args), context);
     },
   };
 }

@@ -18,6 +18,7 @@ export {
 } from './confine.js';
 export type {
   Prompt,
+  PromptContext,
   PromptSpec,
   PromptText,
   ResourceListing,

@@ -43,8 +43,21 @@ export const settingsSchema = z
         interrupt_grace_s: z.number().positive().max(60).default(2),
         /** The Python 3 interpreter that runs the kernel. */
         python: z.string().min(1).default('python3'),
+        /** `stdlib`: the embedded kernel; `jupyter`: an IPython kernel through jupyter_client. */
+        kernel: z.enum(['stdlib', 'jupyter']).default('stdlib'),
         /** Save to `autosave` on shutdown and restore it on start. */
         autosave: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    guidance: z
+      .object({
+        /**
+         * How the yiasou prompt carries the guidance docs: `inline` (their text), `reference`
+         * (their names and how to load them), `auto` (reference for hosts whose model reads
+         * MCP resources, inline for the rest).
+         */
+        yiasou: z.enum(['auto', 'inline', 'reference']).default('auto'),
       })
       .strict()
       .prefault({}),

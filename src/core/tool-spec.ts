@@ -13,6 +13,8 @@ export interface ToolCallExtra {
   signal?: AbortSignal;
   /** Reports progress; present only when the client asked for it (sent a progressToken). */
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** The MCP client's name from initialize (`clientInfo.name`), when known. */
+  client?: string;
 }
 
 /**

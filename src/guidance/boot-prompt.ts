@@ -5,8 +5,32 @@ import type { TaskspaceRead } from './taskspace-store.js';
 export const BOOT_PROMPT_NAME = 'yiasou';
 export const BOOT_PROMPT_ALIASES = ['hi'] as const;
 
+/**
+ * How the prompt carries the guidance: `inline` puts every doc in the text; `reference` names
+ * each doc's resource and says how to load it (a resource read, or `expand_reference` where the
+ * host cannot read resources).
+ */
+export type YiasouMode = 'inline' | 'reference';
+
+/** The `guidance.yiasou` setting: a mode, or `auto` (decided per host). */
+export type YiasouSetting = YiasouMode | 'auto';
+
+/**
+ * MCP client names (initialize's clientInfo.name) of hosts whose model can read MCP resources
+ * itself: Claude Code (its list/read MCP resource tools) and Codex (`read_mcp_resource`).
+ */
+export const HOSTS_READING_RESOURCES: readonly string[] = ['Claude Code', 'codex-mcp-client'];
+
+/** The mode for a client: `auto` gives `reference` to hosts that read resources, `inline` to the rest. */
+export function yiasouModeFor(setting: YiasouSetting, client?: string): YiasouMode {
+  if (setting !== 'auto') return setting;
+  return client !== undefined && HOSTS_READING_RESOURCES.includes(client) ? 'reference' : 'inline';
+}
+
 export interface BootPromptInput {
   docs: readonly GuidanceDoc[];
+  /** Default `inline`. */
+  mode?: YiasouMode;
   /** The taskspace store as read; null when there is no project to read it from. */
   taskspace: TaskspaceRead | null;
   /** Who the agent works with this session (a name), if the caller said. */
@@ -14,13 +38,15 @@ export interface BootPromptInput {
 }
 
 /**
- * Assembles the `yiasou` text: greeting, every guidance doc INLINE with its directive, then the
- * taskspace block. Symposium learned that agents do not reliably load resources they are told
- * to load, so nothing here says "load X": the text is all there. Pure: the same input gives the
+ * Assembles the `yiasou` text: greeting, every guidance doc with its directive, then the
+ * taskspace block. Inline (the default), each doc's text is there: agents do not reliably load
+ * resources they are told to load. By reference, each doc is named with how to load it, which
+ * keeps the prompt small for hosts whose model reads resources. Pure: the same input gives the
  * same text, so the prompt and `expand_reference("yiasou")` agree byte for byte.
  */
 export function assembleBootPrompt(input: BootPromptInput): string {
-  const sections = [greeting(input), ...input.docs.map(docSection), taskSection(input.taskspace)];
+  const doc = input.mode === 'reference' ? docReference : docSection;
+  const sections = [greeting(input), ...input.docs.map(doc), taskSection(input.taskspace)];
   return `${sections.join('\n\n')}\n`;
 }
 
@@ -37,10 +63,16 @@ function greeting(input: BootPromptInput): string {
     '',
     'If you meet ambiguous instructions, ask questions and seek clarification before proceeding, particularly before side-effectful or dangerous actions (deleting content, force-pushing, interacting with remote systems).',
   ];
-  if (input.docs.length > 0) {
+  const n = input.docs.length;
+  if (n > 0 && input.mode === 'reference') {
     lines.push(
       '',
-      `Below are ${input.docs.length} guidance document${input.docs.length === 1 ? '' : 's'}, inlined in full: there is nothing else to load. Each comes with a directive saying how to hold it while we work.`,
+      `Below are ${n} guidance document${n === 1 ? '' : 's'} to load into your working context before you start, each with a directive saying how to hold it while we work.`,
+    );
+  } else if (n > 0) {
+    lines.push(
+      '',
+      `Below are ${n} guidance document${n === 1 ? '' : 's'}, inlined in full: there is nothing else to load. Each comes with a directive saying how to hold it while we work.`,
     );
   }
   return lines.join('\n');
@@ -56,6 +88,16 @@ function docSection(doc: GuidanceDoc): string {
     neutraliseClosingTags(doc.body, ['context', 'guidance']),
     '</context>',
     '</guidance>',
+  ].join('\n');
+}
+
+function docReference(doc: GuidanceDoc): string {
+  return [
+    `## Load ${doc.title}`,
+    '',
+    `Load the resource \`${doc.uri}\` into your working context. If you cannot read MCP resources, call the tool \`expand_reference\` with \`{"ref": "${doc.name}"}\` instead: it returns the same text.`,
+    '',
+    `<directive>${escapeText(doc.directive)}</directive>`,
   ].join('\n');
 }
 

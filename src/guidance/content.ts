@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { definePrompt, NotFoundError, type Prompt, type ResourceTemplateSpec } from '../core/index.js';
 import { BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
 import { GUIDANCE_URI_PREFIX } from './docs.js';
-import type { Guidance } from './guidance.js';
+import { findDoc, type Guidance } from './guidance.js';
 
 export const GUIDANCE_MIME_TYPE = 'text/markdown';
 
@@ -25,8 +25,7 @@ export function guidanceResources(guidance: Guidance): ResourceTemplateSpec[] {
           mimeType: GUIDANCE_MIME_TYPE,
         })),
       read: (uri, variables) => {
-        const name = variables.name ?? '';
-        const doc = guidance.load().docs.find((d) => d.name === name);
+        const doc = findDoc(guidance.load().docs, variables.name ?? '');
         if (!doc) {
           throw new NotFoundError(
             `resource ${uri} not found`,
@@ -56,13 +55,13 @@ export function guidancePrompts(guidance: Guidance): Prompt[] {
     aliases: BOOT_PROMPT_ALIASES,
     title: 'Boot sequence (yiasou)',
     description:
-      'Start a session: greeting, every guidance doc inline with its directive, then the taskspace and its initial task (or, with none, ask the user what to work on).',
+      'Start a session: greeting, every guidance doc (inline, or named with how to load it: setting guidance.yiasou) with its directive, then the taskspace and its initial task (or, with none, ask the user what to work on).',
     args: {
       collaborator: z.string().max(200).optional().describe('Who you are working with this session.'),
     },
-    get: ({ collaborator }) => ({
+    get: ({ collaborator }, { client }) => ({
       description: 'firstlight boot sequence',
-      text: guidance.bootPrompt(collaborator),
+      text: guidance.bootPrompt(collaborator, client),
     }),
   });
   return [yiasou];

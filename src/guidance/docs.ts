@@ -24,6 +24,8 @@ export interface GuidanceDoc {
   directive: string;
   /** Position in the boot prompt (ascending, then by name). */
   order: number;
+  /** Other names the doc answers to (`main` for collaboration-patterns): references and `<alias>.md`. */
+  aliases: string[];
   /** The markdown after the frontmatter. */
   body: string;
   /** The whole file as written: what `resources/read` and `expand_reference(name)` return. */
@@ -160,6 +162,10 @@ function parseDoc(
   if (data.order !== undefined && typeof data.order !== 'number') {
     return 'frontmatter "order" must be a number (lower comes first in the boot prompt)';
   }
+  const aliases = data.aliases ?? [];
+  if (!Array.isArray(aliases) || !aliases.every((a) => typeof a === 'string' && GUIDANCE_NAME.test(a))) {
+    return 'frontmatter "aliases" must be a list of names (lowercase letters, digits and dashes), e.g. [main]';
+  }
   if (data.enabled !== undefined && typeof data.enabled !== 'boolean') {
     return 'frontmatter "enabled" must be true or false (false removes a doc of that name)';
   }
@@ -171,6 +177,7 @@ function parseDoc(
     description: ((data.description as string | undefined) ?? '').trim(),
     directive: ((data.directive as string | undefined) ?? defaultDirective(title)).trim(),
     order: (data.order as number | undefined) ?? 100,
+    aliases: aliases as string[],
     body: body.trim(),
     text,
     source,

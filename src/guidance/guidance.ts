@@ -2,12 +2,19 @@ import { dirname, join, resolve } from 'node:path';
 import {
   homePaths,
   type Logger,
+  loadSettings,
   memoByFiles,
   NotFoundError,
   silentLogger,
   UserError,
 } from '../core/index.js';
-import { assembleBootPrompt, BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
+import {
+  assembleBootPrompt,
+  BOOT_PROMPT_ALIASES,
+  BOOT_PROMPT_NAME,
+  type YiasouMode,
+  yiasouModeFor,
+} from './boot-prompt.js';
 import {
   embeddedGuidanceDir,
   GUIDANCE_URI_PREFIX,
@@ -25,6 +32,7 @@ import {
   type TaskspaceWrite,
   writeTaskspace,
 } from './taskspace-store.js';
+import { listTaskspaces, newTaskspace, switchTaskspace, type TaskspaceEntry } from './taskspaces.js';
 
 export interface GuidanceOptions {
   home: string;
@@ -117,9 +125,8 @@ export class Guidance {
 
   /** One doc by name (also accepts its URI or `name.md`); unknown names list the valid ones. */
   doc(ref: string): GuidanceDoc {
-    const name = docName(ref);
     const docs = this.load().docs;
-    const doc = docs.find((d) => d.name === name);
+    const doc = findDoc(docs, ref);
     if (!doc) {
       throw new NotFoundError(
         `no guidance doc named "${ref}"`,
@@ -137,6 +144,25 @@ export class Guidance {
 
   /** Writes the store (creating it in the project when missing). */
   async writeTaskspace(patch: TaskspacePatch): Promise<TaskspaceWrite> {
+    return writeTaskspace(this.requireProject().taskspaceFile, patch, { now: this.options.clock });
+  }
+
+  /** Every taskspace of the project, the current one first. */
+  listTaskspaces(): TaskspaceEntry[] {
+    return listTaskspaces(this.requireProject().taskspaceFile);
+  }
+
+  /** Starts a new current taskspace; the previous one is kept, to switch back to. */
+  newTaskspace(patch: TaskspacePatch): ReturnType<typeof newTaskspace> {
+    return newTaskspace(this.requireProject().taskspaceFile, patch, { now: this.options.clock });
+  }
+
+  /** Makes the taskspace with `id` the current one. */
+  switchTaskspace(id: string): ReturnType<typeof switchTaskspace> {
+    return switchTaskspace(this.requireProject().taskspaceFile, id);
+  }
+
+  private requireProject(): ProjectLocation {
     const project = this.project();
     if (!project) {
       throw new UserError('no project directory to keep a taskspace in', {
@@ -144,12 +170,26 @@ export class Guidance {
         hint: 'start the server from inside the project, or pass --project DIR',
       });
     }
-    return writeTaskspace(project.taskspaceFile, patch, { now: this.options.clock });
+    return project;
   }
 
-  /** The assembled `yiasou` text. Never throws for a missing or broken store: it omits the task. */
-  bootPrompt(collaborator?: string): string {
-    return assembleBootPrompt({ docs: this.load().docs, taskspace: this.taskspace(), collaborator });
+  /**
+   * The assembled `yiasou` text. Never throws for a missing or broken store: it omits the task.
+   * `client` (the MCP client's name) picks the mode when `guidance.yiasou` is `auto`.
+   */
+  bootPrompt(collaborator?: string, client?: string): string {
+    return assembleBootPrompt({
+      docs: this.load().docs,
+      taskspace: this.taskspace(),
+      collaborator,
+      mode: this.yiasouMode(client),
+    });
+  }
+
+  /** `guidance.yiasou` from the home's settings, resolved for `client`. */
+  yiasouMode(client?: string): YiasouMode {
+    const setting = loadSettings(homePaths(this.home).settings).settings.guidance.yiasou;
+    return yiasouModeFor(setting, client);
   }
 
   /** Every valid `expand_reference` argument. */
@@ -158,13 +198,13 @@ export class Guidance {
   }
 
   /** `yiasou`/`hi` → the boot prompt; a doc name (or URI) → that doc; anything else → NotFound. */
-  expand(ref: string, collaborator?: string): Expansion {
+  expand(ref: string, collaborator?: string, client?: string): Expansion {
     const key = ref.trim().replace(/^\/+/, '').toLowerCase();
     if (key === BOOT_PROMPT_NAME || (BOOT_PROMPT_ALIASES as readonly string[]).includes(key)) {
-      return { ref, kind: 'boot-prompt', uri: null, text: this.bootPrompt(collaborator) };
+      return { ref, kind: 'boot-prompt', uri: null, text: this.bootPrompt(collaborator, client) };
     }
     const docs = this.load().docs;
-    const doc = docs.find((d) => d.name === docName(key));
+    const doc = findDoc(docs, key);
     if (!doc) {
       throw new NotFoundError(
         `unknown reference "${ref}"`,
@@ -206,6 +246,12 @@ export class Guidance {
 /** A Guidance for one home and project. */
 export function createGuidance(options: GuidanceOptions): Guidance {
   return new Guidance(options);
+}
+
+/** The doc a reference names: by name, or by one of its aliases (`main.md` → collaboration-patterns). */
+export function findDoc(docs: readonly GuidanceDoc[], ref: string): GuidanceDoc | undefined {
+  const name = docName(ref);
+  return docs.find((d) => d.name === name) ?? docs.find((d) => d.aliases.includes(name));
 }
 
 /** `firstlight://guidance/x`, `x.md`, `X` → `x`. */

@@ -4,8 +4,14 @@
  * prompt that inlines both; declared as MCP tools, resources and prompts for the mind server.
  */
 
-export type { BootPromptInput } from './boot-prompt.js';
-export { assembleBootPrompt, BOOT_PROMPT_ALIASES, BOOT_PROMPT_NAME } from './boot-prompt.js';
+export type { BootPromptInput, YiasouMode, YiasouSetting } from './boot-prompt.js';
+export {
+  assembleBootPrompt,
+  BOOT_PROMPT_ALIASES,
+  BOOT_PROMPT_NAME,
+  HOSTS_READING_RESOURCES,
+  yiasouModeFor,
+} from './boot-prompt.js';
 export { GUIDANCE_MIME_TYPE, guidancePrompts, guidanceResources } from './content.js';
 export type { GuidanceDoc, GuidanceLayer, GuidanceProblem, GuidanceSet, GuidanceSource } from './docs.js';
 export {
@@ -16,9 +22,11 @@ export {
   MAX_GUIDANCE_BYTES,
 } from './docs.js';
 export type { Expansion, GuidanceOptions, GuidancePacketEntry, Section } from './guidance.js';
-export { createGuidance, Guidance } from './guidance.js';
+export { createGuidance, findDoc, Guidance } from './guidance.js';
 export type { ProjectLocation } from './project.js';
 export { findProject, PROJECT_STATE_DIR, projectAt } from './project.js';
 export type { Taskspace, TaskspacePatch, TaskspaceRead, TaskspaceWrite } from './taskspace-store.js';
 export { readTaskspace, TASKSPACE_LIMITS, writeTaskspace } from './taskspace-store.js';
+export type { TaskspaceEntry } from './taskspaces.js';
+export { listTaskspaces, newTaskspace, switchTaskspace } from './taskspaces.js';
 export { guidanceTools } from './tools.js';

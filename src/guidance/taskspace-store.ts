@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import {
   ConfigError,
@@ -10,6 +11,8 @@ import {
 
 /** The taskspace as tools and the packet show it (a type alias: loose packet schemas accept it). */
 export type Taskspace = {
+  /** Stable id (`task-…`), given at the first write; null for a store written before ids. */
+  id: string | null;
   name: string;
   description: string;
   /** The task given at creation; null once the agent has taken it up (first `update_taskspace`). */
@@ -89,6 +92,7 @@ export async function writeTaskspace(
     const previous = toTaskspace(before);
     const next: Record<string, unknown> = {
       ...before,
+      id: previous.id ?? newTaskspaceId(),
       name: patch.name ?? previous.name,
       description: patch.description ?? previous.description,
       initial_prompt: patch.initial_prompt === undefined ? previous.initial_prompt : patch.initial_prompt,
@@ -114,7 +118,7 @@ function isLink(file: string): boolean {
 }
 
 /** The JSON object in the store, null for an empty file, or what is wrong with it. */
-function parseStore(text: string): { raw: Record<string, unknown> | null } | { problem: string } {
+export function parseStore(text: string): { raw: Record<string, unknown> | null } | { problem: string } {
   if (text.trim() === '') return { raw: null };
   let raw: unknown;
   try {
@@ -138,16 +142,25 @@ function parseStore(text: string): { raw: Record<string, unknown> | null } | { p
   return { raw: record };
 }
 
-function toTaskspace(raw: Record<string, unknown>): Taskspace {
+/** A new taskspace id: `task-` and 12 hex digits. */
+export function newTaskspaceId(): string {
+  return `task-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+/** A taskspace id as accepted on the command line and as a file name. */
+export const TASKSPACE_ID = /^task-[a-z0-9-]{1,64}$/;
+
+export function toTaskspace(raw: Record<string, unknown>): Taskspace {
   const initial = typeof raw.initial_prompt === 'string' ? raw.initial_prompt.trim() : '';
   return {
+    id: typeof raw.id === 'string' && TASKSPACE_ID.test(raw.id) ? raw.id : null,
     name: typeof raw.name === 'string' ? raw.name.trim() : '',
     description: typeof raw.description === 'string' ? raw.description.trim() : '',
     initial_prompt: initial === '' ? null : initial,
   };
 }
 
-function validatePatch(patch: TaskspacePatch): void {
+export function validatePatch(patch: TaskspacePatch): void {
   for (const field of ['name', 'description', 'initial_prompt'] as const) {
     const value = patch[field];
     // Stored values are trimmed on read: a blank one would silently empty the field.
@@ -175,7 +188,7 @@ function validatePatch(patch: TaskspacePatch): void {
   }
 }
 
-function unreadable(file: string, problem: string): ConfigError {
+export function unreadable(file: string, problem: string): ConfigError {
   return new ConfigError(`taskspace store ${file} is unreadable: ${problem}`, {
     code: 'TASKSPACE_UNREADABLE',
     file,

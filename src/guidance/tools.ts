@@ -4,6 +4,7 @@ import type { Guidance } from './guidance.js';
 import { TASKSPACE_LIMITS } from './taskspace-store.js';
 
 const taskspaceShape = z.object({
+  id: z.string().nullable().describe('Stable id (task-…); null until the store is first written'),
   name: z.string(),
   description: z.string(),
   initial_prompt: z.string().nullable(),
@@ -44,7 +45,7 @@ export function guidanceTools(guidance: Guidance): Tool[] {
     name: 'update_taskspace',
     title: 'Update the taskspace',
     description:
-      'Sets the taskspace name (a short title) and/or description (one line). Call it once you understand the initial task: the first update clears initial_prompt, so later sessions resume the work instead of restarting it. Creates the taskspace when there is none.',
+      'Sets the taskspace name (a short title) and/or description (one line). Call it once you understand the initial task: the first update clears initial_prompt, so later sessions resume the work instead of restarting it. Creates the taskspace when there is none. With neither name nor description it only reads the taskspace (nothing changes).',
     input: {
       name: z
         .string()
@@ -60,8 +61,8 @@ export function guidanceTools(guidance: Guidance): Tool[] {
         .describe('One line on what this taskspace is for.'),
     },
     output: {
-      taskspace: taskspaceShape,
-      file: z.string(),
+      taskspace: taskspaceShape.nullable(),
+      file: z.string().nullable(),
       created: z.boolean(),
       initial_prompt_cleared: z.boolean(),
       message: z.string(),
@@ -71,10 +72,23 @@ export function guidanceTools(guidance: Guidance): Tool[] {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async ({ name, description }) => {
       if (name === undefined && description === undefined) {
-        throw new UserError('update_taskspace needs a name or a description', {
-          code: 'INVALID_ARGUMENT',
-          hint: 'pass name="short title" and/or description="one line"; use get_taskspace to read it',
-        });
+        // A read, as the taskspace state protocol defines a request with neither field.
+        const read = guidance.taskspace();
+        if (read?.status === 'unreadable') {
+          throw new UserError(`taskspace store ${read.file} is unreadable: ${read.problem}`, {
+            code: 'TASKSPACE_UNREADABLE',
+            hint: `fix the JSON in ${read.file} or delete it`,
+          });
+        }
+        return {
+          taskspace: read?.taskspace ?? null,
+          file: read?.file ?? null,
+          created: false,
+          initial_prompt_cleared: false,
+          message: read?.taskspace
+            ? 'Taskspace read (nothing to update).'
+            : 'No taskspace yet (nothing to update).',
+        };
       }
       const result = await guidance.writeTaskspace({ name, description, initial_prompt: null });
       const message = `Taskspace ${result.created ? 'created' : 'updated'}${result.initial_prompt_cleared ? ' (initial prompt cleared)' : ''}.`;
@@ -86,7 +100,7 @@ export function guidanceTools(guidance: Guidance): Tool[] {
     name: 'expand_reference',
     title: 'Expand a reference',
     description:
-      'Returns the text behind a reference, for hosts without MCP prompts or resources: "yiasou" (or "hi") gives the assembled boot prompt (guidance inline, then the taskspace and its initial task); a guidance doc name (e.g. "coding-guidelines") gives that doc.',
+      'Returns the text behind a reference, for hosts without MCP prompts or resources: "yiasou" (or "hi") gives the assembled boot prompt (guidance inline or by reference, then the taskspace and its initial task); a guidance doc name (e.g. "coding-guidelines", or "main.md") gives that doc.',
     input: {
       ref: z.string().min(1).max(300).describe('"yiasou", "hi", or a guidance doc name.'),
       collaborator: z
@@ -102,7 +116,7 @@ export function guidanceTools(guidance: Guidance): Tool[] {
       text: z.string(),
     },
     annotations: READ_ONLY,
-    handler: async ({ ref, collaborator }) => guidance.expand(ref, collaborator),
+    handler: async ({ ref, collaborator }, extra) => guidance.expand(ref, collaborator, extra.client),
     // The text content is the expansion itself, identical to the prompt or resource text.
     text: (out) => out.text,
   });

@@ -109,8 +109,10 @@ export type {
   TaskspaceState,
 } from './packet-schema.js';
 export {
+  CONTRACT_KEYS,
   guidanceEntrySchema,
   PACKET_SCHEMA_VERSION,
+  packetContractSchema,
   packetJsonSchema,
   packetSchema,
   packetShape,

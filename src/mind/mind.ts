@@ -185,10 +185,17 @@ export class Mind {
   async bootstrap(options: BootstrapOptions = {}): Promise<BootstrapPacket> {
     const sessionId = options.sessionId ?? null;
     const reasons: string[] = [];
+    // A reason is a stable string a client can match (`"mind contract unavailable"`); what caused
+    // it goes beside it in `causes`, keyed by the reason.
+    const causes: Record<string, string> = {};
+    const degrade = (reason: string, cause: string) => {
+      reasons.push(reason);
+      causes[reason] = cause;
+    };
     const contract = this.contract();
-    if (!contract.available) reasons.push(`mind contract unavailable: ${contract.error}`);
+    if (!contract.available) degrade('mind contract unavailable', contract.error ?? 'unknown');
     const overview = this.memoryOverview();
-    if (!overview.present) reasons.push('memory unavailable: memory/ does not exist in the home');
+    if (!overview.present) degrade('memory unavailable', 'memory/ does not exist in the home');
     if (overview.problemCount > 0) {
       reasons.push(
         `memory: ${overview.problemCount} file(s) skipped as unreadable or malformed (see list_memory_files)`,
@@ -196,11 +203,11 @@ export class Mind {
     }
     const { settings, problems } = this.settings();
     for (const problem of problems) reasons.push(`settings: ${problem}`);
-    const resumption = await this.section('resumption', reasons, () =>
+    const resumption = await this.section('resumption', reasons, causes, () =>
       this.sections.resumption?.({ sessionId, consume: !options.preview, now: this.clock(), settings }),
     );
-    const guidance = await this.section('guidance', reasons, () => this.sections.guidance?.());
-    const taskspace = await this.section('taskspace', reasons, () => this.sections.taskspace?.());
+    const guidance = await this.section('guidance', reasons, causes, () => this.sections.guidance?.());
+    const taskspace = await this.section('taskspace', reasons, causes, () => this.sections.taskspace?.());
     const tools = [...this.toolNames].sort();
     const packet: BootstrapPacket = {
       resumption,
@@ -215,7 +222,7 @@ export class Mind {
       memory_catalog: overview.catalog,
       guidance,
       taskspace,
-      degraded_mode: { mind_contract_available: contract.available, reasons },
+      degraded_mode: { mind_contract_available: contract.available, reasons, causes },
       host_limitations: [...HOST_LIMITATIONS],
       budget: { chars: 0, tokens_estimate: 0 },
     };
@@ -227,6 +234,7 @@ export class Mind {
   private async section<T>(
     name: string,
     reasons: string[],
+    causes: Record<string, string>,
     provide: () => SectionResult<T> | Promise<SectionResult<T>> | undefined,
   ): Promise<T | null> {
     try {
@@ -235,7 +243,8 @@ export class Mind {
       if (result.reason) reasons.push(`${name}: ${result.reason}`);
       return result.value;
     } catch (error) {
-      reasons.push(`${name} unavailable: ${(error as Error).message}`);
+      reasons.push(`${name} unavailable`);
+      causes[`${name} unavailable`] = (error as Error).message;
       return null;
     }
   }

@@ -69,7 +69,16 @@ export const packetShape = {
   memory_catalog: memoryCatalogSchema,
   guidance: z.array(guidanceEntrySchema).nullable(),
   taskspace: taskspaceSchema.nullable(),
-  degraded_mode: z.looseObject({ mind_contract_available: z.boolean(), reasons: z.array(z.string()) }),
+  degraded_mode: z.looseObject({
+    mind_contract_available: z.boolean(),
+    reasons: z
+      .array(z.string())
+      .describe('Stable strings a client can match exactly, e.g. "mind contract unavailable".'),
+    causes: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('What caused a reason, keyed by the reason (e.g. the contract file that is missing).'),
+  }),
   host_limitations: z.array(z.string()),
   budget: z.looseObject({ chars: z.number().int(), tokens_estimate: z.number().int() }),
 };
@@ -82,11 +91,44 @@ export type Resumption = z.infer<typeof resumptionSchema>;
 export type GuidanceEntry = z.infer<typeof guidanceEntrySchema>;
 export type TaskspaceState = z.infer<typeof taskspaceSchema>;
 
+/**
+ * The ten keys every v1 client requires (and every v1 server sends). firstlight always sends
+ * its other keys too, but a client checks only these: a packet from another v1 server is valid.
+ */
+export const CONTRACT_KEYS = [
+  'schema_version',
+  'required_first_call',
+  'mind_contract',
+  'mind_contract_available',
+  'available_mind_tools',
+  'cognition_protocol',
+  'context',
+  'memory_catalog',
+  'degraded_mode',
+  'host_limitations',
+] as const;
+
+/**
+ * The v1 contract a client validates against: the ten keys required, each with the shape the
+ * contract gives it (`memory_catalog` its three counts, `degraded_mode` its flag and reasons;
+ * `context` an object whose firstlight fields are optional), firstlight's other keys described
+ * but optional, and unknown keys allowed everywhere.
+ */
+export const packetContractSchema = z.looseObject({
+  ...packetShape,
+  resumption: packetShape.resumption.optional(),
+  session_id: packetShape.session_id.optional(),
+  context: activeContextSchema.partial(),
+  guidance: packetShape.guidance.optional(),
+  taskspace: packetShape.taskspace.optional(),
+  budget: packetShape.budget.optional(),
+});
+
 /** The packet's JSON Schema (draft 2020-12), as shipped in schema/bootstrap-session.v1.json. */
 export function packetJsonSchema(): Record<string, unknown> {
   return {
     $id: 'https://firstlight.dev/schema/bootstrap-session.v1.json',
     title: 'firstlight bootstrap_session packet, schema v1',
-    ...z.toJSONSchema(packetSchema, { target: 'draft-2020-12' }),
+    ...z.toJSONSchema(packetContractSchema, { target: 'draft-2020-12' }),
   };
 }

@@ -68,7 +68,12 @@ function orientation(packet: BootstrapPacket): string {
     );
   }
   if (packet.degraded_mode.reasons.length > 0) {
-    lines.push('', 'Degraded:', ...packet.degraded_mode.reasons.map((r) => `- ${r}`));
+    const causes = packet.degraded_mode.causes ?? {};
+    lines.push(
+      '',
+      'Degraded:',
+      ...packet.degraded_mode.reasons.map((r) => (causes[r] ? `- ${r}: ${causes[r]}` : `- ${r}`)),
+    );
   }
   return lines.join('\n');
 }

@@ -94,7 +94,8 @@ export class KernelHost {
     }
     this.expectedExit = false;
     const kernel = await KernelProcess.start({
-      python: this.deps.settings.python,
+      python: this.deps.python ?? this.deps.settings.python,
+      kind: this.deps.settings.kernel,
       cwd: this.deps.cwd,
       env: this.deps.env,
       executionCount: this.lastCount,

@@ -5,7 +5,9 @@
  * declares the eight MCP tools as data for `src/servers/`.
  */
 
+export type { KernelKind } from './kernel-process.js';
 export { kernelScript } from './kernel-process.js';
+export { kernelPython } from './kernel-python.js';
 export { checkCapabilityName, pythonNamesFor, splitCommandLine, toPythonIdentifier } from './names.js';
 export { Repl } from './repl.js';
 export type { InstallInput } from './server-spec.js';

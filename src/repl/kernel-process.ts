@@ -14,8 +14,13 @@ export interface RelayRequest {
 /** The answer to a relay request: a result, or an error message that Python raises. */
 export type RelayAnswer = { ok: true; result: unknown } | { ok: false; error: string };
 
+/** Which kernel runs the cells: the embedded stdlib one, or a Jupyter (IPython) kernel via a bridge. */
+export type KernelKind = 'stdlib' | 'jupyter';
+
 export interface KernelOptions {
   python: string;
+  /** Default `stdlib`. `jupyter` needs jupyter_client and ipykernel importable by `python`. */
+  kind?: KernelKind;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** The number of the last cell run before this kernel: the kernel counts on from it. */
@@ -45,9 +50,12 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** Where the Python kernel lives: shipped as source in the package (`files` lists it). */
-export function kernelScript(): string {
-  return packagePath('src', 'repl', 'kernel', 'fl_kernel.py');
+/**
+ * Where the Python kernel lives: shipped as source in the package (`files` lists it). The
+ * Jupyter bridge speaks the same protocol and drives an IPython kernel.
+ */
+export function kernelScript(kind: KernelKind = 'stdlib'): string {
+  return packagePath('src', 'repl', 'kernel', kind === 'jupyter' ? 'fl_jupyter.py' : 'fl_kernel.py');
 }
 
 /**
@@ -65,14 +73,18 @@ export class KernelProcess {
   readonly ready: Promise<{ pid: number; python: string }>;
 
   private constructor(private readonly options: KernelOptions) {
-    this.child = spawn(options.python, ['-X', 'utf8', kernelScript(), String(options.executionCount ?? 0)], {
-      cwd: options.cwd,
-      env: { ...options.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
-      // Its own process group: an interrupt reaches a cell's subprocesses as Ctrl-C would, and
-      // a kill takes them along instead of orphaning them.
-      detached: true,
-    });
+    this.child = spawn(
+      options.python,
+      ['-X', 'utf8', kernelScript(options.kind), String(options.executionCount ?? 0)],
+      {
+        cwd: options.cwd,
+        env: { ...options.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+        // Its own process group: an interrupt reaches a cell's subprocesses as Ctrl-C would, and
+        // a kill takes them along instead of orphaning them.
+        detached: true,
+      },
+    );
     const sweep = () => this.signalGroup('SIGKILL');
     process.once('exit', sweep);
     this.control = this.child.stdio[3] as Duplex;
@@ -115,7 +127,8 @@ export class KernelProcess {
   /** Starts a kernel and waits until it says it is ready. */
   static async start(options: KernelOptions): Promise<KernelProcess> {
     const kernel = new KernelProcess(options);
-    const timer = setTimeout(() => kernel.kill(), 15_000);
+    // A Jupyter kernel starts a second interpreter and imports IPython: give it longer.
+    const timer = setTimeout(() => kernel.kill(), options.kind === 'jupyter' ? 60_000 : 15_000);
     try {
       await kernel.ready;
     } finally {

@@ -1,5 +1,12 @@
 import * as z from 'zod';
-import { defineTool, READ_ONLY, type Tool, type ToolAnnotations, WRITES_ADDITIVE } from '../core/index.js';
+import {
+  defineTool,
+  READ_ONLY,
+  type Tool,
+  type ToolAnnotations,
+  UserError,
+  WRITES_ADDITIVE,
+} from '../core/index.js';
 import type { Repl } from './repl.js';
 
 /** One line on a relay capability's server for describe_capability's text. */
@@ -15,6 +22,24 @@ function backendLine(backend: {
 
 /** The longest `execute` timeout (24 h): far below Node's timer limit (2^31-1 ms, about 24.8 days). */
 export const MAX_EXECUTE_TIMEOUT_S = 86_400;
+
+/** `install_capability` takes the program as `command` or as `server_command`; one is needed. */
+function commandOf(command: string | undefined, serverCommand: string | undefined): string {
+  if (command !== undefined && serverCommand !== undefined && command !== serverCommand) {
+    throw new UserError('`command` and `server_command` differ; they are two names for one value', {
+      code: 'INVALID_ARGUMENT',
+      hint: 'pass only one of `command` or `server_command`',
+    });
+  }
+  const value = command ?? serverCommand;
+  if (value === undefined) {
+    throw new UserError('install_capability needs the command that starts the MCP server', {
+      code: 'INVALID_ARGUMENT',
+      hint: 'pass `command` (or `server_command`), e.g. "mcp-server-memory" or "npx -y @modelcontextprotocol/server-memory"',
+    });
+  }
+  return value;
+}
 
 const problem = z.object({ name: z.string(), kind: z.string(), reason: z.string() });
 
@@ -101,13 +126,20 @@ export function replTools(repl: Repl): Tool[] {
       title: 'Install a capability',
       description:
         'Start an MCP server and make its tools methods of a Python object named `name` (tool names become identifiers: get-sum → get_sum). ' +
-        'Give `command` and `args` separately, or one command line in `command`. Backends get a minimal environment plus `env`.',
+        'Give `command` and `args` separately, or one command line in `command` (or `server_command`, its other name). Backends get a minimal environment plus `env`.',
       input: {
         name: z.string().describe('Python variable name for the capability, e.g. "fs"'),
         command: z
           .string()
+          .optional()
           .describe(
             'Program starting the MCP server (stdio), or a whole command line when `args` is omitted',
+          ),
+        server_command: z
+          .string()
+          .optional()
+          .describe(
+            'The same as `command` (either name works): e.g. "npx -y @modelcontextprotocol/server-memory"',
           ),
         args: z.array(z.string()).optional(),
         env: z
@@ -118,7 +150,8 @@ export function replTools(repl: Repl): Tool[] {
       },
       output: { name: z.string(), methods: z.array(z.string()), description: z.string(), ...message },
       annotations: STARTS_SERVER,
-      handler: async (input) => repl.installCapability(input),
+      handler: async ({ server_command, command, ...rest }) =>
+        repl.installCapability({ ...rest, command: commandOf(command, server_command) }),
       text: (output) => `${output.message}\n\n${output.description}`,
     }),
     defineTool({

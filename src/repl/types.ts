@@ -12,6 +12,8 @@ export interface ReplDeps {
   cwd: string;
   /** Environment of the kernel (backends get a minimal one plus their own `env`). */
   env: NodeJS.ProcessEnv;
+  /** The interpreter to run, when resolved already (see `kernelPython`); else `settings.python`. */
+  python?: string;
   clock?: () => Date;
 }
 

@@ -27,6 +27,8 @@ export {
 } from './capture.js';
 export type { BadFeelSign, FeelAssessment, FeelSign, GoodFeelSign, WokeWith } from './feel.js';
 export { assessResumptionFeel } from './feel.js';
+export type { OpenClawImport } from './openclaw.js';
+export { importOpenClawSelfState } from './openclaw.js';
 export type { RenderResumptionOptions, ResumptionLike } from './render.js';
 export { CONTINUE_LINE, NO_REPEAT_LINE, RESUMPTION_HEADING, renderResumption } from './render.js';
 export type {

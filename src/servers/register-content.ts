@@ -69,7 +69,8 @@ export function registerPrompts(server: McpServer, specs: readonly Prompt[], log
         },
         async (args) => {
           try {
-            const out = spec.get(args);
+            const client = server.server.getClientVersion()?.name;
+            const out = spec.get(args, client === undefined ? {} : { client });
             return {
               ...(out.description ? { description: out.description } : {}),
               messages: [{ role: 'user' as const, content: { type: 'text' as const, text: out.text } }],

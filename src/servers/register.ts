@@ -11,6 +11,8 @@ export function registerTools(server: McpServer, specs: readonly Tool[], log: Lo
     const callback: ToolCallback<Tool['input']> = async (args, extra) => {
       const progressToken = extra._meta?.progressToken;
       const callExtra: ToolCallExtra = { signal: extra.signal };
+      const client = server.server.getClientVersion()?.name;
+      if (client !== undefined) callExtra.client = client;
       // Only when the client asked: a handler given `progress` may run a timer to feed it.
       if (progressToken !== undefined) {
         callExtra.progress = async (progress, total, message) => {

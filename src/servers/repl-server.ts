@@ -7,7 +7,7 @@ import { packageVersion } from './version.js';
 /** Short: hosts often drop instructions, so the tool descriptions carry the same facts. */
 export const REPL_INSTRUCTIONS = [
   'A persistent Python REPL. execute(code) runs Python; the namespace, functions and classes persist between calls and across restarts (auto-saved on shutdown).',
-  'install_capability(name, command, args?, env?, cwd?) starts an MCP server and turns its tools into methods of a Python object: fs.read_text_file(path="a.txt"). Backend errors raise CapabilityError.',
+  'install_capability(name, command | server_command, args?, env?, cwd?) starts an MCP server and turns its tools into methods of a Python object: fs.read_text_file(path="a.txt"). Backend errors raise CapabilityError.',
   'register_capability(obj) adds your own capability (needs `name` and `describe()`). state() shows what is defined; save_state/restore_state keep named snapshots; reset() clears all but capabilities.',
 ].join('\n\n');
 

@@ -199,7 +199,7 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
       expect(entry.uri).toBe(`firstlight://guidance/${entry.name}`);
       expect(entry.directive.length).toBeGreaterThan(20);
     }
-    expect(packet.taskspace).toEqual({
+    expect(packet.taskspace).toMatchObject({
       name: 'Invoice retries',
       description: 'Retry failed invoice deliveries',
       initial_prompt: TASK,
@@ -229,6 +229,7 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
       await wired.client.callTool({ name: 'get_taskspace', arguments: {} }),
     );
     expect(after.taskspace).toEqual({
+      id: expect.stringMatching(/^task-[0-9a-f]{12}$/),
       name: 'Invoice retry backoff',
       description: 'Exponential backoff for invoice delivery',
       initial_prompt: null,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerDoctor } from './doctor.js';
 import { registerEvents } from './events.js';
 import { registerHook } from './hook.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerEvents,
   registerStatus,
   registerInternalize,
+  registerImport,
   registerTaskspace,
   registerInstall,
   registerUninstall,

@@ -10,11 +10,21 @@ interface TaskspaceOptions extends HomeOption {
   json?: boolean;
 }
 
+interface ListOptions extends HomeOption {
+  project?: string;
+  json?: boolean;
+}
+
+interface NewOptions extends ListOptions {
+  description?: string;
+  initialPrompt?: string;
+}
+
 export function registerTaskspace(program: Command): void {
-  program
+  const taskspace = program
     .command('taskspace')
     .description(
-      'show, create or edit the project taskspace (.firstlight/taskspace.json) the yiasou prompt reads',
+      'show, create or edit the project taskspace (.firstlight/taskspace.json) the yiasou prompt reads; list, new and switch keep several per project',
     )
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--project <dir>', 'project root (default: walk up from here to a .firstlight/ directory)')
@@ -33,6 +43,9 @@ export function registerTaskspace(program: Command): void {
         '',
         'The agent reads it through the yiasou prompt, expand_reference("yiasou") or get_taskspace, and its',
         'first update_taskspace(name, description) clears the initial prompt.',
+        '',
+        'Several taskspaces per project: `taskspace list` shows them with their ids, `taskspace new NAME`',
+        'starts another (the current one is kept), `taskspace switch ID` makes another one current.',
       ].join('\n'),
     )
     .action(async (options: TaskspaceOptions) => {
@@ -99,13 +112,89 @@ export function registerTaskspace(program: Command): void {
       // --json still prints what was found, but a broken store is not a success.
       if (read.status === 'unreadable') process.exitCode = 2;
     });
+  registerTaskspaceList(taskspace);
+  registerTaskspaceNew(taskspace);
+  registerTaskspaceSwitch(taskspace);
+}
+
+function subcommand(parent: Command, name: string, description: string): Command {
+  return parent
+    .command(name)
+    .description(description)
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--project <dir>', 'project root (default: walk up from here to a .firstlight/ directory)')
+    .option('--json', 'print JSON');
+}
+
+async function guidanceFor(options: ListOptions) {
+  const { createGuidance } = await import('../../guidance/index.js');
+  return createGuidance({ home: homeFrom(options), projectRoot: options.project, projectDir: process.cwd() });
+}
+
+function registerTaskspaceList(taskspace: Command): void {
+  subcommand(
+    taskspace,
+    'list',
+    "list the project's taskspaces with their ids; * marks the current one",
+  ).action(async (_options: ListOptions, command: Command) => {
+    const options = command.optsWithGlobals<ListOptions>();
+    const entries = (await guidanceFor(options)).listTaskspaces();
+    print(options.json, entries, () =>
+      entries.length === 0
+        ? 'no taskspaces yet: firstlight taskspace new NAME [--initial-prompt "TASK"]'
+        : entries
+            .map(
+              (e) =>
+                `${e.current ? '*' : ' '} ${e.id}  ${e.taskspace.name || '(no name)'}${e.taskspace.description ? ` — ${e.taskspace.description}` : ''}${e.taskspace.initial_prompt ? ' [initial task pending]' : ''}`,
+            )
+            .join('\n'),
+    );
+  });
+}
+
+function registerTaskspaceNew(taskspace: Command): void {
+  subcommand(taskspace, 'new', 'start a new taskspace and make it current (the current one is kept)')
+    .argument('<name>', 'short title')
+    .option('--description <text>', 'one line on what it is for')
+    .option('--initial-prompt <text>', 'the task the next agent session starts with')
+    .action(async (name: string, _options: NewOptions, command: Command) => {
+      // The parent's --home/--project/--json may come after the subcommand's name: merged here.
+      const options = command.optsWithGlobals<NewOptions>();
+      const result = await (await guidanceFor(options)).newTaskspace({
+        name,
+        description: options.description,
+        initial_prompt: options.initialPrompt,
+      });
+      print(options.json, result, () =>
+        [
+          `firstlight: taskspace ${result.created.id} created and current${result.setAside ? ` (${result.setAside} kept: firstlight taskspace switch ${result.setAside})` : ''}`,
+          ...describe(result.created.taskspace, result.created.file),
+        ].join('\n'),
+      );
+    });
+}
+
+function registerTaskspaceSwitch(taskspace: Command): void {
+  subcommand(taskspace, 'switch', 'make the taskspace with this id the current one')
+    .argument('<id>', 'a taskspace id, as `taskspace list` shows it')
+    .action(async (id: string, _options: ListOptions, command: Command) => {
+      const options = command.optsWithGlobals<ListOptions>();
+      const result = await (await guidanceFor(options)).switchTaskspace(id);
+      print(options.json, result, () =>
+        [
+          `firstlight: taskspace ${result.current.id} is current`,
+          ...describe(result.current.taskspace, result.current.file),
+        ].join('\n'),
+      );
+    });
 }
 
 function describe(
-  t: { name: string; description: string; initial_prompt: string | null },
+  t: { id: string | null; name: string; description: string; initial_prompt: string | null },
   file: string,
 ): string[] {
   return [
+    `  id:           ${t.id ?? '(none yet: given at the next write)'}`,
     `  name:         ${t.name || '(none)'}`,
     `  description:  ${t.description || '(none)'}`,
     `  initial task: ${t.initial_prompt ?? '(none: taken up, or never set)'}`,

@@ -6,7 +6,7 @@ export type MemoryCatalog = {
   /** Memory markdown files in memory/ (the index file included, as the seed counts it). */
   total_count: number;
   index_present: boolean;
-  /** Files per frontmatter `type` (`index` for MEMORY.md, `untyped` without one); top 24. */
+  /** Files per frontmatter `type` (`index` for MEMORY.md, `unknown` without one, as the seed's catalog counts); top 24. */
   category_counts: Record<string, number>;
   /** Most used tags, top 24. */
   tag_counts: Record<string, number>;

@@ -116,7 +116,7 @@ function entryFrom(file: string, mtimeMs: number, size: number, data: Record<str
     mtimeMs,
     size,
     name: stringOr(data.name, file.replace(/\.md$/, '')),
-    type: stringOr(data.type, 'untyped').toLowerCase(),
+    type: stringOr(data.type, 'unknown').toLowerCase(),
     description: stringOr(data.description, ''),
     tags: listOf(data.tags),
     appliesTo: listOf(data.applies_to),

@@ -1,9 +1,11 @@
 """Export and import of the user namespace (the kernel half of save_state / restore_state).
 
 Functions and classes are saved by source (the cells live in linecache, so inspect.getsource
-works), variables as JSON when they survive a JSON round trip unchanged, else as pickle (stdlib
-only: no dill), modules and imported names by reference. Whatever cannot be saved or restored
-is reported item by item with the reason, never dropped silently.
+works), variables as JSON when they survive a JSON round trip unchanged, else as pickle, else
+with dill where it is installed (it pickles lambdas, closures and more), else as their repr,
+which is kept for the record but cannot be restored. Modules and imported names are saved by
+reference. Whatever cannot be saved or restored is reported item by item with the reason, never
+dropped silently.
 """
 
 import base64
@@ -16,6 +18,12 @@ import textwrap
 import types
 
 MAX_PICKLE_BYTES = 16 * 1024 * 1024
+MAX_REPR_CHARS = 2000
+
+try:  # Optional: the standard library's pickle covers plain data and instances of saved classes.
+    import dill
+except ImportError:  # pragma: no cover - depends on the interpreter
+    dill = None
 
 
 class SourceFailed(Exception):
@@ -40,7 +48,14 @@ def _order_key(obj):
         return (1 << 30, 0)
 
 
+# Cell numbers of files named otherwise than `<cell-N>` (an IPython kernel names its own).
+CELL_NUMBERS = {}
+
+
 def _cell_number(filename):
+    number = CELL_NUMBERS.get(filename)
+    if number is not None:
+        return number
     # Restored definitions (`<restore-N>`) sort before every cell: they were defined earlier.
     for prefix, base in (("<cell-", 0), ("<restore-", -(1 << 20))):
         if filename.startswith(prefix) and filename.endswith(">"):
@@ -141,15 +156,29 @@ def _save_value(name, value, variables, unsaved):
     if _json_roundtrips(value):
         variables[name] = {"type": "json", "value": value}
         return
+    why = None
+    for kind, module in (("pickle", pickle), ("dill", dill)):
+        if module is None:
+            continue
+        try:
+            data = module.dumps(value, protocol=4)
+        except Exception as error:  # noqa: BLE001 - the next way is tried
+            why = f"not JSON and not picklable ({error})"
+            continue
+        if len(data) > MAX_PICKLE_BYTES:
+            unsaved.append({"name": name, "kind": "variable", "reason": f"{kind} is {len(data):,} bytes (limit {MAX_PICKLE_BYTES:,})"})
+            return
+        variables[name] = {"type": kind, "value": base64.b64encode(data).decode("ascii")}
+        return
     try:
-        data = pickle.dumps(value, protocol=4)
+        text = repr(value)
     except Exception as error:  # noqa: BLE001
-        unsaved.append({"name": name, "kind": "variable", "reason": f"not JSON and not picklable ({error})"})
+        unsaved.append({"name": name, "kind": "variable", "reason": f"{why}; repr failed too ({error})"})
         return
-    if len(data) > MAX_PICKLE_BYTES:
-        unsaved.append({"name": name, "kind": "variable", "reason": f"pickle is {len(data):,} bytes (limit {MAX_PICKLE_BYTES:,})"})
-        return
-    variables[name] = {"type": "pickle", "value": base64.b64encode(data).decode("ascii")}
+    if len(text) > MAX_REPR_CHARS:
+        text = text[:MAX_REPR_CHARS] + "..."
+    # The last resort: what the value looked like, for the record; restore reports it.
+    variables[name] = {"type": "repr", "value": text}
 
 
 # Variables by when they can be restored: modules and imports before the definitions (a
@@ -214,12 +243,15 @@ def _load_value(entry):
     if kind == "pickle":
         return pickle.loads(base64.b64decode(entry["value"]))
     if kind == "dill":
-        # The seed's format; dill is not in the standard library, but a dill pickle of plain
-        # data is a standard pickle. Anything else fails here, reported for this variable only.
+        # Without dill, a dill pickle of plain data is still a standard pickle; anything else
+        # fails here, reported for this variable only.
         try:
-            return pickle.loads(base64.b64decode(entry["value"], validate=True))
+            return (dill or pickle).loads(base64.b64decode(entry["value"], validate=True))
         except Exception as error:  # noqa: BLE001
-            raise ValueError(f"a dill pickle the standard pickle module cannot load ({_why(error)})") from None
+            how = "dill" if dill is not None else "the standard pickle module (dill is not installed)"
+            raise ValueError(f"a dill pickle {how} cannot load ({_why(error)})") from None
+    if kind == "repr":
+        raise ValueError(f"saved as its repr only, which cannot be rebuilt: {str(entry.get('value'))[:200]}")
     if kind == "module":
         return importlib.import_module(entry["value"])
     if kind == "import":

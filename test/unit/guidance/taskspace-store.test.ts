@@ -47,6 +47,7 @@ describe('writeTaskspace', () => {
     const now = () => new Date('2026-11-22T10:00:00Z');
     const created = await writeTaskspace(file, { name: 'Demo', initial_prompt: 'Do the thing' }, { now });
     expect(created).toMatchObject({ created: true, initial_prompt_cleared: false });
+    expect(created.taskspace.id).toMatch(/^task-[0-9a-f]{12}$/);
     const raw = JSON.parse(readFileSync(file, 'utf8'));
     raw.collaborator = 'sparkle';
     writeFileSync(file, JSON.stringify(raw));
@@ -60,6 +61,7 @@ describe('writeTaskspace', () => {
     const second = await writeTaskspace(file, { name: 'Demo 2', initial_prompt: null }, { now });
     expect(second.initial_prompt_cleared).toBe(false);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      id: created.taskspace.id,
       name: 'Demo 2',
       description: 'A demo',
       initial_prompt: null,

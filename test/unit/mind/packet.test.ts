@@ -70,7 +70,7 @@ describe('Mind.bootstrap', () => {
     expect(packet.session_id).toBe('s1');
     expect(packet.mind_contract).toBe('FULL VOICE CONTRACT\n');
     expect(packet.mind_contract_available).toBe(true);
-    expect(packet.degraded_mode).toEqual({ mind_contract_available: true, reasons: [] });
+    expect(packet.degraded_mode).toEqual({ mind_contract_available: true, reasons: [], causes: {} });
     expect(packet.required_first_call).toBe('bootstrap_session');
     expect(packet.available_mind_tools).toEqual(['bootstrap_session', 'observe', 'recall', 'reflect']);
     expect(packet.context.open_commitments).toEqual(['Ship bootstrap']);
@@ -93,7 +93,7 @@ describe('Mind.bootstrap', () => {
     const packet = await new Mind({ home: h.home }).bootstrap();
     expect(packet.mind_contract_available).toBe(false);
     expect(packet.degraded_mode.mind_contract_available).toBe(false);
-    expect(packet.degraded_mode.reasons.some((r) => r.startsWith('mind contract unavailable'))).toBe(true);
+    expect(packet.degraded_mode.reasons.some((r) => r === 'mind contract unavailable')).toBe(true);
     expect(packet.mind_contract).toMatch(/^ERROR: firstlight mind contract failed to assemble: missing file/);
   });
 

@@ -8,6 +8,7 @@ describe('repl public surface', () => {
         'Repl',
         'StateStore',
         'checkCapabilityName',
+        'kernelPython',
         'kernelScript',
         'pythonNamesFor',
         'replTools',
@@ -21,5 +22,6 @@ describe('repl public surface', () => {
   it('ships the kernel inside the package', async () => {
     const { existsSync } = await import('node:fs');
     expect(existsSync(repl.kernelScript())).toBe(true);
+    expect(existsSync(repl.kernelScript('jupyter'))).toBe(true);
   });
 });

@@ -153,6 +153,7 @@ describe('repl settings', () => {
       output_max_chars: 20_000,
       interrupt_grace_s: 2,
       python: 'python3',
+      kernel: 'stdlib',
       autosave: true,
     });
   });
