@@ -6,8 +6,9 @@ import { MAX_K, RecallIndex } from './recall-index.js';
 import { remember } from './remember.js';
 
 /**
- * The saved recall index under cache/: a JSON header line, then one `term<TAB>postings` line per
- * term (see persisted-index.ts), read a line at a time; neither JSON nor TSV, hence `.idx`.
+ * The saved recall index under cache/: a snapshot (a JSON header line, then one
+ * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
+ * and its change log beside it, `recall-index.log` (see index-log.ts).
  */
 const RECALL_INDEX_FILE = 'recall-index.idx';
 
