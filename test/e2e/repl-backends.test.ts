@@ -12,18 +12,10 @@ import {
   type Wired,
   wireStdio,
 } from '../helpers/index.js';
+import type { Exec } from './repl-procs.js';
 import { childrenOf, gone, waitGone } from './repl-procs.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
-
-interface Exec {
-  success: boolean;
-  stdout: string;
-  stderr: string;
-  return_value: unknown;
-  error_type: string | null;
-  error_message: string | null;
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -44,3 +44,14 @@ export async function waitGone(pids: number[], ms = 2000): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** What the REPL harness's `execute` tool returns. */
+export interface Exec {
+  success: boolean;
+  stdout: string;
+  stderr: string;
+  return_value: unknown;
+  error_type: string | null;
+  error_message: string | null;
+  execution_count: number;
+}

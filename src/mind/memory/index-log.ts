@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomicallySync } from '../../core/index.js';
+import { readHeaded } from './persisted-index.js';
 
 /** The searchable fields of one memory. */
 export interface IndexedDoc {
@@ -55,21 +56,9 @@ export function logLines(entries: Iterable<LogEntry>): string {
  * costs a re-read of the files it names, never a wrong index.
  */
 export function readLog(file: string, format: number): ChangeLog | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const eol = text.indexOf('\n');
-  if (eol < 0) return undefined;
-  let head: { format?: number; log?: string };
-  try {
-    head = JSON.parse(text.slice(0, eol));
-  } catch {
-    return undefined;
-  }
-  if (head.format !== format || typeof head.log !== 'string') return undefined;
+  const read = readHeaded(file);
+  if (read?.head.format !== format || typeof read.head.log !== 'string') return undefined;
+  const { text, eol } = read;
   const entries: LogEntry[] = [];
   let at = eol + 1;
   for (let end = text.indexOf('\n', at); end >= 0; end = text.indexOf('\n', at)) {
@@ -77,7 +66,7 @@ export function readLog(file: string, format: number): ChangeLog | undefined {
     if (entry) entries.push(entry);
     at = end + 1;
   }
-  return { id: head.log, entries, bytes: Buffer.byteLength(text.slice(0, at)) };
+  return { id: read.head.log, entries, bytes: Buffer.byteLength(text.slice(0, at)) };
 }
 
 function parseEntry(line: string): LogEntry | undefined {

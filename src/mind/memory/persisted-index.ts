@@ -28,23 +28,33 @@ export interface SavedIndex {
   lines: Map<string, string>;
 }
 
-/** Reads a snapshot, or undefined when there is none, it is damaged, or of another format. */
-export function readSavedIndex(file: string, format: number): SavedIndex | undefined {
+/** A file whose line 1 is a JSON object: that object and the whole text, or undefined when there is none. */
+export function readHeaded(
+  file: string,
+): { head: Record<string, unknown>; text: string; eol: number } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  // A file cut short (a full disk) must not pass for a complete index with missing postings.
-  if (!text.endsWith('\n')) return undefined;
   const eol = text.indexOf('\n');
-  let head: { format?: number; manifest?: ManifestRow[]; tables?: IndexTables };
+  if (eol < 0) return undefined;
   try {
-    head = JSON.parse(text.slice(0, eol));
+    const head: unknown = JSON.parse(text.slice(0, eol));
+    return typeof head === 'object' && head !== null ? { head: { ...head }, text, eol } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Reads a snapshot, or undefined when there is none, it is damaged, or of another format. */
+export function readSavedIndex(file: string, format: number): SavedIndex | undefined {
+  const read = readHeaded(file);
+  // A file cut short (a full disk) must not pass for a complete index with missing postings.
+  if (!read?.text.endsWith('\n')) return undefined;
+  const { text, eol } = read;
+  const head: { format?: unknown; manifest?: ManifestRow[]; tables?: IndexTables } = read.head;
   if (head.format !== format || !Array.isArray(head.manifest) || !head.tables) return undefined;
   const lines = new Map<string, string>();
   let at = eol + 1;

@@ -67,6 +67,24 @@ const ranked = (index: RecallIndex, query: string) =>
     .results.map((r) => [r.file, Math.round(r.score * 100) / 100] as const)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 
+/**
+ * A new process reads no memory file (the saved index covers them all) and answers `queries` as
+ * an index built from the files would.
+ */
+function expectSavedIndexAnswers(s: { memory: string; cache: string }, queries: string[]): void {
+  const index = indexOf(s);
+  expect(index.stats().filesRead).toBe(0);
+  const fresh = indexOf(s, false);
+  for (const q of queries) expect(ranked(index, q)).toEqual(ranked(fresh, q));
+}
+
+/** One process indexes the files, recalls and exits, saving its index. */
+function savedBy(s: { memory: string; cache: string }): void {
+  const first = indexOf(s);
+  first.recall('deploy1');
+  first.close();
+}
+
 describe("persisted-index: a snapshot on MiniSearch's public serialisation", () => {
   it('answers a query with only the postings it reaches loaded as the whole index does', () => {
     const t = tempDir();
@@ -105,9 +123,7 @@ describe("persisted-index: a snapshot on MiniSearch's public serialisation", () 
 describe('RecallIndex persistence', () => {
   it("applies another process's change to a saved index without loading every posting: one log line, the snapshot untouched", async () => {
     const s = scratch(40);
-    const first = indexOf(s);
-    first.recall('deploy1');
-    first.close(); // 40 changes: over the compaction threshold, so close() writes a snapshot
+    savedBy(s); // 40 changes: over the compaction threshold, so close() writes a snapshot
     const snapshot = readFileSync(s.cache, 'utf8');
     expect(loggedFiles(s.log)).toEqual([]);
 
@@ -123,12 +139,8 @@ describe('RecallIndex persistence', () => {
     expect(readFileSync(s.cache, 'utf8')).toBe(snapshot);
     expect(loggedFiles(s.log)).toEqual([file]);
 
-    // A third process reads the log instead of the file, and answers as an index built from the files would.
-    const third = indexOf(s);
-    expect(third.stats().filesRead).toBe(0);
-    const fresh = indexOf(s, false);
-    for (const q of ['zanzibar billing', 'topic3 item12', 'deploy2 word', 'note'])
-      expect(ranked(third, q)).toEqual(ranked(fresh, q));
+    // A third process reads the log instead of the file.
+    expectSavedIndexAnswers(s, ['zanzibar billing', 'topic3 item12', 'deploy2 word', 'note']);
   });
 
   it('saves in the background once recall is idle, not inside the recall that changed it', async () => {
@@ -149,9 +161,7 @@ describe('RecallIndex persistence', () => {
 
   it('loads the rest of a saved index in the background after the first recall', async () => {
     const s = scratch(40);
-    const first = indexOf(s);
-    first.recall('deploy1');
-    first.close();
+    savedBy(s);
     // A process started on the saved index: nothing changed, one recall, then idle time.
     const live = new LiveIndex(new MemoryStore(s.memory), { cacheFile: s.cache });
     live.refresh();
@@ -176,9 +186,7 @@ describe('RecallIndex persistence', () => {
 
   it('a torn or damaged log line costs a re-read of its file, never a wrong index', () => {
     const s = scratch(40);
-    const first = indexOf(s);
-    first.recall('deploy1');
-    first.close();
+    savedBy(s);
     writeFileSync(join(s.memory, 'note_3.md'), '---\nname: "Note 3"\ntype: "note"\n---\nNow about zebras.\n');
     const second = indexOf(s);
     second.recall('zebras');
@@ -186,11 +194,7 @@ describe('RecallIndex persistence', () => {
     // A writer killed mid-append, and the next append glued to its half line.
     appendFileSync(s.log, '["+",{"id":"note_5.md","name":"Note 5","body":"wro');
     appendFileSync(s.log, '["-","note_6.md"]\n');
-    const third = indexOf(s);
-    expect(third.stats().filesRead).toBe(0);
-    const fresh = indexOf(s, false);
-    for (const q of ['zebras', 'word5', 'word6 deploy0', 'note'])
-      expect(ranked(third, q)).toEqual(ranked(fresh, q));
+    expectSavedIndexAnswers(s, ['zebras', 'word5', 'word6 deploy0', 'note']);
   });
 
   it('folds a long log into a new snapshot in the background, dropping the postings of replaced and deleted memories', async () => {
@@ -221,7 +225,6 @@ describe('RecallIndex persistence', () => {
       for (const docs of Object.values(JSON.parse(json) as Record<string, Record<string, number>>))
         for (const id of Object.keys(docs)) expect(live.has(id)).toBe(true);
     }
-    expect(indexOf(s).stats().filesRead).toBe(0);
-    expect(ranked(indexOf(s), 'word65 deploy1')).toEqual(ranked(indexOf(s, false), 'word65 deploy1'));
+    expectSavedIndexAnswers(s, ['word65 deploy1']);
   });
 });
