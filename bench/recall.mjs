@@ -435,8 +435,8 @@ async function latency() {
 // ---------- 2b. what a server's saves cost its event loop ----------
 // The in-process index of a server at SIZE memories, saving under cache/ as servers do: built
 // from the files, then CHANGED memories rewritten by another writer and recalled. Each time the
-// event loop's longest block is measured until the cache files have settled (no change for
-// SETTLED_MS): a recall arriving during a save waits that long.
+// event loop's longest block is measured until the cache files have settled (a snapshot is there
+// and nothing changed for SETTLED_MS): a recall arriving during a save waits that long.
 const CHANGED = 10;
 const SETTLED_MS = 6000;
 function cacheState(dir) {
@@ -464,7 +464,12 @@ async function longestBlockUntilSaved(cache, before) {
     if (now !== state) {
       state = now;
       since = performance.now();
-    } else if (state !== before && performance.now() - since > SETTLED_MS) break;
+    } else if (
+      state !== before &&
+      state.includes('recall-index.idx:') &&
+      performance.now() - since > SETTLED_MS
+    )
+      break;
   }
   h.disable();
   return {

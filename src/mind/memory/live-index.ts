@@ -80,8 +80,6 @@ export class LiveIndex {
   private parsed = new Map<string, TermPostings>();
   /** A loadJSAsync of the rest of the snapshot under way. */
   private loadingRest = false;
-  /** Bumped whenever `mini` is replaced by one with more terms; a background load restarts when it moves. */
-  private loads = 0;
   /** Changes not yet in the log, the last one of each file. */
   private unsaved = new Map<string, LogEntry>();
   /** Entries in the log (read at load, appended since). */
@@ -218,6 +216,8 @@ export class LiveIndex {
     const last = lastEntries(log.entries);
     const docs: IndexedDoc[] = [];
     for (const entry of last.values()) if (entry[0] === '+') docs.push(entry[1]);
+    // Discarded first, so the postings loaded next leave out the versions the log replaces.
+    for (const file of last.keys()) this.discard(file);
     this.loadTerms(termsOf(docs));
     replay(this.mini, this.manifest, last);
   }
@@ -229,7 +229,6 @@ export class LiveIndex {
     if (load.length === 0) return;
     for (const term of load) this.pending.delete(term);
     this.mini = withTerms(this.mini, this.lines, load, MINI_OPTIONS);
-    this.loads++;
     if (this.pending.size === 0) this.allLoaded();
   }
 
@@ -337,19 +336,20 @@ export class LiveIndex {
 
   /**
    * Loads every parsed posting not loaded yet with loadJSAsync, which yields as it goes. The new
-   * instance replaces `mini` only if nothing changed meanwhile; otherwise the idle time retries.
+   * instance replaces `mini` unless the index changed meanwhile (then the idle time retries).
+   * Postings that recalls loaded meanwhile are no reason to drop it: it holds them too, from the
+   * same lines, so a server's queries arriving during the load cost it none of its progress.
    */
   private loadRest(): void {
     const rest: [string, TermPostings][] = [];
     for (const term of this.pending) rest.push([term, this.parsed.get(term)!]);
-    const { loads, generation } = this;
+    const { generation } = this;
     this.loadingRest = true;
     void withAllAsync(this.mini, rest, MINI_OPTIONS)
       .then((full) => {
-        if (this.loads !== loads || this.generation !== generation) return;
+        if (this.generation !== generation) return;
         this.mini = full;
         this.pending = new UnloadedTerms();
-        this.loads++;
         this.allLoaded();
       })
       .catch(() => {
