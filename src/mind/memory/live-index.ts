@@ -20,7 +20,15 @@ import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { appendLog, appendLogSync, type IndexedDoc, type LogEntry, logLines, readLog } from './index-log.js';
-import { fromTables, readSavedIndex, type TermPostings, withAllAsync, withTerms } from './persisted-index.js';
+import {
+  documentIdsOf,
+  fromTables,
+  livePostings,
+  readSavedIndex,
+  type TermPostings,
+  withAllAsync,
+  withTerms,
+} from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 import { UnloadedTerms } from './unloaded-terms.js';
 
@@ -76,8 +84,15 @@ export class LiveIndex {
   private lines = new Map<string, string>();
   /** Terms of `lines` not yet loaded into `mini`. */
   private pending = new UnloadedTerms();
-  /** Saved postings parsed in idle slices, for loading all at once (loadRest). */
+  /** Saved postings parsed in idle slices (live ones only), for loading all at once (loadRest). */
   private parsed = new Map<string, TermPostings>();
+  /**
+   * The snapshot's lines may name discarded documents: it was written with some, or memories it
+   * holds were replaced or deleted since. Their postings are then left out as lines are loaded.
+   */
+  private deadOnDisk = false;
+  /** The live documents' short ids while lines are parsed in slices; reset by every change. */
+  private alive: Record<string, string> | undefined;
   /** A loadJSAsync of the rest of the snapshot under way. */
   private loadingRest = false;
   /** Changes not yet in the log, the last one of each file. */
@@ -152,7 +167,14 @@ export class LiveIndex {
     this.addAll(docs);
     this.entries = current;
     this.synced = snapshot;
-    if (changed) this.generation++;
+    if (changed) this.changed();
+  }
+
+  /** The index changed: a background load under way is dropped, and lines parsed so far may name discarded documents. */
+  private changed(): void {
+    this.generation++;
+    if (this.deadOnDisk && this.parsed.size > 0) this.parsed = new Map();
+    this.alive = undefined;
   }
 
   private note(entry: LogEntry): void {
@@ -209,6 +231,7 @@ export class LiveIndex {
       this.lines = saved.lines;
       this.pending = new UnloadedTerms(saved.lines.keys());
       this.manifest = manifestOf(saved.manifest);
+      this.deadOnDisk = (saved.tables.dirtCount ?? 0) > 0;
     }
     const log = readLog(this.paths.log, INDEX_FORMAT);
     if (!log) return;
@@ -228,7 +251,7 @@ export class LiveIndex {
     const load = [...terms].filter((term) => this.pending.has(term));
     if (load.length === 0) return;
     for (const term of load) this.pending.delete(term);
-    this.mini = withTerms(this.mini, this.lines, load, MINI_OPTIONS);
+    this.mini = withTerms(this.mini, this.lines, load, MINI_OPTIONS, this.deadOnDisk);
     if (this.pending.size === 0) this.allLoaded();
   }
 
@@ -245,7 +268,9 @@ export class LiveIndex {
   }
 
   private discard(file: string): void {
-    if (this.mini.has(file)) this.mini.discard(file);
+    if (!this.mini.has(file)) return;
+    this.mini.discard(file);
+    if (this.pending.size > 0) this.deadOnDisk = true;
   }
 
   private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
@@ -325,9 +350,12 @@ export class LiveIndex {
   /** Parses saved postings for SLICE_MS; once all are parsed, starts loading them (loadRest) and returns true. */
   private parseSlice(): boolean {
     const until = performance.now() + SLICE_MS;
+    if (this.deadOnDisk) this.alive ??= documentIdsOf(this.mini);
     for (const term of this.pending) {
       if (this.parsed.has(term)) continue;
-      this.parsed.set(term, JSON.parse(this.lines.get(term)!) as TermPostings);
+      const postings = JSON.parse(this.lines.get(term)!) as TermPostings;
+      // A term whose every posting is dead is parsed as none, and not loaded.
+      this.parsed.set(term, (this.alive ? livePostings(postings, this.alive) : postings) ?? {});
       if (performance.now() > until) return false;
     }
     this.loadRest();
@@ -342,7 +370,10 @@ export class LiveIndex {
    */
   private loadRest(): void {
     const rest: [string, TermPostings][] = [];
-    for (const term of this.pending) rest.push([term, this.parsed.get(term)!]);
+    for (const term of this.pending) {
+      const postings = this.parsed.get(term)!;
+      if (Object.keys(postings).length > 0) rest.push([term, postings]);
+    }
     const { generation } = this;
     this.loadingRest = true;
     void withAllAsync(this.mini, rest, MINI_OPTIONS)

@@ -71,16 +71,22 @@ export function readSavedIndex(file: string, format: number): SavedIndex | undef
  * `mini` with the saved postings of `terms` (none of them in `mini` yet) added: a new instance,
  * loaded from mini.toJSON() plus those postings. Costs the document tables and the postings
  * already loaded, so a process loads a few terms this way and the rest at once (withAllAsync).
+ * `dead`: the lines may name discarded documents (see livePostings), so they are left out.
  */
 export function withTerms<T>(
   mini: MiniSearch<T>,
   lines: ReadonlyMap<string, string>,
   terms: Iterable<string>,
   options: Options<T>,
+  dead: boolean,
 ): MiniSearch<T> {
-  const parsed: [string, TermPostings][] = [];
-  for (const term of terms) parsed.push([term, JSON.parse(lines.get(term)!) as TermPostings]);
-  return MiniSearch.loadJS(withPostings(mini, parsed), options);
+  const js = withoutDirt(mini);
+  for (const term of terms) {
+    const postings = JSON.parse(lines.get(term)!) as TermPostings;
+    const live = dead ? livePostings(postings, js.documentIds) : postings;
+    if (live) js.index.push([term, live]);
+  }
+  return MiniSearch.loadJS(js, options);
 }
 
 /** An index of the saved tables and no postings (see withTerms). */
@@ -91,55 +97,63 @@ export function fromTables<T>(tables: IndexTables, options: Options<T>): MiniSea
 /** An index of a whole snapshot, every posting loaded. */
 export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSearch<T> {
   const index: IndexJs['index'] = [];
-  for (const [term, json] of saved.lines) index.push([term, JSON.parse(json) as TermPostings]);
-  const live = liveOnly(index, saved.tables.documentIds);
-  return MiniSearch.loadJS({ ...saved.tables, index: live, dirtCount: 0 }, options);
+  for (const [term, json] of saved.lines) {
+    const live = livePostings(JSON.parse(json) as TermPostings, saved.tables.documentIds);
+    if (live) index.push([term, live]);
+  }
+  return MiniSearch.loadJS({ ...saved.tables, index, dirtCount: 0 }, options);
 }
 
-/** `mini` plus all of `parsed` (term postings), loaded without blocking for long. */
+/** `mini` plus all of `parsed` (term postings, already live: see livePostings), loaded without blocking for long. */
 export function withAllAsync<T>(
   mini: MiniSearch<T>,
   parsed: [string, TermPostings][],
   options: Options<T>,
 ): Promise<MiniSearch<T>> {
-  return MiniSearch.loadJSAsync(withPostings(mini, parsed), options);
+  const js = withoutDirt(mini);
+  for (const entry of parsed) js.index.push(entry);
+  return MiniSearch.loadJSAsync(js, options);
 }
 
-function withPostings<T>(mini: MiniSearch<T>, parsed: [string, TermPostings][]): IndexJs {
+/** The ids of `mini`'s documents, short id -> id, as its postings name them. */
+export function documentIdsOf<T>(mini: MiniSearch<T>): IndexJs['documentIds'] {
+  return withoutDirt(mini).documentIds;
+}
+
+/** mini.toJSON() without the postings of discarded documents (discard() counts them as dirt). */
+function withoutDirt<T>(mini: MiniSearch<T>): IndexJs {
   const js = mini.toJSON();
-  // Postings loaded before a discard hold dirt only if discard() counted it; those read from
-  // disk may hold any (a snapshot written with some; memories replaced since it was written).
-  const index = (js.dirtCount ?? 0) > 0 ? liveOnly(js.index, js.documentIds) : js.index;
-  for (const entry of liveOnly(parsed, js.documentIds)) index.push(entry);
+  if ((js.dirtCount ?? 0) === 0) return js;
+  const index: IndexJs['index'] = [];
+  for (const [term, postings] of js.index) {
+    const live = livePostings(postings, js.documentIds);
+    if (live) index.push([term, live]);
+  }
   return { ...js, index, dirtCount: 0 };
 }
 
 /**
- * `index` without the postings of documents not in `ids` (discarded). MiniSearch's discard()
- * leaves them to be dropped by the first search that meets them, which until then counts them
- * in the term's document frequency: a memory replaced since the snapshot would skew the first
- * recall's scores.
+ * One term's postings without those of documents not in `ids` (discarded), or undefined when
+ * none is left. MiniSearch's discard() leaves them to be dropped by the first search that meets
+ * them, which until then counts them in the term's document frequency: a memory replaced since
+ * the snapshot was written would skew the first recall's scores.
  */
-function liveOnly(index: IndexJs['index'], ids: IndexJs['documentIds']): IndexJs['index'] {
-  const out: IndexJs['index'] = [];
-  for (const [term, postings] of index) {
-    const kept: TermPostings = {};
-    let any = false;
-    for (const [field, docs] of Object.entries(postings)) {
-      const live: Record<string, number> = {};
-      let n = 0;
-      for (const [doc, freq] of Object.entries(docs)) {
-        if (!(doc in ids)) continue;
-        live[doc] = freq;
-        n++;
-      }
-      if (n === 0) continue;
-      kept[field] = live;
-      any = true;
+export function livePostings(postings: TermPostings, ids: IndexJs['documentIds']): TermPostings | undefined {
+  const kept: TermPostings = {};
+  let any = false;
+  for (const [field, docs] of Object.entries(postings)) {
+    const live: Record<string, number> = {};
+    let n = 0;
+    for (const [doc, freq] of Object.entries(docs)) {
+      if (!(doc in ids)) continue;
+      live[doc] = freq;
+      n++;
     }
-    if (any) out.push([term, kept]);
+    if (n === 0) continue;
+    kept[field] = live;
+    any = true;
   }
-  return out;
+  return any ? kept : undefined;
 }
 
 /** Writes `mini` (every posting loaded) as a snapshot: atomically, temp file and rename. */

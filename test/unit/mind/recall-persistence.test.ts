@@ -112,7 +112,13 @@ describe("persisted-index: a snapshot on MiniSearch's public serialisation", () 
     expect(byTerm(loaded).get('alpha')).toEqual({ 0: { 0: 1 }, 1: { 1: 1 } });
     expect(byTerm(loaded).has('epsilon')).toBe(false);
     expect(fromSnapshot(saved, options).search('alpha gamma')).toEqual(clean.search('alpha gamma'));
-    const partial = withTerms(fromTables(saved.tables, options), saved.lines, ['alpha', 'gamma'], options);
+    const partial = withTerms(
+      fromTables(saved.tables, options),
+      saved.lines,
+      ['alpha', 'gamma'],
+      options,
+      true,
+    );
     expect(partial.search('alpha gamma')).toEqual(clean.search('alpha gamma'));
     // Cut short (a full disk): not a snapshot.
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, -3));
