@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore, RecallIndex, remember } from '../../../src/mind/index.js';
+import { compact } from '../../../src/mind/memory/compact.js';
 import { readLog } from '../../../src/mind/memory/index-log.js';
 import { LiveIndex } from '../../../src/mind/memory/live-index.js';
 import {
@@ -232,5 +233,23 @@ describe('RecallIndex persistence', () => {
         for (const id of Object.keys(docs)) expect(live.has(id)).toBe(true);
     }
     expectSavedIndexAnswers(s, ['word65 deploy1']);
+  });
+
+  it('a compaction carries over what other processes appended to the log while it ran', async () => {
+    const s = scratch(40);
+    savedBy(s);
+    writeFileSync(join(s.memory, 'note_1.md'), '---\nname: "Note 1"\ntype: "note"\n---\nNow about otters.\n');
+    const second = indexOf(s);
+    second.recall('otters');
+    second.close();
+    expect(loggedFiles(s.log)).toEqual(['note_1.md']);
+    // compact() has read the log when it first yields (vacuuming note_1's old postings).
+    const running = compact({ snapshot: s.cache, log: s.log });
+    unlinkSync(join(s.memory, 'note_2.md')); // and another process says so
+    appendFileSync(s.log, '["-","note_2.md"]\n');
+    expect(await running).toBe(1);
+    expect(loggedFiles(s.log)).toEqual(['note_2.md']);
+    expect(readSavedIndex(s.cache, 7)?.manifest.map((row) => row[0])).toContain('note_1.md');
+    expectSavedIndexAnswers(s, ['otters', 'word2 deploy2', 'note']);
   });
 });
