@@ -46,12 +46,4 @@ export async function waitGone(pids: number[], ms = 2000): Promise<number[]> {
 }
 
 /** What the REPL harness's `execute` tool returns. */
-export interface Exec {
-  success: boolean;
-  stdout: string;
-  stderr: string;
-  return_value: unknown;
-  error_type: string | null;
-  error_message: string | null;
-  execution_count: number;
-}
+export type { ExecutionResult as Exec } from '../../src/repl/index.js';

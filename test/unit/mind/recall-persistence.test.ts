@@ -79,6 +79,17 @@ function expectSavedIndexAnswers(s: { memory: string; cache: string }, queries: 
   for (const q of queries) expect(ranked(index, q)).toEqual(ranked(fresh, q));
 }
 
+/** Another process rewrites note `i` about `word`, recalls it and exits, logging the change. */
+function rewrittenElsewhere(s: { memory: string; cache: string }, i: number, word: string): void {
+  writeFileSync(
+    join(s.memory, `note_${i}.md`),
+    `---\nname: "Note ${i}"\ntype: "note"\n---\nNow about ${word}.\n`,
+  );
+  const other = indexOf(s);
+  other.recall(word);
+  other.close();
+}
+
 /** One process indexes the files, recalls and exits, saving its index. */
 function savedBy(s: { memory: string; cache: string }): void {
   const first = indexOf(s);
@@ -194,10 +205,7 @@ describe('RecallIndex persistence', () => {
   it('a torn or damaged log line costs a re-read of its file, never a wrong index', () => {
     const s = scratch(40);
     savedBy(s);
-    writeFileSync(join(s.memory, 'note_3.md'), '---\nname: "Note 3"\ntype: "note"\n---\nNow about zebras.\n');
-    const second = indexOf(s);
-    second.recall('zebras');
-    second.close();
+    rewrittenElsewhere(s, 3, 'zebras');
     // A writer killed mid-append, and the next append glued to its half line.
     appendFileSync(s.log, '["+",{"id":"note_5.md","name":"Note 5","body":"wro');
     appendFileSync(s.log, '["-","note_6.md"]\n');
@@ -238,10 +246,7 @@ describe('RecallIndex persistence', () => {
   it('a compaction carries over what other processes appended to the log while it ran', async () => {
     const s = scratch(40);
     savedBy(s);
-    writeFileSync(join(s.memory, 'note_1.md'), '---\nname: "Note 1"\ntype: "note"\n---\nNow about otters.\n');
-    const second = indexOf(s);
-    second.recall('otters');
-    second.close();
+    rewrittenElsewhere(s, 1, 'otters');
     expect(loggedFiles(s.log)).toEqual(['note_1.md']);
     // compact() has read the log when it first yields (vacuuming note_1's old postings).
     const running = compact({ snapshot: s.cache, log: s.log });
