@@ -2,13 +2,25 @@
 // (firstlight BM25, with and without query expansion, beside a grep baseline), recall latency at
 // 10,000 memories (firstlight's `recall` beside @modelcontextprotocol/server-memory's
 // `search_nodes`, both over MCP stdio, same content), and 8 processes x 500 concurrent
-// `remember`s into one home. One run; prints tables and writes bench/results/recall.json.
+// `remember`s into one home, and how long a server's event loop is blocked while it saves its
+// index. One run; prints tables and writes bench/results/recall.json.
 // Goals: recall@5 >= grep + 0.10 on each query set; latency <= 1/5 of server-memory on p50 and
 // mean; every concurrent memory written, indexed once and recallable. Exits 1 on a miss.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
 import { renderFrontmatter } from '../dist/core/index.js';
 import { MemoryStore, RecallIndex } from '../dist/mind/index.js';
@@ -420,6 +432,90 @@ async function latency() {
   };
 }
 
+// ---------- 2b. what a server's saves cost its event loop ----------
+// The in-process index of a server at SIZE memories, saving under cache/ as servers do: built
+// from the files, then CHANGED memories rewritten by another writer and recalled. Each time the
+// event loop's longest block is measured until the cache files have settled (a snapshot is there
+// and nothing changed for SETTLED_MS): a recall arriving during a save waits that long.
+const CHANGED = 10;
+const SETTLED_MS = 6000;
+function cacheState(dir) {
+  try {
+    return readdirSync(dir)
+      .sort()
+      .map((f) => {
+        const st = statSync(join(dir, f));
+        return `${f}:${st.size}:${st.mtimeMs}`;
+      })
+      .join('|');
+  } catch {
+    return '';
+  }
+}
+async function longestBlockUntilSaved(cache, before) {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  const t0 = performance.now();
+  let state = cacheState(cache);
+  let since = performance.now();
+  while (performance.now() - t0 < 60_000) {
+    await sleep(50);
+    const now = cacheState(cache);
+    if (now !== state) {
+      state = now;
+      since = performance.now();
+    } else if (
+      state !== before &&
+      state.includes('recall-index.idx:') &&
+      performance.now() - since > SETTLED_MS
+    )
+      break;
+  }
+  h.disable();
+  return {
+    max_block_ms: round(h.max / 1e6),
+    p99_block_ms: round(h.percentile(99) / 1e6),
+    saved_after_ms: round(since - t0),
+  };
+}
+async function saveStall() {
+  const home = join(scratch, 'stall');
+  const mem = join(home, 'memory');
+  const cache = join(home, 'cache');
+  generate(mem, join(scratch, 'stall.jsonl'), SIZE);
+  const index = new RecallIndex(new MemoryStore(mem), { cacheFile: join(cache, 'recall-index.idx') });
+  index.recall('warm up');
+  const afterBuild = await longestBlockUntilSaved(cache, '');
+  const before = cacheState(cache);
+  // Written aside and renamed into place, as an editor or `remember` does: memory/'s mtime moves.
+  const aside = join(home, 'aside');
+  mkdirSync(aside);
+  for (let i = 0; i < CHANGED; i++) {
+    const m = {
+      file: `note_${i}.md`,
+      name: `Memory ${i}`,
+      type: 'note',
+      description: `changed ${i}`,
+      tags: [],
+      body: `Rewritten memory ${i}.`,
+    };
+    writeMemory(aside, m);
+    renameSync(join(aside, m.file), join(mem, m.file));
+  }
+  const t = performance.now();
+  if (index.recall('rewritten', { k: 5 }).results.length === 0)
+    throw new Error('changed memories not recalled');
+  const recallMs = performance.now() - t;
+  const afterChange = await longestBlockUntilSaved(cache, before);
+  index.close();
+  return {
+    memories: SIZE,
+    changed: CHANGED,
+    after_build: afterBuild,
+    after_change: { ...afterChange, recall_ms: round(recallMs) },
+  };
+}
+
 // ---------- 3. concurrent writers ----------
 async function concurrency() {
   const home = join(scratch, 'concurrency');
@@ -488,6 +584,7 @@ try {
   const result = {};
   if (!args.includes('--no-quality')) result.quality = quality();
   if (!args.includes('--no-latency')) result.latency = await latency();
+  if (!args.includes('--no-save')) result.save = await saveStall();
   if (!args.includes('--no-concurrency')) result.concurrency = await concurrency();
 
   const lines = [];
@@ -550,6 +647,15 @@ try {
     if (!met) missed++;
     lines.push(
       `latency firstlight / server-memory: p50 ${l.ratio.p50}, mean ${l.ratio.mean}, p95 ${l.ratio.p95} (goal <= ${GOAL_RATIO} on p50 and mean: ${met ? 'MET' : 'MISSED'}); saved-index server: p50 ${l.ratio_warm_start.p50}, mean ${l.ratio_warm_start.mean}, p95 ${l.ratio_warm_start.p95}`,
+    );
+  }
+  if (result.save) {
+    const v = result.save;
+    lines.push(
+      '',
+      `Event-loop blocking while a server saves its index (in-process, ${v.memories} memories; longest block until the cache files settle)`,
+      `after a build from the files:          max ${fmt(v.after_build.max_block_ms)} ms, p99 ${fmt(v.after_build.p99_block_ms)} ms (files settled ${Math.round(v.after_build.saved_after_ms)} ms after)`,
+      `after ${v.changed} memories changed elsewhere: max ${fmt(v.after_change.max_block_ms)} ms, p99 ${fmt(v.after_change.p99_block_ms)} ms (the recall that saw them: ${fmt(v.after_change.recall_ms)} ms)`,
     );
   }
   if (result.concurrency) {

@@ -1,29 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exampleHomeCopy, REPO_ROOT, runCli, tempDir, trustCodexHooks } from '../helpers/index.js';
-
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        out[`${relative(dir, p)}/`] = '';
-        walk(p);
-      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-function put(root: string, rel: string, text: string) {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+import {
+  CLI,
+  exampleHomeCopy,
+  put,
+  REPO_ROOT,
+  runCli,
+  tempDir,
+  treeOf,
+  trustCodexHooks,
+} from '../helpers/index.js';
 
 let project: { dir: string; dispose: () => void };
 let home: { dir: string; dispose: () => void };
@@ -58,23 +47,23 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   let before: Record<string, string>;
 
   it('install claude writes the four files and prints the action block', () => {
-    before = snapshot(project.dir);
+    before = treeOf(project.dir);
     const r = cli(['install', 'claude', '--project', project.dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('Required first call in new sessions: bootstrap_session()');
     expect(r.stdout).toMatch(/updated\s+CLAUDE\.md/);
     expect(r.stdout).toContain('firstlight doctor --project');
-    expect(snapshot(user.dir)).toEqual({});
+    expect(treeOf(user.dir)).toEqual({});
   });
 
   it('a second install changes nothing', () => {
-    const installed = snapshot(project.dir);
+    const installed = treeOf(project.dir);
     const r = cli(['install', 'claude', '--project', project.dir, '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).files.map((f: { action: string }) => f.action)).toEqual(
       Array(4).fill('unchanged'),
     );
-    expect(snapshot(project.dir)).toEqual(installed);
+    expect(treeOf(project.dir)).toEqual(installed);
   });
 
   it('doctor --json passes every check, including a real bootstrap_session call', () => {
@@ -200,14 +189,14 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   it('uninstall restores every file byte for byte', () => {
     const r = cli(['uninstall', 'claude', '--project', project.dir]);
     expect(r.status, r.stderr).toBe(0);
-    expect(snapshot(project.dir)).toEqual(before);
+    expect(treeOf(project.dir)).toEqual(before);
   });
 
   it('install --dry-run prints the diff and writes nothing; a bad host exits 2', () => {
     const r = cli(['install', 'all', '--project', project.dir, '--dry-run']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=2 -->');
-    expect(snapshot(project.dir)).toEqual(before);
+    expect(treeOf(project.dir)).toEqual(before);
     expect(cli(['install', 'emacs', '--project', project.dir]).status).toBe(2);
   });
 });

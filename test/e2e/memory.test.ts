@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../src/core/index.js';
@@ -10,6 +10,7 @@ import {
   structured,
   tempDir,
   textOf,
+  waitFor,
   wireStdio,
 } from '../helpers/index.js';
 
@@ -120,20 +121,29 @@ describe('memory over MCP (stdio, built CLI, real SDK client)', () => {
   });
 });
 
-describe('memory server shutdown', () => {
-  it('saves the recall index when the server stops, before its idle save would have run', async () => {
+describe('memory server: the saved recall index', () => {
+  it('folds a long change log into a snapshot in a worker thread while serving, and saves its last changes on shutdown', async () => {
     const dir = home();
+    for (let i = 0; i < 60; i++)
+      writeFileSync(
+        join(dir, 'memory', `bulk_${i}.md`),
+        `---\nname: Bulk ${i}\ntype: note\ndescription: bulk memory ${i}\n---\nAbout widget${i}.\n`,
+      );
     const wired = await wireStdio(['serve', '--home', dir]);
+    await wired.client.callTool({ name: 'recall', arguments: { query: 'widget7' } });
+    // Idle time appends the 60+ new memories to the log, which is then long enough to compact.
+    const snapshot = join(dir, 'cache', 'recall-index.idx');
+    await waitFor('the worker thread to write a snapshot', () => existsSync(snapshot));
+    expect(readFileSync(snapshot, 'utf8')).toMatch(/^widget7\t/m);
     await wired.client.callTool({
       name: 'remember',
       arguments: { content: 'Quokkas nest under the deploy bridge.', type: 'note', name: 'Quokka nest' },
     });
     await wired.client.callTool({ name: 'recall', arguments: { query: 'quokka' } });
     await wired.close();
-    const saved = readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8');
-    const head = JSON.parse(saved.slice(0, saved.indexOf('\n'))) as { manifest: [string][] };
-    expect(head.manifest.map((row) => row[0])).toContain('note_quokka_nest.md');
-    expect(saved).toMatch(/^quokka\t/m);
+    const log = readFileSync(join(dir, 'cache', 'recall-index.log'), 'utf8');
+    expect(log).toContain('"note_quokka_nest.md"');
+    expect(log).toContain('Quokkas nest under the deploy bridge.');
   });
 });
 

@@ -3,19 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, ceilingFrom, REPO_ROOT, structured, tempDir, textOf, type Wired } from '../helpers/index.js';
+import type { Exec } from './repl-procs.js';
 import { childrenOf, gone, waitGone } from './repl-procs.js';
 import { parentOf, type ReplVariant, SUITE, serveArgs, VARIANTS, wireRepl } from './repl-variants.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
-
-interface Exec {
-  success: boolean;
-  stdout: string;
-  stderr: string;
-  return_value: unknown;
-  error_type: string | null;
-  error_message: string | null;
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

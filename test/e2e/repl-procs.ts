@@ -44,3 +44,6 @@ export async function waitGone(pids: number[], ms = 2000): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** What the REPL harness's `execute` tool returns. */
+export type { ExecutionResult as Exec } from '../../src/repl/index.js';

@@ -2,18 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ceilingFrom, structured, tempDir, type Wired, waitFor } from '../helpers/index.js';
+import type { Exec } from './repl-procs.js';
 import { gone, waitGone } from './repl-procs.js';
 import { cellName, type ReplVariant, SUITE, VARIANTS, wireRepl } from './repl-variants.js';
-
-interface Exec {
-  success: boolean;
-  stdout: string;
-  stderr: string;
-  return_value: unknown;
-  error_type: string | null;
-  error_message: string | null;
-  execution_count: number;
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

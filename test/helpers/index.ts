@@ -3,9 +3,9 @@
  * e2e test drives `dist/cli/main.js` (run `npm run build` first; `npm test` does).
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -190,4 +190,26 @@ export function trustCodexHooks(project: string, userHome: string): void {
   const config = join(userHome, '.codex', 'config.toml');
   mkdirSync(dirname(config), { recursive: true });
   writeFileSync(config, `[projects."${project}"]\ntrust_level = "trusted"\n\n${records.join('\n')}`);
+}
+
+/** Every file under `dir` with its text (directories too, as `name/`, so leftovers show). */
+export function treeOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        out[`${relative(dir, p)}/`] = '';
+        walk(p);
+      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Writes `text` to `rel` under `root`, making its folders. */
+export function put(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
 }

@@ -1,39 +1,127 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir } from '../helpers/index.js';
 
-const PLANTED = 'export const a = 1 as unknown as string;\nexport const b = 2 as never;\n';
+/**
+ * The project's Biome rules (biome.json and the GritQL plugins in lint/) are proven on planted
+ * violations: each test writes files into a copy of the config and runs `biome lint` on them.
+ */
 
-describe('lint/no-type-escapes.grit', () => {
-  it('refuses as-unknown-as and as-never casts in src/ and leaves test/ alone', () => {
-    const t = tempDir('firstlight-lint-');
-    try {
-      mkdirSync(join(t.dir, 'lint'));
-      for (const file of ['biome.json', join('lint', 'no-type-escapes.grit')])
-        copyFileSync(join(REPO_ROOT, file), join(t.dir, file));
-      for (const folder of ['src', 'test']) {
-        mkdirSync(join(t.dir, folder));
-        writeFileSync(join(t.dir, folder, 'planted.ts'), PLANTED);
-      }
-      const run = spawnSync(
-        join(REPO_ROOT, 'node_modules', '.bin', 'biome'),
-        ['lint', '--reporter=json', '.'],
-        {
-          cwd: t.dir,
-          encoding: 'utf8',
-        },
-      );
-      const report = JSON.parse(run.stdout) as {
-        diagnostics: { category: string; location: { path: string; start: { line: number } } }[];
-      };
-      const found = report.diagnostics
-        .filter((d) => d.category === 'plugin')
-        .map((d) => `${d.location.path}:${d.location.start.line}`);
-      expect(found).toEqual(['src/planted.ts:1', 'src/planted.ts:2']);
-    } finally {
-      t.dispose();
+/** Which folders each folder under src/ may import (biome.json's noRestrictedImports says the same). */
+const ALLOWED: Record<string, string[]> = {
+  core: [],
+  mind: ['core', 'resume', 'guidance'],
+  resume: ['core'],
+  guidance: ['core'],
+  host: ['core', 'mind', 'resume'],
+  hub: ['core'],
+  repl: ['core', 'hub'],
+  runtime: ['core', 'hub', 'mind'],
+  servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
+  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers'],
+};
+/** Light faces: sub-folder index.ts files that host may import (the hook gate must stay small). */
+const HOST_FACES = ['core/glob', 'resume/transcripts', 'mind/bootstrap-record'];
+
+type Diagnostic = { category: string; location: { path: string; start: { line: number } } };
+
+let scratch: { dir: string; dispose: () => void };
+let found: string[] = [];
+
+/** `path:line category` of every diagnostic Biome reports on the planted tree. */
+function lintTree(files: Record<string, string>): string[] {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(scratch.dir, path)), { recursive: true });
+    writeFileSync(join(scratch.dir, path), text);
+  }
+  const run = spawnSync(
+    join(REPO_ROOT, 'node_modules', '.bin', 'biome'),
+    ['lint', '--reporter=json', '--max-diagnostics=none', '.'],
+    { cwd: scratch.dir, encoding: 'utf8' },
+  );
+  const report = JSON.parse(run.stdout) as { diagnostics: Diagnostic[] };
+  return report.diagnostics.map((d) => `${d.location.path}:${d.location.start.line} ${d.category}`);
+}
+
+/** One file per folder importing every other folder's index.ts and a file inside it, a line each. */
+function plantedImports(): { files: Record<string, string>; expected: string[] } {
+  const files: Record<string, string> = {};
+  const expected: string[] = [];
+  for (const [folder, allowed] of Object.entries(ALLOWED)) {
+    const lines: string[] = [];
+    const flag = (spec: string, bad: boolean) => {
+      lines.push(`import '${spec}';`);
+      if (bad) expected.push(`src/${folder}/planted.ts:${lines.length} lint/style/noRestrictedImports`);
+    };
+    for (const other of Object.keys(ALLOWED)) {
+      if (other === folder) continue;
+      flag(`../${other}/index.js`, !allowed.includes(other));
+      flag(`../${other}/inner.js`, true);
     }
+    for (const face of HOST_FACES)
+      if (!face.startsWith(`${folder}/`)) flag(`../${face}/index.js`, folder !== 'host');
+    files[`src/${folder}/planted.ts`] = `${lines.join('\n')}\n`;
+  }
+  return { files, expected };
+}
+
+const planted = plantedImports();
+beforeAll(() => {
+  scratch = tempDir('firstlight-lint-');
+  copyFileSync(join(REPO_ROOT, 'biome.json'), join(scratch.dir, 'biome.json'));
+  cpSync(join(REPO_ROOT, 'lint'), join(scratch.dir, 'lint'), { recursive: true });
+  const casts = 'export const a = 1 as unknown as string;\nexport const b = 2 as never;\n';
+  const writes = [
+    "// process.stdout.write('fine in a comment')",
+    "console.log('to stdout');",
+    "process.stdout.write('to stdout');",
+    "console.error('to stderr');",
+    "process.stderr.write('to stderr');",
+    'process.exit(1);',
+    '',
+  ].join('\n');
+  found = lintTree({
+    ...planted.files,
+    'src/casts.ts': casts,
+    'test/casts.ts': casts,
+    'src/mind/writes.ts': writes,
+    'src/cli/writes.ts': writes,
+    'src/host/writes.ts': writes,
+    'src/host/hook/emit.ts': writes,
+  });
+});
+afterAll(() => scratch.dispose());
+
+const at = (file: string) =>
+  found.filter((d) => d.startsWith(`${file}:`) && !d.endsWith('noRestrictedImports')).sort();
+
+describe('Biome rules on planted violations', () => {
+  it('lint/no-type-escapes.grit refuses as-unknown-as and as-never casts in src/ and leaves test/ alone', () => {
+    expect(at('src/casts.ts')).toEqual(['src/casts.ts:1 plugin', 'src/casts.ts:2 plugin']);
+    expect(at('test/casts.ts')).toEqual([]);
+  });
+
+  it('noRestrictedImports: a folder imports another only through its index.ts, and only along the allowed direction', () => {
+    const imports = found.filter((d) => d.endsWith('lint/style/noRestrictedImports')).sort();
+    expect(imports).toEqual([...planted.expected].sort());
+  });
+
+  it('lint/no-stdout.grit: nothing outside src/cli (and src/host, stricter) writes to stdout, the protocol', () => {
+    expect(at('src/mind/writes.ts')).toEqual(['src/mind/writes.ts:2 plugin', 'src/mind/writes.ts:3 plugin']);
+    expect(at('src/cli/writes.ts')).toEqual([]);
+  });
+
+  it('lint/host-quiet.grit: src/host writes or exits only through hook/emit.ts', () => {
+    expect(at('src/host/writes.ts')).toEqual([2, 3, 4, 5, 6].map((n) => `src/host/writes.ts:${n} plugin`));
+    expect(at('src/host/hook/emit.ts')).toEqual([]);
+  });
+
+  it('covers every folder under src/', () => {
+    const folders = readdirSync(join(REPO_ROOT, 'src')).filter((n) =>
+      statSync(join(REPO_ROOT, 'src', n)).isDirectory(),
+    );
+    expect(folders.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 });

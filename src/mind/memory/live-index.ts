@@ -1,57 +1,71 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import MiniSearch from 'minisearch';
-import { contentTerms, normalizeTerm, tokenize } from '../../core/index.js';
+import { contentTerms, packagePath } from '../../core/index.js';
+import {
+  compact,
+  compactSync,
+  FIELDS,
+  INDEX_FORMAT,
+  type IndexPaths,
+  lastEntries,
+  type Manifest,
+  MINI_OPTIONS,
+  manifestOf,
+  replay,
+  rowsOf,
+} from './compact.js';
 import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
-import { IndexWriter, type SavedLines, saveSteps } from './index-save.js';
-import { loadTermJson, type ManifestRow, readSavedIndex } from './persisted-index.js';
+import { appendLog, appendLogSync, type IndexedDoc, type LogEntry, logLines, readLog } from './index-log.js';
+import {
+  documentIdsOf,
+  fromTables,
+  livePostings,
+  readSavedIndex,
+  type TermPostings,
+  withAllAsync,
+  withTerms,
+} from './persisted-index.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 import { UnloadedTerms } from './unloaded-terms.js';
 
-/** The searchable fields of one memory. */
-export interface IndexedDoc {
-  id: string;
-  name: string;
-  description: string;
-  tags: string;
-  body: string;
-  /** Month, year and day the memory is about (see dates.ts). */
-  when: string;
-}
+export type { IndexedDoc } from './index-log.js';
 
 /** Where a LiveIndex is saved; without a cacheFile it lives in memory only. */
 export interface LiveIndexOptions {
-  /** Where the index is saved (under <home>/cache/). */
+  /** Where the index's snapshot is saved (under <home>/cache/); its change log goes beside it (`.log`). */
   cacheFile?: string | undefined;
 }
 
-const FIELDS = ['name', 'description', 'tags', 'body', 'when'] as const;
-const MINI_OPTIONS = {
-  idField: 'id',
-  fields: [...FIELDS],
-  storeFields: [] as string[],
-  tokenize,
-  processTerm: (term: string) => normalizeTerm(term) ?? null,
-};
-/** Bump when analysis (tokenizer, stemmer, fields) or the file layout changes: an old saved index is then ignored. */
-const INDEX_FORMAT = 6;
 /** Background work (loading the rest of a saved index, saving) starts after this long without a recall. */
 const IDLE_MS = 500;
 /** ... and runs in slices of this many milliseconds, so a recall arriving meanwhile waits at most one slice. */
 const SLICE_MS = 8;
+/**
+ * The log is folded into a new snapshot once it holds this share of the memories (and at least
+ * COMPACT_MIN entries): a process starting on the snapshot loads the postings of every memory
+ * the log names, so a long log slows every start; a compaction copies the whole index.
+ */
+const COMPACT_SHARE = 0.01;
+const COMPACT_MIN = 32;
 
 /**
  * The MiniSearch index of memory/, kept in step with the MemoryStore's snapshot and saved under
- * cache/ with a manifest (each file's mtime and size).
+ * cache/ as a snapshot (persisted-index.ts) and an append-only change log beside it
+ * (index-log.ts), each with the mtime and size of the files they hold.
  *
- * Nothing here blocks a recall for long. A saved index is loaded lazily: the document tables at
- * once, a term's postings only when a query can reach it or a change adds to it; a long-running
- * process loads the rest in idle slices. Only files whose mtime or size moved are re-read.
- * Saving (index-save.ts) re-serialises only the terms whose postings changed (every other line
- * is written as it was read) and runs when recall has been idle for IDLE_MS, in slices; one-shot
- * commands close() the index after printing, and servers on shutdown.
+ * Only MiniSearch's public API is used (toJSON, loadJS/loadJSAsync, add, discard, vacuum). A
+ * snapshot is loaded lazily: the document tables at once, a term's postings only when a query
+ * can reach it or a change adds to it (a new instance from toJSON() plus those postings); a
+ * long-running process parses the rest in idle slices and loads it with loadJSAsync, which
+ * yields as it goes. The log is replayed on top (add/discard), and only files whose mtime or
+ * size moved since are re-read. Saving appends the changed memories to the log: a few lines,
+ * whatever the size of the index. Once the log is long, a compaction folds it into a new
+ * snapshot: in a worker thread in servers, after printing in one-shot commands (close()).
+ * Servers do their background work when recall has been idle for IDLE_MS, in slices.
  */
 export class LiveIndex {
   mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
@@ -59,18 +73,37 @@ export class LiveIndex {
   entries = new Map<string, MemoryEntry>();
   readonly bodyProblems = new Map<string, MemoryProblem>();
   filesRead = 0;
+  /** Background saves (log appends, compactions) that failed; their changes are kept for close(). */
+  failedSaves = 0;
   private readonly store: MemoryStore;
-  private readonly cacheFile: string | undefined;
-  private readonly writer: IndexWriter | undefined;
+  private readonly paths: IndexPaths | undefined;
   private loaded = false;
   private synced: MemorySnapshot | undefined;
-  private manifest = new Map<string, { mtimeMs: number; size: number }>();
-  /** What the saved file holds: its lines, the terms changed since, the discarded documents it mentions. */
-  private readonly saved: SavedLines = { lines: new Map(), touched: new Set(), dead: 0 };
-  /** Terms of `saved.lines` not yet loaded into `mini`. */
+  private manifest: Manifest = new Map();
+  /** The snapshot's lines (term -> postings JSON) until all are loaded. */
+  private lines = new Map<string, string>();
+  /** Terms of `lines` not yet loaded into `mini`. */
   private pending = new UnloadedTerms();
-  private unsaved = false;
-  /** Bumped by every change to the index; a save in slices restarts when it moves. */
+  /** Saved postings parsed in idle slices (live ones only), for loading all at once (loadRest). */
+  private parsed = new Map<string, TermPostings>();
+  /**
+   * The snapshot's lines may name discarded documents: it was written with some, or memories it
+   * holds were replaced or deleted since. Their postings are then left out as lines are loaded.
+   */
+  private deadOnDisk = false;
+  /** The live documents' short ids while lines are parsed in slices; reset by every change. */
+  private alive: Record<string, string> | undefined;
+  /** A loadJSAsync of the rest of the snapshot under way. */
+  private loadingRest = false;
+  /** Changes not yet in the log, the last one of each file. */
+  private unsaved = new Map<string, LogEntry>();
+  /** Entries in the log (read at load, appended since). */
+  private logged = 0;
+  private appending = false;
+  private compacting = false;
+  /** A compaction in idle time failed: close() tries once more, idle time does not. */
+  private compactionFailed = false;
+  /** Bumped by every change to the index. */
   private generation = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private slice: NodeJS.Immediate | undefined;
@@ -79,8 +112,10 @@ export class LiveIndex {
 
   constructor(store: MemoryStore, options: LiveIndexOptions = {}) {
     this.store = store;
-    this.cacheFile = options.cacheFile;
-    this.writer = options.cacheFile ? new IndexWriter(options.cacheFile) : undefined;
+    const file = options.cacheFile;
+    this.paths = file
+      ? { snapshot: file, log: join(dirname(file), `${basename(file, extname(file))}.log`) }
+      : undefined;
   }
 
   /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
@@ -108,74 +143,134 @@ export class LiveIndex {
       this.discard(file);
       this.manifest.delete(file);
       this.bodyProblems.delete(file);
+      this.note(['-', file]);
       changed = true;
     }
+    const docs: IndexedDoc[] = [];
     for (const entry of current.values()) {
       const known = this.manifest.get(entry.file);
       if (known && known.mtimeMs === entry.mtimeMs && known.size === entry.size) continue;
       this.discard(entry.file);
       this.bodyProblems.delete(entry.file);
       const doc = this.readDoc(entry);
-      if ('problem' in doc) this.bodyProblems.set(entry.file, doc);
-      else this.add(doc);
+      if ('problem' in doc) {
+        // Left out of the saved index, so the next process re-reads (and reports) it.
+        this.bodyProblems.set(entry.file, doc);
+        this.note(['-', entry.file]);
+      } else {
+        docs.push(doc);
+        this.note(['+', doc, entry.mtimeMs, entry.size]);
+      }
       this.manifest.set(entry.file, { mtimeMs: entry.mtimeMs, size: entry.size });
       changed = true;
     }
+    this.addAll(docs);
     this.entries = current;
     this.synced = snapshot;
-    if (changed) {
-      this.generation++;
-      this.unsaved = this.cacheFile !== undefined;
-    }
+    if (changed) this.changed();
+  }
+
+  /** The index changed: a background load under way is dropped, and lines parsed so far may name discarded documents. */
+  private changed(): void {
+    this.generation++;
+    if (this.deadOnDisk && this.parsed.size > 0) this.parsed = new Map();
+    this.alive = undefined;
+  }
+
+  private note(entry: LogEntry): void {
+    if (this.paths) this.unsaved.set(entry[0] === '+' ? entry[1].id : entry[1], entry);
   }
 
   /** Loads the postings a search for `terms` can visit (see UnloadedTerms). */
   reach(terms: string[]): void {
-    for (const term of this.pending.reachable(terms)) this.loadPending(term);
+    this.loadTerms(this.pending.reachable(terms));
   }
 
   /**
-   * Writes unsaved changes to cache/ now and stops background work (one-shot commands after
-   * printing, servers on shutdown). The index stays usable.
+   * Appends unsaved changes to the log now, compacts it if it is long, and stops background work
+   * (one-shot commands after printing, servers on shutdown). The index stays usable.
    */
   close(): void {
     this.pause();
     this.job = undefined;
-    if (this.unsaved) this.saveJob(false)();
+    if (!this.paths) return;
+    // Derived data: failing to save costs the next cold start time, not correctness.
+    try {
+      if (this.compactionDue && !this.compacting && this.pending.size === 0) {
+        // Every posting is here: the snapshot is this index, unsaved changes included.
+        this.logged = compactSync(this.paths, {
+          mini: this.mini,
+          manifest: rowsOf(this.manifest, this.bodyProblems),
+        });
+        this.unsaved.clear();
+        return;
+      }
+      if (this.unsaved.size > 0) {
+        appendLogSync(this.paths.log, INDEX_FORMAT, logLines(this.unsaved.values()));
+        this.logged += this.unsaved.size;
+        this.unsaved.clear();
+      }
+      if (this.compactionDue && !this.compacting) this.logged = compactSync(this.paths);
+    } catch {
+      // What was not written is re-read from the files by the next process.
+    }
+  }
+
+  /** Saved and unsaved log entries are many (see COMPACT_SHARE). */
+  private get compactionDue(): boolean {
+    return this.logged + this.unsaved.size > Math.max(COMPACT_MIN, this.mini.documentCount * COMPACT_SHARE);
   }
 
   private load(): void {
     this.loaded = true;
-    const read = this.cacheFile ? readSavedIndex(this.cacheFile, INDEX_FORMAT) : undefined;
+    if (!this.paths) return;
     // Missing or damaged: the index is derived, so start empty and index from the files.
-    if (!read) return;
-    this.mini = MiniSearch.loadJS<IndexedDoc>({ ...read.tables, index: [] }, MINI_OPTIONS);
-    this.saved.lines = read.lines;
-    this.pending = new UnloadedTerms(read.lines.keys());
-    this.saved.dead = read.dead;
-    for (const [file, mtimeMs, size] of read.manifest) this.manifest.set(file, { mtimeMs, size });
-  }
-
-  private loadPending(term: string): void {
-    this.pending.delete(term);
-    loadTermJson(this.mini, term, this.saved.lines.get(term)!);
-  }
-
-  private add(doc: IndexedDoc): void {
-    // A term's saved postings must be in memory before a document is added to them.
-    for (const field of FIELDS) {
-      for (const term of contentTerms(doc[field])) {
-        if (this.pending.has(term)) this.loadPending(term);
-        if (this.cacheFile) this.saved.touched.add(term);
-      }
+    const saved = readSavedIndex(this.paths.snapshot, INDEX_FORMAT);
+    if (saved) {
+      this.mini = fromTables<IndexedDoc>(saved.tables, MINI_OPTIONS);
+      this.lines = saved.lines;
+      this.pending = new UnloadedTerms(saved.lines.keys());
+      this.manifest = manifestOf(saved.manifest);
+      this.deadOnDisk = (saved.tables.dirtCount ?? 0) > 0;
     }
-    this.mini.add(doc);
+    const log = readLog(this.paths.log, INDEX_FORMAT);
+    if (!log) return;
+    this.logged = log.entries.length;
+    const last = lastEntries(log.entries);
+    const docs: IndexedDoc[] = [];
+    for (const entry of last.values()) if (entry[0] === '+') docs.push(entry[1]);
+    // Discarded first, so the postings loaded next leave out the versions the log replaces.
+    for (const file of last.keys()) this.discard(file);
+    this.loadTerms(termsOf(docs));
+    replay(this.mini, this.manifest, last);
+  }
+
+  /** Loads the saved postings of those of `terms` still unloaded (one new instance for all). */
+  private loadTerms(terms: Iterable<string>): void {
+    if (this.pending.size === 0) return;
+    const load = [...terms].filter((term) => this.pending.has(term));
+    if (load.length === 0) return;
+    for (const term of load) this.pending.delete(term);
+    this.mini = withTerms(this.mini, this.lines, load, MINI_OPTIONS, this.deadOnDisk);
+    if (this.pending.size === 0) this.allLoaded();
+  }
+
+  private allLoaded(): void {
+    this.lines = new Map();
+    this.parsed = new Map();
+  }
+
+  private addAll(docs: IndexedDoc[]): void {
+    if (docs.length === 0) return;
+    // A term's saved postings must be in memory before a document is added to them.
+    this.loadTerms(termsOf(docs));
+    this.mini.addAll(docs);
   }
 
   private discard(file: string): void {
     if (!this.mini.has(file)) return;
     this.mini.discard(file);
-    this.saved.dead++;
+    if (this.pending.size > 0) this.deadOnDisk = true;
   }
 
   private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
@@ -207,10 +302,19 @@ export class LiveIndex {
    */
   private scheduleIdle(): void {
     this.pause();
-    if (this.writer?.busy) return; // it calls back when its write is done
-    if (!this.job && this.pending.size === 0 && !this.unsaved) return;
+    if (!this.job && !this.backgroundWork) return;
     this.idleTimer = setTimeout(() => this.work(), IDLE_MS);
     this.idleTimer.unref();
+  }
+
+  /** Something to do in idle time that is not under way already (those call back when done). */
+  private get backgroundWork(): boolean {
+    if (this.loadingRest || this.appending) return false;
+    return (
+      this.pending.size > 0 ||
+      this.unsaved.size > 0 ||
+      (this.compactionDue && !this.compacting && !this.compactionFailed)
+    );
   }
 
   private pause(): void {
@@ -220,80 +324,136 @@ export class LiveIndex {
     this.slice = undefined;
   }
 
-  /** Runs one slice of background work (loading the rest of a saved index, then a save) and queues the next. */
+  /**
+   * Runs one slice of background work and queues the next: loading the rest of a snapshot,
+   * then appending unsaved changes to the log, then a compaction when the log is long.
+   */
   private work(): void {
     this.idleTimer = undefined;
     this.slice = undefined;
-    this.job ??=
-      this.pending.size > 0
-        ? () => this.loadSlice()
-        : this.unsaved && !this.writer?.busy
-          ? this.saveJob(true)
-          : undefined;
-    if (!this.job) return;
+    if (!this.job) {
+      if (!this.backgroundWork) return;
+      if (this.pending.size > 0) this.job = () => this.parseSlice();
+      else if (this.unsaved.size > 0) this.job = this.appendJob(this.paths!);
+      else {
+        this.startCompaction(this.paths!);
+        return;
+      }
+    }
     if (this.job()) this.job = undefined;
     // Not unref'd: an unref'd immediate does not stop the event loop from blocking in poll, so
     // the next slice would wait for unrelated I/O. (The idle timer is unref'd: an idle process
     // is not kept alive to start background work; close() stops it.)
-    if (this.job || this.pending.size > 0 || (this.unsaved && !this.writer?.busy))
-      this.slice = setImmediate(() => this.work());
+    if (this.job || this.backgroundWork) this.slice = setImmediate(() => this.work());
   }
 
-  /** Loads saved postings for SLICE_MS; true once none is left. */
-  private loadSlice(): boolean {
+  /** Parses saved postings for SLICE_MS; once all are parsed, starts loading them (loadRest) and returns true. */
+  private parseSlice(): boolean {
     const until = performance.now() + SLICE_MS;
+    if (this.deadOnDisk) this.alive ??= documentIdsOf(this.mini);
     for (const term of this.pending) {
-      this.loadPending(term);
-      if (performance.now() > until) break;
+      if (this.parsed.has(term)) continue;
+      const postings = JSON.parse(this.lines.get(term)!) as TermPostings;
+      // A term whose every posting is dead is parsed as none, and not loaded.
+      this.parsed.set(term, (this.alive ? livePostings(postings, this.alive) : postings) ?? {});
+      if (performance.now() > until) return false;
     }
-    return this.pending.size === 0;
+    this.loadRest();
+    return true;
   }
 
   /**
-   * A save, as a step to call until it returns true (see saveSteps). When `sliced` (idle time)
-   * each step runs SLICE_MS, a change before the serialising is done abandons the save (a new
-   * one follows), and the file is written asynchronously; otherwise (close) one step does all.
+   * Loads every parsed posting not loaded yet with loadJSAsync, which yields as it goes. The new
+   * instance replaces `mini` unless the index changed meanwhile (then the idle time retries).
+   * Postings that recalls loaded meanwhile are no reason to drop it: it holds them too, from the
+   * same lines, so a server's queries arriving during the load cost it none of its progress.
    */
-  private saveJob(sliced: boolean): () => boolean {
-    const generation = this.generation;
-    const step = saveSteps(this.mini, this.saved, {
-      format: INDEX_FORMAT,
-      manifest: () => this.manifestRows(),
-      unloadedTerms: this.pending.size,
-      current: () => this.generation === generation,
-      ...(sliced ? { sliceMs: SLICE_MS } : {}),
-    });
+  private loadRest(): void {
+    const rest: [string, TermPostings][] = [];
+    for (const term of this.pending) {
+      const postings = this.parsed.get(term)!;
+      if (Object.keys(postings).length > 0) rest.push([term, postings]);
+    }
+    const { generation } = this;
+    this.loadingRest = true;
+    void withAllAsync(this.mini, rest, MINI_OPTIONS)
+      .then((full) => {
+        if (this.generation !== generation) return;
+        this.mini = full;
+        this.pending = new UnloadedTerms();
+        this.allLoaded();
+      })
+      .catch(() => {
+        // Leaves the terms pending: queries load what they reach, the next idle time retries.
+      })
+      .finally(() => {
+        this.loadingRest = false;
+        this.scheduleIdle();
+      });
+  }
+
+  /** Turns the unsaved changes into log lines for SLICE_MS at a time, then appends them without blocking. */
+  private appendJob(paths: IndexPaths): () => boolean {
+    const batch = [...this.unsaved];
+    this.unsaved = new Map();
+    let text = '';
+    let i = 0;
     return () => {
-      const chunks = step();
-      if (chunks === false) return false;
-      if (chunks) this.write(chunks, generation, sliced);
+      const until = performance.now() + SLICE_MS;
+      while (i < batch.length) {
+        text += logLines([batch[i++]![1]]);
+        if ((i & 63) === 0 && performance.now() > until) return false;
+      }
+      this.appending = true;
+      appendLog(paths.log, INDEX_FORMAT, text).then(
+        () => {
+          this.appending = false;
+          this.logged += batch.length;
+          this.scheduleIdle(); // for changes made meanwhile, or a compaction now due
+        },
+        () => {
+          // Kept for close() (or the next recall's idle time) to try again; a later change to a file wins.
+          this.appending = false;
+          this.failedSaves++;
+          for (const [file, entry] of batch) if (!this.unsaved.has(file)) this.unsaved.set(file, entry);
+        },
+      );
       return true;
     };
   }
 
-  private write(chunks: string[], generation: number, async: boolean): void {
-    const writer = this.writer!;
-    const saved = () => {
-      if (this.generation === generation) this.unsaved = false;
+  /**
+   * Folds the log into a new snapshot off the event loop: in a worker thread when running built
+   * (dist/); under a TypeScript runner (tests), where a thread could not load the worker, here.
+   */
+  private startCompaction(paths: IndexPaths): void {
+    this.compacting = true;
+    const done = (entries: number | undefined) => {
+      if (!this.compacting) return;
+      this.compacting = false;
+      if (entries === undefined) {
+        this.compactionFailed = true;
+        this.failedSaves++;
+      } else this.logged = entries;
     };
-    // Derived data: failing to save costs the next cold start time, not correctness.
-    if (!async) {
-      if (writer.writeNow(chunks)) saved();
+    if (!import.meta.url.endsWith('.js')) {
+      compact(paths).then(done, () => done(undefined));
       return;
     }
-    writer.writeLater(chunks, (ok) => {
-      // Failed: the changes stay unsaved, so close() (or the next recall's idle time) tries again.
-      if (!ok) return;
-      saved();
-      this.scheduleIdle(); // for changes made while it was writing
+    const worker = new Worker(packagePath('dist', 'mind', 'memory', 'compact-worker.js'), {
+      workerData: paths,
     });
+    worker.unref(); // an exiting process does not wait: the files are replaced atomically or not at all
+    worker.once('message', (message: { entries?: number }) => done(message.entries));
+    worker.once('error', () => done(undefined));
+    worker.once('exit', () => done(undefined));
   }
+}
 
-  /** Problem files stay out of the manifest so they are retried (and reported) next time. */
-  private manifestRows(): ManifestRow[] {
-    const rows: ManifestRow[] = [];
-    for (const [file, m] of this.manifest)
-      if (!this.bodyProblems.has(file)) rows.push([file, m.mtimeMs, m.size]);
-    return rows;
-  }
+/** Every term of `docs`' searchable fields. */
+function termsOf(docs: IndexedDoc[]): Set<string> {
+  const terms = new Set<string>();
+  for (const doc of docs)
+    for (const field of FIELDS) for (const term of contentTerms(doc[field])) terms.add(term);
+  return terms;
 }

@@ -1,117 +1,60 @@
-import { readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type MiniSearch from 'minisearch';
-import SearchableMap from 'minisearch/SearchableMap';
+import { readFileSync } from 'node:fs';
+import MiniSearch, { type Options } from 'minisearch';
 import { writeFileAtomicallySync } from '../../core/index.js';
 
 /** [file, mtimeMs, size] of each indexed file when the index was saved. */
 export type ManifestRow = [file: string, mtimeMs: number, size: number];
 
-type MiniJS = Parameters<typeof MiniSearch.loadJS>[0];
-/** What MiniSearch serialises besides the postings: ids, field lengths, averages. */
-type IndexTables = Omit<MiniJS, 'index'>;
-
-/** One term's postings inside MiniSearch: field id -> (short document id -> term frequency). */
-type TermData = Map<number, Map<number, number>>;
-interface Postings {
-  get(term: string): TermData | undefined;
-  set(term: string, data: TermData): unknown;
-  keys(): Iterable<string>;
-}
+/** What toJSON() returns: MiniSearch's documented serialisation, the pair of loadJS()/loadJSON(). */
+type IndexJs = ReturnType<MiniSearch['toJSON']>;
+/** One term's postings as toJSON() writes them: field id -> (short document id -> term frequency). */
+export type TermPostings = IndexJs['index'][number][1];
+/** Everything toJSON() writes besides the postings: ids, field lengths, averages, dirt count. */
+export type IndexTables = Omit<IndexJs, 'index'>;
 
 /**
- * MiniSearch keeps its postings in the protected `_index` and can only copy all of them at once
- * (toJSON() spends ~0.4 s on 10,000 memories). Reading and loading one term at a time is what
- * lets a one-shot process touch a few postings and a server save only what changed. Pinned by
- * test/unit/mind/recall-persistence.test.ts against toJSON()/loadJS().
- */
-function postingsOf<T>(mini: MiniSearch<T>): Postings {
-  return (mini as unknown as { _index: Postings })._index;
-}
-
-/** The index's terms (those loaded into it). */
-export function termsOf<T>(mini: MiniSearch<T>): Iterable<string> {
-  return postingsOf(mini).keys();
-}
-
-/**
- * One term's postings as the JSON toJSON() would write, without documents in `dead` (discarded,
- * not yet vacuumed). Undefined when nothing live remains.
- */
-export function termJson<T>(
-  mini: MiniSearch<T>,
-  term: string,
-  live: Record<string, unknown>,
-): string | undefined {
-  const data = postingsOf(mini).get(term);
-  if (!data) return undefined;
-  const fields: string[] = [];
-  for (const [fieldId, freqs] of data) {
-    const docs: string[] = [];
-    for (const [doc, n] of freqs) if (String(doc) in live) docs.push(`"${doc}":${n}`);
-    if (docs.length > 0) fields.push(`"${fieldId}":{${docs.join(',')}}`);
-  }
-  return fields.length > 0 ? `{${fields.join(',')}}` : undefined;
-}
-
-/** Loads one term's saved postings (termJson's output) into `mini`. */
-export function loadTermJson<T>(mini: MiniSearch<T>, term: string, json: string): void {
-  const data: TermData = new Map();
-  for (const [fieldId, docs] of Object.entries(JSON.parse(json) as Record<string, Record<string, number>>)) {
-    const freqs = new Map<number, number>();
-    for (const [doc, n] of Object.entries(docs)) freqs.set(Number(doc), n);
-    data.set(Number(fieldId), freqs);
-  }
-  postingsOf(mini).set(term, data);
-}
-
-/** The document tables of `mini`, without copying its postings. */
-export function tablesOf<T>(mini: MiniSearch<T>): IndexTables {
-  const inner = mini as unknown as { _index: unknown };
-  const postings = inner._index;
-  inner._index = new SearchableMap();
-  try {
-    const { index: _none, ...tables } = mini.toJSON();
-    return tables;
-  } finally {
-    inner._index = postings;
-  }
-}
-
-/**
- * The recall index on disk, in a form a process can use without loading all of it.
+ * The snapshot of the recall index on disk, in a form a process can use without loading all of it.
  *
- * Line 1 is JSON: the format, the manifest, how many discarded documents the postings may still
- * mention (`dead`), and MiniSearch's document tables (what BM25 needs besides the postings).
- * Every further line is one term: `term<TAB>postings-json`. A reader splits the file into lines
- * but parses the postings of a term only when a query can reach it or a change adds to it.
+ * Line 1 is JSON: the format, the manifest, and MiniSearch's toJSON() without its postings (what
+ * BM25 needs besides them). Changes since are in the change log beside it (index-log.ts). Every further line is one term of toJSON()'s `index`: `term<TAB>postings-json`.
+ * A reader splits the file into lines but parses a term's postings only when a query can reach
+ * it or a change adds to it. Only MiniSearch's public serialisation is used: toJSON() to write,
+ * loadJS()/loadJSAsync() (toJSON's pair) to load.
  */
 export interface SavedIndex {
   manifest: ManifestRow[];
   tables: IndexTables;
-  dead: number;
   /** term -> postings JSON, as on disk. */
   lines: Map<string, string>;
 }
 
-/** Reads a saved index, or undefined when there is none, it is damaged, or of another format. */
-export function readSavedIndex(file: string, format: number): SavedIndex | undefined {
+/** A file whose line 1 is a JSON object: that object and the whole text, or undefined when there is none. */
+export function readHeaded(
+  file: string,
+): { head: Record<string, unknown>; text: string; eol: number } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  // A file cut short (a full disk) must not pass for a complete index with missing postings.
-  if (!text.endsWith('\n')) return undefined;
   const eol = text.indexOf('\n');
-  let head: { format?: number; manifest?: ManifestRow[]; tables?: IndexTables; dead?: number };
+  if (eol < 0) return undefined;
   try {
-    head = JSON.parse(text.slice(0, eol));
+    const head: unknown = JSON.parse(text.slice(0, eol));
+    return typeof head === 'object' && head !== null ? { head: { ...head }, text, eol } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Reads a snapshot, or undefined when there is none, it is damaged, or of another format. */
+export function readSavedIndex(file: string, format: number): SavedIndex | undefined {
+  const read = readHeaded(file);
+  // A file cut short (a full disk) must not pass for a complete index with missing postings.
+  if (!read?.text.endsWith('\n')) return undefined;
+  const { text, eol } = read;
+  const head: { format?: unknown; manifest?: ManifestRow[]; tables?: IndexTables } = read.head;
   if (head.format !== format || !Array.isArray(head.manifest) || !head.tables) return undefined;
   const lines = new Map<string, string>();
   let at = eol + 1;
@@ -121,64 +64,108 @@ export function readSavedIndex(file: string, format: number): SavedIndex | undef
     if (tab > at && tab < end) lines.set(text.slice(at, tab), text.slice(tab + 1, end));
     at = end + 1;
   }
-  return { manifest: head.manifest, tables: head.tables, dead: head.dead ?? 0, lines };
-}
-
-/** Line 1 of a saved index (see SavedIndex), newline included. */
-export function indexHeader(format: number, saved: Omit<SavedIndex, 'lines'>): string {
-  const { manifest, tables, dead } = saved;
-  return `${JSON.stringify({ format, manifest, dead, tables })}\n`;
-}
-
-/** One term's line. Terms are words: no tab or newline survives the tokenizer. */
-export function indexLine(term: string, json: string): string {
-  return `${term}\t${json}\n`;
-}
-
-/** Writes a saved index (header and lines, as chunks) atomically: temp file, fsync, rename. */
-export function writeIndexSync(file: string, chunks: string[]): void {
-  writeFileAtomicallySync(file, chunks.join(''));
+  return { manifest: head.manifest, tables: head.tables, lines };
 }
 
 /**
- * writeIndexSync without blocking the event loop. The rename happens only if `current()` still
- * says so when the data is on disk: a newer save started meanwhile wins, whichever ends first.
- * Resolves true when this write put the file in place; false when it failed or was overtaken.
+ * `mini` with the saved postings of `terms` (none of them in `mini` yet) added: a new instance,
+ * loaded from mini.toJSON() plus those postings. Costs the document tables and the postings
+ * already loaded, so a process loads a few terms this way and the rest at once (withAllAsync).
+ * `dead`: the lines may name discarded documents (see livePostings), so they are left out.
  */
-export async function writeIndexAsync(
-  file: string,
-  chunks: string[],
-  temp: string,
-  current: () => boolean,
-): Promise<boolean> {
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    const handle = await open(temp, 'w');
-    try {
-      for (const chunk of chunks) {
-        const bytes = Buffer.from(chunk);
-        for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
-      }
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (!current()) {
-      unlinkSync(temp);
-      return false;
-    }
-    renameSync(temp, file);
-    return true;
-  } catch {
-    removeQuietly(temp);
-    return false;
+export function withTerms<T>(
+  mini: MiniSearch<T>,
+  lines: ReadonlyMap<string, string>,
+  terms: Iterable<string>,
+  options: Options<T>,
+  dead: boolean,
+): MiniSearch<T> {
+  const js = withoutDirt(mini);
+  for (const term of terms) {
+    const postings = JSON.parse(lines.get(term)!) as TermPostings;
+    const live = dead ? livePostings(postings, js.documentIds) : postings;
+    if (live) js.index.push([term, live]);
   }
+  return MiniSearch.loadJS(js, options);
 }
 
-export function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
+/** An index of the saved tables and no postings (see withTerms). */
+export function fromTables<T>(tables: IndexTables, options: Options<T>): MiniSearch<T> {
+  return MiniSearch.loadJS({ ...tables, index: [] }, options);
+}
+
+/** An index of a whole snapshot, every posting loaded. */
+export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSearch<T> {
+  const index: IndexJs['index'] = [];
+  for (const [term, json] of saved.lines) {
+    const live = livePostings(JSON.parse(json) as TermPostings, saved.tables.documentIds);
+    if (live) index.push([term, live]);
   }
+  return MiniSearch.loadJS({ ...saved.tables, index, dirtCount: 0 }, options);
+}
+
+/** `mini` plus all of `parsed` (term postings, already live: see livePostings), loaded without blocking for long. */
+export function withAllAsync<T>(
+  mini: MiniSearch<T>,
+  parsed: [string, TermPostings][],
+  options: Options<T>,
+): Promise<MiniSearch<T>> {
+  const js = withoutDirt(mini);
+  for (const entry of parsed) js.index.push(entry);
+  return MiniSearch.loadJSAsync(js, options);
+}
+
+/** The ids of `mini`'s documents, short id -> id, as its postings name them. */
+export function documentIdsOf<T>(mini: MiniSearch<T>): IndexJs['documentIds'] {
+  return withoutDirt(mini).documentIds;
+}
+
+/** mini.toJSON() without the postings of discarded documents (discard() counts them as dirt). */
+function withoutDirt<T>(mini: MiniSearch<T>): IndexJs {
+  const js = mini.toJSON();
+  if ((js.dirtCount ?? 0) === 0) return js;
+  const index: IndexJs['index'] = [];
+  for (const [term, postings] of js.index) {
+    const live = livePostings(postings, js.documentIds);
+    if (live) index.push([term, live]);
+  }
+  return { ...js, index, dirtCount: 0 };
+}
+
+/**
+ * One term's postings without those of documents not in `ids` (discarded), or undefined when
+ * none is left. MiniSearch's discard() leaves them to be dropped by the first search that meets
+ * them, which until then counts them in the term's document frequency: a memory replaced since
+ * the snapshot was written would skew the first recall's scores.
+ */
+export function livePostings(postings: TermPostings, ids: IndexJs['documentIds']): TermPostings | undefined {
+  const kept: TermPostings = {};
+  let any = false;
+  for (const [field, docs] of Object.entries(postings)) {
+    const live: Record<string, number> = {};
+    let n = 0;
+    for (const [doc, freq] of Object.entries(docs)) {
+      if (!(doc in ids)) continue;
+      live[doc] = freq;
+      n++;
+    }
+    if (n === 0) continue;
+    kept[field] = live;
+    any = true;
+  }
+  return any ? kept : undefined;
+}
+
+/** Writes `mini` (every posting loaded) as a snapshot: atomically, temp file and rename. */
+export function writeSnapshot<T>(
+  file: string,
+  format: number,
+  mini: MiniSearch<T>,
+  manifest: ManifestRow[],
+): void {
+  const { index, ...tables } = mini.toJSON();
+  const parts = [`${JSON.stringify({ format, manifest, tables })}\n`];
+  // Terms are words: no tab or newline survives the tokenizer.
+  for (const [term, data] of index) parts.push(`${term}\t${JSON.stringify(data)}\n`);
+  writeFileAtomicallySync(file, parts.join(''));
 }

@@ -8,8 +8,9 @@ import { forgetMemory, restoreMemory } from './trash.js';
 import { MEMORY_TYPES } from './types.js';
 
 /**
- * The saved recall index under cache/: a JSON header line, then one `term<TAB>postings` line per
- * term (see persisted-index.ts), read a line at a time; neither JSON nor TSV, hence `.idx`.
+ * The saved recall index under cache/: a snapshot (a JSON header line, then one
+ * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
+ * and its change log beside it, `recall-index.log` (see index-log.ts).
  */
 const RECALL_INDEX_FILE = 'recall-index.idx';
 

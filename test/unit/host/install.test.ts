@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UNPROMPTED_TOOLS } from '../../../src/host/hook/own-tools.js';
 import {
@@ -11,28 +11,7 @@ import {
   renderInstallReport,
   uninstall,
 } from '../../../src/host/index.js';
-import { tempDir } from '../../helpers/index.js';
-
-/** Every file under `dir` with its bytes (directories included, so leftovers show). */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        out[`${relative(dir, p)}/`] = '';
-        walk(p);
-      } else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-function put(root: string, rel: string, text: string) {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+import { put, tempDir, treeOf } from '../../helpers/index.js';
 
 let project: { dir: string; dispose: () => void };
 let user: { dir: string; dispose: () => void };
@@ -96,7 +75,7 @@ function options(hosts: InstallOptions['hosts'], extra: Partial<InstallOptions> 
 
 describe('install and uninstall', () => {
   it('install → re-install changes nothing → uninstall restores every file byte for byte', async () => {
-    const before = snapshot(project.dir);
+    const before = treeOf(project.dir);
     const first = await install(options(['claude']));
     expect(first.files.map((f) => [f.display, f.action])).toEqual([
       ['CLAUDE.md', 'updated'],
@@ -104,7 +83,7 @@ describe('install and uninstall', () => {
       ['.mcp.json', 'updated'],
       ['.claude/settings.json', 'updated'],
     ]);
-    const installed = snapshot(project.dir);
+    const installed = treeOf(project.dir);
     expect(installed['CLAUDE.md']!.startsWith('# Our project\n\nAlways run the tests.\n')).toBe(true);
     expect(JSON.parse(installed['.mcp.json']!).mcpServers.db).toEqual({ command: 'db-mcp', args: ['--ro'] });
     expect(JSON.parse(installed['.mcp.json']!).mcpServers.firstlight.alwaysLoad).toBe(true);
@@ -115,10 +94,10 @@ describe('install and uninstall', () => {
 
     const second = await install(options(['claude']));
     expect(second.files.every((f) => f.action === 'unchanged')).toBe(true);
-    expect(snapshot(project.dir)).toEqual(installed);
+    expect(treeOf(project.dir)).toEqual(installed);
 
     await uninstall(options(['claude']));
-    expect(snapshot(project.dir)).toEqual(before);
+    expect(treeOf(project.dir)).toEqual(before);
   });
 
   it("edits JSON in place: a one-line file stays one line, JSONC comments and the user's bytes stay", async () => {
@@ -150,9 +129,9 @@ describe('install and uninstall', () => {
   });
 
   it('installs every host at once and uninstalls back to the exact original tree', async () => {
-    const before = snapshot(project.dir);
+    const before = treeOf(project.dir);
     await install(options([...HOST_IDS]));
-    const after = snapshot(project.dir);
+    const after = treeOf(project.dir);
     for (const file of [
       'GEMINI.md',
       '.cursor/rules/firstlight.mdc',
@@ -168,7 +147,7 @@ describe('install and uninstall', () => {
     expect(toml).toContain('hooks = true');
     expect((await install(options([...HOST_IDS]))).files.every((f) => f.action === 'unchanged')).toBe(true);
     await uninstall(options([...HOST_IDS]));
-    expect(snapshot(project.dir)).toEqual(before);
+    expect(treeOf(project.dir)).toEqual(before);
   });
 
   it('keeps a shared file while another installed host still uses it', async () => {
@@ -192,9 +171,9 @@ describe('install and uninstall', () => {
   });
 
   it('--dry-run writes nothing and shows the diff', async () => {
-    const before = snapshot(project.dir);
+    const before = treeOf(project.dir);
     const report = await install(options(['claude'], { dryRun: true }));
-    expect(snapshot(project.dir)).toEqual(before);
+    expect(treeOf(project.dir)).toEqual(before);
     const diff = report.files.find((f) => f.display === 'CLAUDE.md')?.diff ?? '';
     expect(diff).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(diff).toContain('--- a/CLAUDE.md');
@@ -202,7 +181,7 @@ describe('install and uninstall', () => {
 
   it('backs a corrupt config up, reports where, and uninstall brings the original back', async () => {
     put(project.dir, '.mcp.json', '{ "mcpServers": { broken');
-    const before = snapshot(project.dir);
+    const before = treeOf(project.dir);
     const report = await install(options(['claude']));
     const file = report.files.find((f) => f.display === '.mcp.json')!;
     expect(file.notes.join(' ')).toMatch(/backed up to .*\.mcp\.json\.firstlight-backup and replaced/);
@@ -210,7 +189,7 @@ describe('install and uninstall', () => {
       '{ "mcpServers": { broken',
     );
     await uninstall(options(['claude']));
-    const { ['.mcp.json.firstlight-backup']: kept, ...rest } = snapshot(project.dir);
+    const { ['.mcp.json.firstlight-backup']: kept, ...rest } = treeOf(project.dir);
     expect(kept).toBe('{ "mcpServers": { broken');
     expect(rest).toEqual(before);
   });
@@ -243,17 +222,17 @@ describe('install and uninstall', () => {
   it('touches user-global files only with --scope user, and then nothing in the project', async () => {
     await install(options([...HOST_IDS]));
     expect(readdirSync(user.dir)).toEqual([]);
-    const project0 = snapshot(project.dir);
+    const project0 = treeOf(project.dir);
     const report = await install(options([...HOST_IDS], { scope: 'user' }));
     for (const f of report.files) expect(f.path.startsWith(`${user.dir}/`), f.path).toBe(true);
-    expect(snapshot(project.dir)).toEqual(project0);
+    expect(treeOf(project.dir)).toEqual(project0);
     for (const file of ['.claude/CLAUDE.md', '.claude.json', '.claude/settings.json', '.codex/config.toml'])
       expect(existsSync(join(user.dir, file)), file).toBe(true);
     expect(existsSync(join(user.dir, '.copilot', 'mcp-config.json'))).toBe(true);
     expect(existsSync(join(user.dir, '.gemini', 'settings.json'))).toBe(true);
     await uninstall(options([...HOST_IDS], { scope: 'user' }));
     expect(readdirSync(user.dir)).toEqual([]);
-    expect(snapshot(project.dir)).toEqual(project0);
+    expect(treeOf(project.dir)).toEqual(project0);
   });
 });
 

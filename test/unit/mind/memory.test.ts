@@ -440,14 +440,15 @@ describe('recall: time phrases and the saved index', () => {
     expect(out.results.map((r) => r.name)).not.toContain('Session 2026-10-22');
   });
 
-  it("saves a mind's index as cache/recall-index.idx", () => {
+  it("saves a mind's index under cache/ (recall-index.log beside the snapshot)", () => {
     const dir = home();
     const mind = createMind({ home: dir });
     const index = openRecallIndex(mind);
     expect(index.recall('deploy freeze').results.length).toBeGreaterThan(0);
     index.close();
     mind.close();
-    expect(readFileSync(join(dir, 'cache', 'recall-index.idx'), 'utf8')).toMatch(/^\{"format":\d+,/);
+    expect(readFileSync(join(dir, 'cache', 'recall-index.log'), 'utf8')).toMatch(/^\{"format":\d+,"log":/);
+    expect(openRecallIndex(createMind({ home: dir })).stats().filesRead).toBe(0);
   });
 
   it('a fresh process answers from the saved index like the process that built it', () => {
