@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { basename, resolve } from 'node:path';
 import { ConfigError, NotFoundError, UserError } from '../core/index.js';
 import type { ServerSpec } from '../hub/index.js';
 import { KernelHost, KernelRestartedError } from './harness.js';
@@ -8,6 +10,19 @@ import type { InstallResult, ItemProblem, KernelTool, ReplDeps, RestoreResult, S
 import { UnrestoredItems } from './unrestored.js';
 
 const AUTOSAVE = 'autosave';
+
+/**
+ * The autosave of one project: `autosave.<dir name>-<hash of the path>`, so two projects never
+ * share one (nor two checkouts with the same directory name) and the file says whose it is.
+ */
+export function autosaveNameFor(projectDir: string): string {
+  const hash = createHash('sha256').update(resolve(projectDir)).digest('hex').slice(0, 10);
+  const slug = basename(resolve(projectDir))
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+/, '')
+    .slice(0, 40);
+  return `${AUTOSAVE}.${slug ? `${slug}-` : ''}${hash}`;
+}
 /** Seconds a saved definition may run while it is restored (a class body is code). */
 const RESTORE_ITEM_TIMEOUT_S = 10;
 
@@ -32,15 +47,16 @@ export class Repl extends KernelHost {
   static async start(deps: ReplDeps): Promise<Repl> {
     const repl = new Repl(deps);
     await repl.serial(() => repl.ensureKernel());
-    if (deps.settings.autosave && repl.store.exists(AUTOSAVE)) {
-      repl.restoreState(AUTOSAVE).then(
+    const autosave = deps.autosave ?? AUTOSAVE;
+    if (deps.settings.autosave && repl.store.exists(autosave)) {
+      repl.restoreState(autosave).then(
         (result) => repl.notice(result.message),
         (error) => {
           let kept = '';
           if (error instanceof ConfigError) {
             // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
             try {
-              kept = `; the file was kept as ${repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date())}`;
+              kept = `; the file was kept as ${repl.store.setAside(autosave, deps.clock?.() ?? new Date())}`;
             } catch (renameError) {
               kept = `; it could not be set aside either (${(renameError as Error).message})`;
             }
@@ -275,7 +291,7 @@ export class Repl extends KernelHost {
     this.closing ??= (async () => {
       if (this.deps.settings.autosave) {
         this.interruptRunning();
-        const saving = this.saveState(AUTOSAVE).then(
+        const saving = this.saveState(this.deps.autosave ?? AUTOSAVE).then(
           (result) => this.log.info(result.message),
           (error) => this.log.warn(`autosave failed: ${(error as Error).message}`),
         );

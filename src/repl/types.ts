@@ -13,6 +13,11 @@ export interface ReplDeps {
   /** Environment of the kernel (backends get a minimal one plus their own `env`). */
   env: NodeJS.ProcessEnv;
   clock?: () => Date;
+  /**
+   * The state saved at shutdown and restored at start (default `autosave`); the CLI names one
+   * per project (autosaveNameFor), so one project's capabilities never come back in another.
+   */
+  autosave?: string;
 }
 
 /** The seed's ExecutionResult, plus the Jupyter execution counter. */

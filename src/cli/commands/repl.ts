@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom } from '../io.js';
+import { existingHome, type HomeOption } from '../io.js';
 
 export function registerRepl(program: Command): void {
   const repl = program
@@ -16,7 +16,8 @@ export function registerRepl(program: Command): void {
         'Tools: execute, state, install_capability, uninstall_capability, describe_capability,',
         '       save_state, restore_state, reset (see docs/repl.md).',
         'Saved states live in <home>/repl/states/<name>.json. On shutdown (stdin closed, SIGINT,',
-        'SIGTERM) the namespace is saved as "autosave" and restored at the next start.',
+        'SIGTERM) the namespace is saved as "autosave.<project>-<hash>" and restored at the next',
+        'start in the same project (the nearest directory up with a .firstlight/ or .git, else here).',
         'Settings (firstlight.yaml, section repl): timeout_s (120), output_max_chars (20000),',
         '       interrupt_grace_s (2), python ("python3"), autosave (true).',
         'Needs Python 3.10+ (standard library only). Logs go to stderr (FIRSTLIGHT_LOG=debug).',
@@ -24,10 +25,12 @@ export function registerRepl(program: Command): void {
     )
     .action(async (options: HomeOption) => {
       const { createLogger, homePaths, loadSettings } = await import('../../core/index.js');
-      const { Repl } = await import('../../repl/index.js');
+      const { Repl, autosaveNameFor } = await import('../../repl/index.js');
       const { createReplServer, serveStdio } = await import('../../servers/index.js');
       const log = createLogger('repl');
-      const home = homeFrom(options);
+      const home = existingHome(options);
+      const { chooseProject } = await import('../project.js');
+      const project = chooseProject(undefined, home);
       const loaded = loadSettings(homePaths(home).settings);
       for (const problem of loaded.problems) log.warn(problem);
       const harness = await Repl.start({
@@ -36,6 +39,7 @@ export function registerRepl(program: Command): void {
         settings: loaded.settings.repl,
         cwd: process.cwd(),
         env: process.env,
+        autosave: autosaveNameFor(project.dir),
       });
       await serveStdio(createReplServer({ repl: harness, log }), {
         log,

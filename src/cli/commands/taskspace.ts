@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom, print } from '../io.js';
+import { existingHome, type HomeOption, print } from '../io.js';
 
 interface TaskspaceOptions extends HomeOption {
   project?: string;
@@ -57,7 +57,7 @@ export function registerTaskspace(program: Command): void {
         }
       }
       const guidance = createGuidance({
-        home: homeFrom(options),
+        home: existingHome(options),
         projectRoot: options.project,
         projectDir: process.cwd(),
       });
