@@ -8,8 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// The outer `npm install -g` passes its global flags down: this install is local to the folder.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) => !/^npm_config_(global|prefix|location|omit|production|only)$/i.test(key),
+  ),
+);
 const run = (args) => {
-  const r = spawnSync(npm, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const r = spawnSync(npm, args, { cwd: root, env, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
