@@ -20,7 +20,9 @@ const run = (args) => {
 };
 
 if (!existsSync(new URL('../node_modules/typescript/package.json', import.meta.url))) {
-  process.stderr.write('firstlight prepare: TypeScript is not installed here; installing the locked dependencies to build dist/\n');
+  process.stderr.write(
+    'firstlight prepare: TypeScript is not installed here; installing the locked dependencies to build dist/\n',
+  );
   run(['ci', '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund']);
 }
 run(['run', 'build']);

@@ -8,6 +8,7 @@ import {
   exampleHomeCopy,
   REPO_ROOT,
   runCli,
+  runInspector,
   structured,
   tempDir,
   textOf,
@@ -336,15 +337,12 @@ describe('firstlight taskspace (built CLI)', () => {
   });
 });
 
-describe('guidance through the MCP Inspector CLI', () => {
+// npx may fetch the Inspector on a cold cache: more time than the default.
+describe('guidance through the MCP Inspector CLI', { timeout: 180_000 }, () => {
   it('gets the yiasou prompt and reads a guidance resource', () => {
     const home = exampleHomeCopy();
-    const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
     const run = (...args: string[]) =>
-      spawnSync(inspector, ['--cli', process.execPath, CLI, 'serve', '--home', home.dir, ...args], {
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      runInspector([process.execPath, CLI, 'serve', '--home', home.dir, ...args]);
     try {
       const prompt = run(
         '--method',

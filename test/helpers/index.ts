@@ -17,6 +17,25 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
 export const EXAMPLE_HOME = join(REPO_ROOT, 'examples', 'home');
 
+/**
+ * The MCP Inspector CLI, run the way a user would: `npx -y -p @modelcontextprotocol/inspector@1.0.3
+ * mcp-inspector --cli …` (1.0.3 runs on Node 20; it is not a devDependency because its package
+ * declares Node >= 22.7.5, and `npm ci` would warn EBADENGINE). npx fetches it once into its cache.
+ */
+export function runInspector(args: string[], options: { timeoutMs?: number } = {}): SpawnSyncReturns<string> {
+  return spawnSync(
+    'npx',
+    ['-y', '-p', '@modelcontextprotocol/inspector@1.0.3', 'mcp-inspector', '--cli', ...args],
+    {
+      encoding: 'utf8',
+      timeout: options.timeoutMs ?? 120_000,
+      // npx with a working directory outside the repo, so no local package shadows the pinned one.
+      cwd: tmpdir(),
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
+    },
+  );
+}
+
 /** A fresh temp directory, removed by `dispose()`. */
 export function tempDir(prefix = 'firstlight-test-'): { dir: string; dispose: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
