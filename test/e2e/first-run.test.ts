@@ -176,7 +176,12 @@ describe('doctor, the project root, and the user’s bytes', () => {
       expect(existsSync(join(repo.dir, file)), file).toBe(true);
     // The manifest names the project's files relative to the project.
     const manifest = JSON.parse(readFileSync(join(repo.dir, '.firstlight', 'install-manifest.json'), 'utf8'));
-    expect(Object.keys(manifest.files).sort()).toEqual(['.claude/settings.json', '.mcp.json', 'AGENTS.md', 'CLAUDE.md']);
+    expect(Object.keys(manifest.files).sort()).toEqual([
+      '.claude/settings.json',
+      '.mcp.json',
+      'AGENTS.md',
+      'CLAUDE.md',
+    ]);
   });
 
   it('doctor finds it there from another subdirectory, passes, and leaves the session log byte for byte', async () => {

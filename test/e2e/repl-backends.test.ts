@@ -2,12 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { autosaveNameFor } from '../../src/repl/index.js';
 import {
   CLI,
   ceilingFrom,
   REPO_ROOT,
   structured,
   tempDir,
+  tempHome,
   textOf,
   type Wired,
   wireStdio,
@@ -36,9 +38,19 @@ function dir(prefix: string): string {
   return t.dir;
 }
 
+/** A home (the REPL refuses one that does not exist). */
+function homeDir(prefix: string): string {
+  const t = tempHome(prefix);
+  cleanups.push(t.dispose);
+  return t.dir;
+}
+
+/** The autosave of a harness started from the repo (one per project). */
+const AUTOSAVE_FILE = `${autosaveNameFor(REPO_ROOT)}.json`;
+
 async function harness(cwd?: string): Promise<Wired> {
   const wired = await wireStdio(
-    ['repl', 'serve', '--home', dir('firstlight-repl-home-')],
+    ['repl', 'serve', '--home', homeDir('firstlight-repl-home-')],
     cwd ? { cwd } : {},
   );
   cleanups.push(wired.close);
@@ -279,7 +291,7 @@ describe('firstlight repl serve with real backend servers', () => {
   });
 
   it('exits cleanly and promptly when its stdin ends, saving and killing its backends and their children', async () => {
-    const home = dir('firstlight-repl-exit-');
+    const home = homeDir('firstlight-repl-exit-');
     const backend = forkingBackend(home);
     const spawned = Date.now();
     const harness = spawn(process.execPath, [CLI, 'repl', 'serve', '--home', home], {
@@ -318,7 +330,7 @@ describe('firstlight repl serve with real backend servers', () => {
     expect(await exited).toEqual({ code: 0, signal: null });
     // Shutting down (a save, three processes ended) takes no longer than about two starts.
     expect(Date.now() - started).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
-    expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
+    expect(existsSync(join(home, 'repl', 'states', AUTOSAVE_FILE))).toBe(true);
     expect(await waitGone(processes, 1000)).toEqual([]);
   });
 
@@ -379,7 +391,7 @@ describe('persistence with backends', () => {
   });
 
   it('keeps what failed to restore in the next autosave, and restores it once it can', async () => {
-    const home = dir('firstlight-repl-carry-');
+    const home = homeDir('firstlight-repl-carry-');
     const flag = join(home, 'backend-ok');
     const flaky = join(home, 'flaky-backend.sh');
     writeFileSync(
@@ -387,7 +399,7 @@ describe('persistence with backends', () => {
       `#!/bin/sh\n[ -f "${flag}" ] || { echo "registry hiccup" >&2; exit 1; }\nexec "${join(BIN, 'mcp-server-everything')}"\n`,
       { mode: 0o755 },
     );
-    const autosave = join(home, 'repl', 'states', 'autosave.json');
+    const autosave = join(home, 'repl', 'states', AUTOSAVE_FILE);
     mkdirSync(dirname(autosave), { recursive: true });
     writeFileSync(
       autosave,

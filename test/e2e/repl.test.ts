@@ -1,7 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ceilingFrom, structured, tempDir, type Wired, waitFor, wireStdio } from '../helpers/index.js';
+import {
+  ceilingFrom,
+  structured,
+  tempDir,
+  tempHome,
+  type Wired,
+  waitFor,
+  wireStdio,
+} from '../helpers/index.js';
 import { gone, waitGone } from './repl-procs.js';
 
 interface Exec {
@@ -26,7 +34,7 @@ async function harness(home: string): Promise<Wired> {
 }
 
 function home(): string {
-  const t = tempDir('firstlight-repl-');
+  const t = tempHome('firstlight-repl-');
   cleanups.push(t.dispose);
   return t.dir;
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { initHome } from '../../src/core/index.js';
+import { createHome, initHome } from '../../src/core/index.js';
 import { codexHookHash } from '../../src/host/adapters/codex-trust.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -50,6 +50,16 @@ export function tempDir(prefix = 'firstlight-test-'): { dir: string; dispose: ()
 export function exampleHomeCopy(): { dir: string; dispose: () => void } {
   const t = tempDir('firstlight-home-');
   initHome(t.dir, { from: EXAMPLE_HOME });
+  return t;
+}
+
+/**
+ * A temp home made the way `firstlight init` makes one (a short persona, an empty memory):
+ * commands and hooks refuse a home that does not exist, so a test that needs a blank one uses this.
+ */
+export function tempHome(prefix = 'firstlight-home-'): { dir: string; dispose: () => void } {
+  const t = tempDir(prefix);
+  createHome(t.dir, { name: 'Tester', user: '', style: '' });
   return t;
 }
 
