@@ -11,6 +11,7 @@ import {
   runInspector,
   structured,
   tempDir,
+  tempHome,
   textOf,
   type Wired,
   wireStdio,
@@ -282,13 +283,16 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
 describe('firstlight taskspace (built CLI)', () => {
   it('creates, edits and shows a taskspace; refuses a corrupt one with exit 2', () => {
     const project = tempDir('firstlight-project-');
+    const home = tempHome('firstlight-taskspace-home-');
     try {
-      const shown = runCli(['taskspace', '--project', project.dir]);
+      const shown = runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
       expect(shown.status).toBe(0);
       expect(shown.stdout).toContain('no taskspace');
 
       const created = runCli([
         'taskspace',
+        '--home',
+        home.dir,
         '--project',
         project.dir,
         '--set-name',
@@ -299,7 +303,16 @@ describe('firstlight taskspace (built CLI)', () => {
       expect(created.status, created.stderr).toBe(0);
       expect(created.stdout).toContain('taskspace created');
 
-      const edited = runCli(['taskspace', '--project', project.dir, '--set-description', 'A demo', '--json']);
+      const edited = runCli([
+        'taskspace',
+        '--home',
+        home.dir,
+        '--project',
+        project.dir,
+        '--set-description',
+        'A demo',
+        '--json',
+      ]);
       expect(edited.status).toBe(0);
       expect(JSON.parse(edited.stdout)).toMatchObject({
         created: false,
@@ -307,20 +320,29 @@ describe('firstlight taskspace (built CLI)', () => {
         taskspace: { name: 'Demo', description: 'A demo', initial_prompt: 'Say hi' },
       });
 
-      const cleared = runCli(['taskspace', '--project', project.dir, '--clear-initial-prompt']);
+      const cleared = runCli([
+        'taskspace',
+        '--home',
+        home.dir,
+        '--project',
+        project.dir,
+        '--clear-initial-prompt',
+      ]);
       expect(cleared.stdout).toContain('(initial prompt cleared)');
 
-      const json = runCli(['taskspace', '--json'], { cwd: project.dir });
+      const json = runCli(['taskspace', '--home', home.dir, '--json'], { cwd: project.dir });
       expect(JSON.parse(json.stdout)).toMatchObject({ status: 'ok', taskspace: { initial_prompt: null } });
 
       writeFileSync(join(project.dir, '.firstlight', 'taskspace.json'), '[1, 2]');
-      const corrupt = runCli(['taskspace', '--project', project.dir]);
+      const corrupt = runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
       expect(corrupt.status).toBe(2);
       expect(corrupt.stderr).toContain('top level must be a JSON object');
       expect(corrupt.stderr).toContain('fix:');
 
       const bad = runCli([
         'taskspace',
+        '--home',
+        home.dir,
         '--project',
         project.dir,
         '--initial-prompt',
@@ -328,11 +350,12 @@ describe('firstlight taskspace (built CLI)', () => {
         '--clear-initial-prompt',
       ]);
       expect(bad.status).toBe(2);
-      const help = runCli(['taskspace', '--help']);
+      const help = runCli(['taskspace', '--home', home.dir, '--help']);
       expect(help.status).toBe(0);
       expect(help.stdout).toContain('--initial-prompt');
     } finally {
       project.dispose();
+      home.dispose();
     }
   });
 });

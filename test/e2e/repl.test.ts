@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { autosaveNameFor } from '../../src/repl/index.js';
 import {
   ceilingFrom,
+  REPO_ROOT,
   structured,
   tempDir,
   tempHome,
@@ -11,6 +13,9 @@ import {
   wireStdio,
 } from '../helpers/index.js';
 import { gone, waitGone } from './repl-procs.js';
+
+/** The autosave of a harness started from the repo: one per project. */
+const AUTOSAVE = `${autosaveNameFor(REPO_ROOT)}.json`;
 
 interface Exec {
   success: boolean;
@@ -279,7 +284,7 @@ describe('firstlight repl serve (persistence)', () => {
     );
     expect(defined.success).toBe(true);
     await first.close();
-    const autosave = join(dir, 'repl', 'states', 'autosave.json');
+    const autosave = join(dir, 'repl', 'states', AUTOSAVE);
     expect(existsSync(autosave)).toBe(true);
     const file = JSON.parse(readFileSync(autosave, 'utf8'));
     expect(file.version).toBe(1);
@@ -294,7 +299,7 @@ describe('firstlight repl serve (persistence)', () => {
       '(greet("you"), counter.bump(), config, sorted(tags), type(tags).__name__)',
     );
     expect(back.return_value).toEqual(['hello you!', 3, { mode: 'fast', depth: 3 }, ['a', 'b'], 'set']);
-    expect(back.stderr).toMatch(/Restored state "autosave".*NOT restored: gen/);
+    expect(back.stderr).toMatch(/Restored state "autosave\.[^"]+".*NOT restored: gen/);
     const source = await run(second, 'import inspect\ninspect.getsource(Counter).splitlines()[0]');
     expect(source.return_value).toBe('class Counter:');
     const describeResult = structured(
@@ -329,7 +334,7 @@ describe('firstlight repl serve (persistence)', () => {
     );
     expect(defined.return_value).toEqual([832040, 16]);
     await first.close();
-    const file = JSON.parse(readFileSync(join(dir, 'repl', 'states', 'autosave.json'), 'utf8'));
+    const file = JSON.parse(readFileSync(join(dir, 'repl', 'states', AUTOSAVE), 'utf8'));
     expect(file.functions.fib.source).toMatch(/^@functools\.lru_cache\ndef fib/);
     expect(file.functions.square.signature).toBe('(n)');
     expect(file.unsaved).toEqual([]);
@@ -361,15 +366,15 @@ describe('firstlight repl serve (persistence)', () => {
     const dir = home();
     const states = join(dir, 'repl', 'states');
     mkdirSync(states, { recursive: true });
-    writeFileSync(join(states, 'autosave.json'), '{"version": 1, "functions": {');
+    writeFileSync(join(states, AUTOSAVE), '{"version": 1, "functions": {');
     const w = await harness(dir);
     const first = await run(w, '1');
     expect(first.stderr).toMatch(
-      /could not restore the autosave: .*not valid JSON; the file was kept as .*autosave\.unreadable-/,
+      /could not restore the autosave: .*not valid JSON; the file was kept as .*autosave\..*\.unreadable-/,
     );
     await w.close();
     const files = readdirSync(states).sort();
-    expect(files).toEqual(['autosave.json', expect.stringMatching(/^autosave\.unreadable-.*\.json$/)]);
+    expect(files).toEqual([AUTOSAVE, expect.stringMatching(/^autosave\..*\.unreadable-.*\.json$/)]);
     expect(readFileSync(join(states, files[1] as string), 'utf8')).toBe('{"version": 1, "functions": {');
   });
 
@@ -379,7 +384,7 @@ describe('firstlight repl serve (persistence)', () => {
     const states = join(dir, 'repl', 'states');
     mkdirSync(states, { recursive: true });
     writeFileSync(
-      join(states, 'autosave.json'),
+      join(states, AUTOSAVE),
       JSON.stringify({
         version: 1,
         classes: { Spin: { source: 'class Spin:\n    while True:\n        pass\n', order: [1, 1] } },
@@ -404,7 +409,7 @@ describe('firstlight repl serve (persistence)', () => {
     const deaf =
       'class Deaf:\n    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n';
     writeFileSync(
-      join(states, 'autosave.json'),
+      join(states, AUTOSAVE),
       JSON.stringify({
         version: 1,
         classes: { Deaf: { source: deaf } },
