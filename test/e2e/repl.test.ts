@@ -6,7 +6,6 @@ import {
   ceilingFrom,
   REPO_ROOT,
   structured,
-  tempDir,
   tempHome,
   type Wired,
   waitFor,
