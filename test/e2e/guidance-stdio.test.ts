@@ -73,6 +73,8 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
     // The taskspace is created the way a launcher would: through the CLI.
     const created = runCli([
       'taskspace',
+      '--home',
+      home.dir,
       '--project',
       project.dir,
       '--set-name',
