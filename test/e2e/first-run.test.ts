@@ -3,11 +3,12 @@
  * a mistyped home is an error that creates nothing, `doctor` records no session, commands find
  * the project root from a subdirectory, and install keeps the user's config bytes.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autosaveNameFor } from '../../src/repl/index.js';
-import { REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
+import { CLI, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
 
 /** Names and phrases only the bundled example persona and its memories use. */
 const EXAMPLE_PEOPLE = ['Wren', 'Alex', 'Rivera', 'Sam Okafor', 'portal', 'worked with this team for months'];
@@ -87,6 +88,39 @@ describe('firstlight init without a terminal', () => {
     expect(readFileSync(join(demo, 'persona', 'agent_system.md'), 'utf8')).toContain('Wren');
     expect(cli(['init', '--example', '--name', 'X', '--home', join(user.dir, 'x')]).status).toBe(2);
     expect(existsSync(join(user.dir, 'x'))).toBe(false);
+  });
+});
+
+describe('firstlight init in a terminal', () => {
+  // util-linux `script` gives init a terminal, as a person typing the command has.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('asks the three questions; Enter keeps a default', async () => {
+    const dir = join(user.dir, 'asked-home');
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init --home ${JSON.stringify(dir)}`;
+    const child = spawn('script', ['-qc', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const answers: [string, string][] = [
+      ["persona's name", 'Osprey'],
+      ['Who are you', 'Grace, compiler engineer'],
+      ['How do you like to work', ''],
+    ];
+    let seen = '';
+    const code = await new Promise<number | null>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const next = answers[0];
+        if (next && seen.includes(next[0])) {
+          answers.shift();
+          child.stdin.write(`${next[1]}\r`);
+        }
+      });
+      child.on('exit', resolve);
+    });
+    expect(code, seen).toBe(0);
+    expect(seen).toContain('[Firstlight]');
+    const persona = readFileSync(join(dir, 'persona', 'agent_system.md'), 'utf8');
+    expect(persona).toContain('You are Osprey');
+    expect(persona).toContain('Grace, compiler engineer');
+    expect(persona).toContain('Ask before anything destructive.');
   });
 });
 
