@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { requireDir } from '../core/index.js';
 import { findProject } from '../guidance/index.js';
 
 /** The project a command works on, and how it was chosen (printed in the action block). */
@@ -15,7 +16,10 @@ export interface ChosenProject {
  * subdirectory.
  */
 export function chooseProject(flag: string | undefined, home: string): ChosenProject {
-  if (flag) return { dir: resolve(flag), found: 'flag' };
+  if (flag) {
+    requireDir(flag, '--project');
+    return { dir: resolve(flag), found: 'flag' };
+  }
   const found = findProject(process.cwd(), { home });
   return { dir: found.dir, found: found.found };
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
+import { ensureDir } from './dirs.js';
 import { SystemError } from './errors.js';
 
 /**
@@ -10,13 +10,13 @@ import { SystemError } from './errors.js';
  * process killed mid-write) sees the old content or the new, never a torn file.
  */
 export async function writeFileAtomically(path: string, content: string | Buffer): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  ensureDir(dirname(path));
   await writeFileAtomic(path, content, { fsync: true });
 }
 
 /** Synchronous twin of {@link writeFileAtomically}, for hooks that must not start an event loop. */
 export function writeFileAtomicallySync(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureDir(dirname(path));
   writeFileAtomic.sync(path, content, { fsync: true });
 }
 
@@ -39,7 +39,7 @@ export async function withFileLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const waitMs = options.waitMs ?? 30_000;
-  await mkdir(dirname(target), { recursive: true });
+  ensureDir(dirname(target));
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(target, {

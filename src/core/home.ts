@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ensureDir } from './dirs.js';
 import { SystemError, UserError } from './errors.js';
 import { packagePath } from './package-root.js';
 
@@ -83,7 +84,7 @@ export function initHome(dir: string, options: { force?: boolean; from?: string 
     options.force,
     'pass --force to add the example files that are missing (existing files are kept)',
   );
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const example = options.from ?? exampleHomeDir();
   for (const entry of HOME_TEMPLATE) {
     const source = join(example, entry);
@@ -162,7 +163,7 @@ export function createHome(
   for (const [rel, text] of Object.entries(files)) {
     const path = join(dir, rel);
     if (existsSync(path)) continue;
-    mkdirSync(dirname(path), { recursive: true });
+    ensureDir(dirname(path));
     writeFileSync(path, text);
   }
   return { dir, created: true };

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { withFileLock, writeFileAtomicallySync } from '../../core/index.js';
+import { withFileLock, writeStateFileSync } from '../../core/index.js';
 import { type Manifest, manifestText, readManifest } from './manifest.js';
 
 /**
@@ -50,7 +50,7 @@ export async function lockedManifest<T>(
     const manifest = readManifest(path, base);
     const value = work(manifest);
     if (Object.keys(manifest.files).length === 0) rmSync(path, { force: true });
-    else writeFileAtomicallySync(path, manifestText(manifest, base));
+    else writeStateFileSync(path, manifestText(manifest, base));
     return value;
   });
   // The manifest's directory goes when nothing is left in it (install made it; the lock too).

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { readTextIfExists } from '../../core/index.js';
+import { readStateFile } from '../../core/index.js';
 import type { HostId, Scope } from '../ids.js';
 
 export interface ManifestEntry {
@@ -50,7 +50,7 @@ export function manifestPath(scope: Scope, project: string, home: string): strin
  * project relative to it (`base`), so a moved or cloned project keeps a manifest that fits.
  */
 export function readManifest(path: string, base?: string): Manifest {
-  const text = readTextIfExists(path);
+  const text = readStateFile(path);
   if (text === undefined) return { version: 1, files: {} };
   try {
     const parsed = JSON.parse(text) as Manifest;
