@@ -7,13 +7,14 @@
  *   const text = renderPacketMarkdown(packet);                      // what SessionStart injects
  */
 
-import { ensureHome, resolveHome } from './core/index.js';
+import { requireHome, resolveHome } from './core/index.js';
 import { type BootstrapPacket, createMind } from './mind/index.js';
 
 export type { Logger, LogLevel, Settings } from './core/index.js';
 // core: the home, its settings, the error tree every failure is an instance of.
 export {
   ConfigError,
+  createHome,
   FirstlightError,
   initHome,
   isFirstlightError,
@@ -75,7 +76,7 @@ export {
 } from './servers/index.js';
 
 export interface BootstrapSessionOptions {
-  /** The home; defaults to $FIRSTLIGHT_HOME, else ~/.firstlight (created from the example if missing). */
+  /** The home; defaults to $FIRSTLIGHT_HOME, else ~/.firstlight (it must exist: `firstlight init` or `createHome` makes one). */
   home?: string;
   sessionId?: string | null;
   /** Where the taskspace is looked up (walking up); defaults to the current directory. */
@@ -90,7 +91,7 @@ export interface BootstrapSessionOptions {
  */
 export async function bootstrapSession(options: BootstrapSessionOptions = {}): Promise<BootstrapPacket> {
   const home = resolveHome({ flag: options.home }).dir;
-  ensureHome(home);
+  requireHome(home);
   const mind = createMind({ home, projectDir: options.projectDir ?? process.cwd() });
   try {
     return await mind.bootstrap({ sessionId: options.sessionId ?? null, preview: options.preview ?? false });

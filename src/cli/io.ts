@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packagePath, resolveHome, UserError as UsageError } from '../core/index.js';
+import { packagePath, requireHome, resolveHome, UserError as UsageError } from '../core/index.js';
 
 /** Options every command takes. */
 export interface HomeOption {
@@ -9,6 +9,16 @@ export interface HomeOption {
 /** The home directory for a command: `--home`, `$FIRSTLIGHT_HOME`, `~/.firstlight`. */
 export function homeFrom(options: HomeOption): string {
   return resolveHome({ flag: options.home }).dir;
+}
+
+/**
+ * The home for a command that needs one to exist (every command but `init`): a missing home is
+ * an error with the fix, and nothing is created.
+ */
+export function existingHome(options: HomeOption): string {
+  const home = homeFrom(options);
+  requireHome(home);
+  return home;
 }
 
 /** Prints a result: JSON with `--json`, else the human text. */

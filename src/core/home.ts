@@ -1,8 +1,8 @@
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ensureDir } from './dirs.js';
-import { UserError } from './errors.js';
+import { SystemError, UserError } from './errors.js';
 import { packagePath } from './package-root.js';
 
 /** Where a home came from; reported by `doctor` and in logs. */
@@ -79,14 +79,11 @@ export interface InitResult {
  * overwrites an existing file.
  */
 export function initHome(dir: string, options: { force?: boolean; from?: string } = {}): InitResult {
-  if (existsSync(dir) && readdirSync(dir).length > 0) {
-    if (!options.force) {
-      throw new UserError(`${dir} already exists and is not empty`, {
-        code: 'HOME_EXISTS',
-        hint: 'pass --force to add the example files that are missing (existing files are kept)',
-      });
-    }
-  }
+  refuseNonEmpty(
+    dir,
+    options.force,
+    'pass --force to add the example files that are missing (existing files are kept)',
+  );
   ensureDir(dir);
   const example = options.from ?? exampleHomeDir();
   for (const entry of HOME_TEMPLATE) {
@@ -110,14 +107,108 @@ export function initHome(dir: string, options: { force?: boolean; from?: string 
  */
 export const HOME_TEMPLATE: readonly string[] = ['firstlight.yaml', 'persona', 'memory', 'guidance'];
 
-/** Makes sure a home exists, scaffolding it from the example when it does not. */
-export function ensureHome(dir: string): InitResult {
-  if (
+/** True when `dir` holds a home: a persona, a memory directory or a settings file. */
+export function isHome(dir: string): boolean {
+  return (
     existsSync(join(dir, 'persona')) ||
     existsSync(join(dir, 'memory')) ||
     existsSync(join(dir, 'firstlight.yaml'))
-  ) {
-    return { dir, created: false };
+  );
+}
+
+/**
+ * The home a command works on must exist: only `firstlight init` makes one, so a mistyped
+ * `--home` is an error with the fix instead of a new home. Writes nothing. Exit 1.
+ */
+export function requireHome(dir: string): void {
+  if (isHome(dir)) return;
+  throw new SystemError(`no firstlight home at ${dir}`, {
+    code: 'HOME_NOT_FOUND',
+    hint: `run firstlight init --home ${dir} (or pass the --home of an existing home)`,
+  });
+}
+
+/** What `firstlight init` asks for: the user's own persona, not the example's. */
+export interface PersonaAnswers {
+  /** The persona's name. */
+  name: string;
+  /** Who the user is, in their words (one line or a few). */
+  user: string;
+  /** How they like to work. */
+  style: string;
+}
+
+export const DEFAULT_PERSONA: PersonaAnswers = {
+  name: 'Firstlight',
+  user: '',
+  style: 'Direct and concise. Explain the reason behind a decision. Ask before anything destructive.',
+};
+
+/**
+ * Makes a new home for the user's own mind: a short persona template with their answers, the
+ * settings naming the persona, and an empty memory (only the index). Refuses a non-empty
+ * directory unless `force`, and never overwrites an existing file.
+ */
+export function createHome(
+  dir: string,
+  answers: PersonaAnswers,
+  options: { force?: boolean } = {},
+): InitResult {
+  refuseNonEmpty(dir, options.force, 'pass --force to add the missing files (existing files are kept)');
+  const files: Record<string, string> = {
+    'firstlight.yaml': settingsTemplate(answers.name),
+    'persona/agent_system.md': personaTemplate(answers),
+    'memory/MEMORY.md': '# Memory index\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(dir, rel);
+    if (existsSync(path)) continue;
+    ensureDir(dirname(path));
+    writeFileSync(path, text);
   }
-  return initHome(dir, { force: true });
+  return { dir, created: true };
+}
+
+function settingsTemplate(name: string): string {
+  return [
+    '# firstlight settings for this home. Every key is optional; see docs/settings.md.',
+    'persona:',
+    `  name: ${JSON.stringify(name)}`,
+    '',
+  ].join('\n');
+}
+
+function personaTemplate(answers: PersonaAnswers): string {
+  const user = answers.user.trim();
+  const style = answers.style.trim() || DEFAULT_PERSONA.style;
+  return [
+    `# ${answers.name} — mind contract`,
+    '',
+    `You are ${answers.name}, a collaborator who works across sessions. The host gives you a body`,
+    '(tools, files, a terminal); this contract and your memory give you continuity. Edit this file',
+    'to make it yours: it is read at the start of every session.',
+    '',
+    '## Who you work with',
+    '',
+    user ||
+      'Not written yet. Learn who the user is by asking, and keep what matters with `remember` (type `user`).',
+    '',
+    '## How they like to work',
+    '',
+    style,
+    '',
+    '## Continuity',
+    '',
+    '- Your memory starts empty. Store what should outlast this session with `remember`; look',
+    '  things up with `recall` before you ask again.',
+    '- When a resumption section opens a session, those are your own last words: continue from them.',
+    '- Say what you do not know instead of guessing.',
+    '',
+  ].join('\n');
+}
+
+function refuseNonEmpty(dir: string, force: boolean | undefined, hint: string): void {
+  if (existsSync(dir) && readdirSync(dir).length > 0 && !force) {
+    throw new UserError(`${dir} already exists and is not empty`, { code: 'HOME_EXISTS', hint });
+  }
 }

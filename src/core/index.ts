@@ -49,8 +49,25 @@ export {
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
 export { matchToolGlob, toolGlob } from './glob/index.js';
-export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput } from './home.js';
-export { ensureHome, exampleHomeDir, HOME_TEMPLATE, homePaths, initHome, resolveHome } from './home.js';
+export type {
+  HomePaths,
+  HomeSource,
+  InitResult,
+  PersonaAnswers,
+  ResolvedHome,
+  ResolveHomeInput,
+} from './home.js';
+export {
+  createHome,
+  DEFAULT_PERSONA,
+  exampleHomeDir,
+  HOME_TEMPLATE,
+  homePaths,
+  initHome,
+  isHome,
+  requireHome,
+  resolveHome,
+} from './home.js';
 export type { Leftover } from './leftovers.js';
 export { describeLeftovers, LEFTOVER_MIN_AGE_MS, sweepLeftovers } from './leftovers.js';
 export type { Logger, LogLevel } from './log.js';
@@ -69,4 +86,4 @@ export {
 } from './text/index.js';
 export { estimateTokens, estimateTokensForChars } from './tokens.js';
 export type { Tool, ToolAnnotations, ToolCallExtra, ToolOutput, ToolSpec } from './tool-spec.js';
-export { defineTool, READ_ONLY, WRITES_ADDITIVE } from './tool-spec.js';
+export { defineTool, PREVIEW_META, READ_ONLY, WRITES_ADDITIVE } from './tool-spec.js';

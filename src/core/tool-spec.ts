@@ -15,7 +15,15 @@ export interface ToolCallExtra {
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
   /** The MCP client's name from initialize (`clientInfo.name`), when known. */
   client?: string;
+  /**
+   * The client sent `_meta: {"firstlight/preview": true}` (doctor's probe): answer as usual but
+   * record nothing (no session start, no gate record, no consumed resumption).
+   */
+  preview?: boolean;
 }
+
+/** The request `_meta` key a client sets to ask for a dry-run answer (see ToolCallExtra.preview). */
+export const PREVIEW_META = 'firstlight/preview';
 
 /**
  * A tool as a part folder declares it, typed by its own schemas; `defineTool` turns it into a

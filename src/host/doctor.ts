@@ -8,6 +8,7 @@ import { adapterFor } from './adapters/index.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
+import { hostSurfaces } from './install/plan.js';
 import { inspectSurface } from './install/surface-edit.js';
 import { gateProof, gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
@@ -66,6 +67,7 @@ const CHECK_OF: Record<Surface['kind'], CheckName> = {
   'mcp-toml': 'config',
   'json-list': 'permissions',
   hooks: 'hooks',
+  'ignore-line': 'config',
 };
 
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -74,7 +76,10 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const swept = leftovers.length > 0 ? describeLeftovers(leftovers, options.home) : undefined;
   const probes = new Map<string, Promise<ProbeResult>>();
   for (const scope of ['project', 'user'] as const) {
-    const manifest = readManifest(manifestPath(scope, options.project, options.home));
+    const manifest = readManifest(
+      manifestPath(scope, options.project, options.home),
+      scope === 'project' ? options.project : undefined,
+    );
     const installed = manifest.hosts ?? [];
     if (installed.length === 0 || !manifest.command) continue;
     const commands = resolveCommands({ ...manifest.command, env: options.env });
@@ -89,7 +94,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       const adapter = adapterFor(host);
       const checks: DoctorCheck[] = [];
       let server: { command: string; args: string[] } | undefined;
-      for (const surface of adapter.surfaces(scope, ctx)) {
+      for (const surface of hostSurfaces(host, scope, ctx)) {
         const seen = inspectSurface(readTextIfExists(surface.path), surface, ctx.server.name);
         const check = CHECK_OF[surface.kind];
         const id = check === 'instructions' ? `instructions:${display(surface.path, options)}` : check;

@@ -2,6 +2,7 @@
  * Doctor's server probe: start the configured command exactly as a host would (stdio), connect
  * a real MCP SDK Client, call `bootstrap_session`, and judge the answer.
  */
+import { PREVIEW_META } from '../core/index.js';
 import type { ProbeResult } from './doctor.js';
 
 export interface ProbeOptions {
@@ -34,7 +35,8 @@ export async function probeServer(
   try {
     await Promise.race([client.connect(transport), timeout]);
     const result = (await Promise.race([
-      client.callTool({ name: 'bootstrap_session', arguments: {} }),
+      // A dry run: the server answers as it would a host, but records no session.
+      client.callTool({ name: 'bootstrap_session', arguments: {}, _meta: { [PREVIEW_META]: true } }),
       timeout,
     ])) as {
       isError?: boolean;

@@ -18,6 +18,8 @@ export interface InstallContext {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   server: ServerSpec;
+  /** The REPL harness's server (`--with-repl`): every MCP config gets it beside `server`. */
+  repl?: ServerSpec;
   /**
    * argv of `firstlight hook EVENT [--host HOST]`; the hooks-file style quotes it for the host's
    * shell. Without a host the payload's shape picks it (a file several hosts read).
@@ -62,6 +64,8 @@ export type Surface =
       /** Object path to the server map, e.g. `["mcpServers"]` or `["servers"]`. */
       keyPath: string[];
       entry: Record<string, unknown>;
+      /** More servers in the same map, by name (the REPL harness with `--with-repl`). */
+      more?: Record<string, Record<string, unknown>>;
       label: string;
       /**
        * A file only doctor reads at this scope (Copilot CLI's user MCP config for a project
@@ -74,6 +78,8 @@ export type Surface =
       path: string;
       /** The TOML table body for `[mcp_servers.<name>]`. */
       entry: Record<string, unknown>;
+      /** More server tables, by name (the REPL harness with `--with-repl`). */
+      more?: Record<string, Record<string, unknown>>;
       /** Feature flags to switch on under `[features]` (Codex hooks). */
       features: string[];
       /** Older names the host still honours, old → current (doctor accepts them, with a note). */
@@ -85,6 +91,16 @@ export type Surface =
       path: string;
       style: HookFileStyle;
       entries: HookEntry[];
+      label: string;
+    }
+  | {
+      /**
+       * One line firstlight adds to a project's existing `.gitignore` (`.firstlight/`, its
+       * manifest and state); never creates the file.
+       */
+      kind: 'ignore-line';
+      path: string;
+      line: string;
       label: string;
     }
   | {

@@ -40,13 +40,15 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     output: packetShape,
     // Not read-only: it records the session start and may consume a clear-after-inject resumption.
     annotations: { ...WRITES_ADDITIVE, idempotentHint: true },
-    handler: async ({ session_id }) => {
+    handler: async ({ session_id }, extra) => {
+      const preview = extra.preview === true;
       const packet = await mind.bootstrap({
         sessionId: session_id ?? null,
         sessionKey: session_id ?? connection.sessionKey,
         ...(connection.connectedAt ? { connectedAt: connection.connectedAt } : {}),
+        ...(preview ? { preview } : {}),
       });
-      if (session_id && packet.mind_contract_available)
+      if (session_id && packet.mind_contract_available && !preview)
         await recordBootstrap(mind, session_id, 'bootstrap_session');
       return packet;
     },

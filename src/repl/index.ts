@@ -9,7 +9,7 @@ export type { KernelKind } from './kernel-process.js';
 export { kernelScript } from './kernel-process.js';
 export { kernelPython } from './kernel-python.js';
 export { checkCapabilityName, pythonNamesFor, splitCommandLine, toPythonIdentifier } from './names.js';
-export { Repl } from './repl.js';
+export { autosaveNameFor, Repl } from './repl.js';
 export type { InstallInput } from './server-spec.js';
 export type { SavedState } from './state-store.js';
 export { StateStore, savedStateSchema } from './state-store.js';

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { basename, resolve } from 'node:path';
 import {
   ConfigError,
   describeLeftovers,
@@ -15,6 +17,19 @@ import type { InstallResult, ItemProblem, KernelTool, ReplDeps, RestoreResult, S
 import { UnrestoredItems } from './unrestored.js';
 
 const AUTOSAVE = 'autosave';
+
+/**
+ * The autosave of one project: `autosave.<dir name>-<hash of the path>`, so two projects never
+ * share one (nor two checkouts with the same directory name) and the file says whose it is.
+ */
+export function autosaveNameFor(projectDir: string): string {
+  const hash = createHash('sha256').update(resolve(projectDir)).digest('hex').slice(0, 10);
+  const slug = basename(resolve(projectDir))
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+/, '')
+    .slice(0, 40);
+  return `${AUTOSAVE}.${slug ? `${slug}-` : ''}${hash}`;
+}
 /** Seconds a saved definition may run while it is restored (a class body is code). */
 const RESTORE_ITEM_TIMEOUT_S = 10;
 
@@ -42,15 +57,16 @@ export class Repl extends KernelHost {
     const swept = sweepLeftovers([repl.store.dir]);
     if (swept.length > 0) repl.notice(describeLeftovers(swept, deps.home));
     await repl.serial(() => repl.ensureKernel());
-    if (deps.settings.autosave && repl.hasState(AUTOSAVE)) {
-      repl.restoreState(AUTOSAVE).then(
+    const autosave = deps.autosave ?? AUTOSAVE;
+    if (deps.settings.autosave && repl.hasState(autosave)) {
+      repl.restoreState(autosave).then(
         (result) => repl.notice(result.message),
         (error) => {
           let kept = '';
           if (error instanceof ConfigError || error instanceof UnsafeFileError) {
             // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
             try {
-              kept = `; the file was kept as ${repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date())}`;
+              kept = `; the file was kept as ${repl.store.setAside(autosave, deps.clock?.() ?? new Date())}`;
             } catch (renameError) {
               kept = `; it could not be set aside either (${(renameError as Error).message})`;
             }
@@ -295,7 +311,7 @@ export class Repl extends KernelHost {
     this.closing ??= (async () => {
       if (this.deps.settings.autosave) {
         this.interruptRunning();
-        const saving = this.saveState(AUTOSAVE).then(
+        const saving = this.saveState(this.deps.autosave ?? AUTOSAVE).then(
           (result) => this.log.info(result.message),
           (error) => this.log.warn(`autosave failed: ${(error as Error).message}`),
         );

@@ -15,6 +15,11 @@ export interface ReplDeps {
   /** The interpreter to run, when resolved already (see `kernelPython`); else `settings.python`. */
   python?: string;
   clock?: () => Date;
+  /**
+   * The state saved at shutdown and restored at start (default `autosave`); the CLI names one
+   * per project (autosaveNameFor), so one project's capabilities never come back in another.
+   */
+  autosave?: string;
 }
 
 /** The seed's ExecutionResult, plus the Jupyter execution counter. */

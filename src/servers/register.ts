@@ -1,5 +1,11 @@
 import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { asFirstlightError, type Logger, type Tool, type ToolCallExtra } from '../core/index.js';
+import {
+  asFirstlightError,
+  type Logger,
+  PREVIEW_META,
+  type Tool,
+  type ToolCallExtra,
+} from '../core/index.js';
 
 /**
  * Registers tool specs on a server. Each result carries the output as JSON text and as
@@ -13,6 +19,8 @@ export function registerTools(server: McpServer, specs: readonly Tool[], log: Lo
       const callExtra: ToolCallExtra = { signal: extra.signal };
       const client = server.server.getClientVersion()?.name;
       if (client !== undefined) callExtra.client = client;
+      // A check (firstlight doctor) asks for a dry run: the answer without its side effects.
+      if (extra._meta?.[PREVIEW_META] === true) callExtra.preview = true;
       // Only when the client asked: a handler given `progress` may run a timer to feed it.
       if (progressToken !== undefined) {
         callExtra.progress = async (progress, total, message) => {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -8,8 +7,10 @@ import {
   exampleHomeCopy,
   REPO_ROOT,
   runCli,
+  runInspector,
   structured,
   tempDir,
+  tempHome,
   textOf,
   type Wired,
   wireStdio,
@@ -72,6 +73,8 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
     // The taskspace is created the way a launcher would: through the CLI.
     const created = runCli([
       'taskspace',
+      '--home',
+      home.dir,
       '--project',
       project.dir,
       '--set-name',
@@ -282,13 +285,16 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
 describe('firstlight taskspace (built CLI)', () => {
   it('creates, edits and shows a taskspace; refuses a corrupt one with exit 2', () => {
     const project = tempDir('firstlight-project-');
+    const home = tempHome('firstlight-taskspace-home-');
     try {
-      const shown = runCli(['taskspace', '--project', project.dir]);
+      const shown = runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
       expect(shown.status).toBe(0);
       expect(shown.stdout).toContain('no taskspace');
 
       const created = runCli([
         'taskspace',
+        '--home',
+        home.dir,
         '--project',
         project.dir,
         '--set-name',
@@ -299,7 +305,16 @@ describe('firstlight taskspace (built CLI)', () => {
       expect(created.status, created.stderr).toBe(0);
       expect(created.stdout).toContain('taskspace created');
 
-      const edited = runCli(['taskspace', '--project', project.dir, '--set-description', 'A demo', '--json']);
+      const edited = runCli([
+        'taskspace',
+        '--home',
+        home.dir,
+        '--project',
+        project.dir,
+        '--set-description',
+        'A demo',
+        '--json',
+      ]);
       expect(edited.status).toBe(0);
       expect(JSON.parse(edited.stdout)).toMatchObject({
         created: false,
@@ -307,20 +322,29 @@ describe('firstlight taskspace (built CLI)', () => {
         taskspace: { name: 'Demo', description: 'A demo', initial_prompt: 'Say hi' },
       });
 
-      const cleared = runCli(['taskspace', '--project', project.dir, '--clear-initial-prompt']);
+      const cleared = runCli([
+        'taskspace',
+        '--home',
+        home.dir,
+        '--project',
+        project.dir,
+        '--clear-initial-prompt',
+      ]);
       expect(cleared.stdout).toContain('(initial prompt cleared)');
 
-      const json = runCli(['taskspace', '--json'], { cwd: project.dir });
+      const json = runCli(['taskspace', '--home', home.dir, '--json'], { cwd: project.dir });
       expect(JSON.parse(json.stdout)).toMatchObject({ status: 'ok', taskspace: { initial_prompt: null } });
 
       writeFileSync(join(project.dir, '.firstlight', 'taskspace.json'), '[1, 2]');
-      const corrupt = runCli(['taskspace', '--project', project.dir]);
+      const corrupt = runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
       expect(corrupt.status).toBe(2);
       expect(corrupt.stderr).toContain('top level must be a JSON object');
       expect(corrupt.stderr).toContain('fix:');
 
       const bad = runCli([
         'taskspace',
+        '--home',
+        home.dir,
         '--project',
         project.dir,
         '--initial-prompt',
@@ -328,24 +352,22 @@ describe('firstlight taskspace (built CLI)', () => {
         '--clear-initial-prompt',
       ]);
       expect(bad.status).toBe(2);
-      const help = runCli(['taskspace', '--help']);
+      const help = runCli(['taskspace', '--home', home.dir, '--help']);
       expect(help.status).toBe(0);
       expect(help.stdout).toContain('--initial-prompt');
     } finally {
       project.dispose();
+      home.dispose();
     }
   });
 });
 
-describe('guidance through the MCP Inspector CLI', () => {
+// npx may fetch the Inspector on a cold cache: more time than the default.
+describe('guidance through the MCP Inspector CLI', { timeout: 180_000 }, () => {
   it('gets the yiasou prompt and reads a guidance resource', () => {
     const home = exampleHomeCopy();
-    const inspector = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
     const run = (...args: string[]) =>
-      spawnSync(inspector, ['--cli', process.execPath, CLI, 'serve', '--home', home.dir, ...args], {
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      runInspector([process.execPath, CLI, 'serve', '--home', home.dir, ...args]);
     try {
       const prompt = run(
         '--method',

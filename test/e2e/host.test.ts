@@ -216,6 +216,7 @@ describe('bad usage is said, not swallowed (built CLI)', () => {
       error: {
         code: 'INVALID_ARGUMENT',
         message: 'unknown host "emacs"',
+        fix: expect.stringContaining('HOST is one of'),
         hint: expect.stringContaining('HOST is one of'),
       },
     });
@@ -272,16 +273,18 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
   const failing = (report: { hosts: { host: string; checks: { id: string; ok: boolean }[] }[] }) =>
     report.hosts.flatMap((h) => h.checks.filter((c) => !c.ok).map((c) => `${h.host}/${c.id}`));
 
-  it('install all, then Copilot CLI at user scope: doctor --json passes every check for every host', () => {
+  it('install all (Copilot CLI at user scope too): doctor --json passes every check once Codex trusts the hooks', () => {
     const r = cli(['install', 'all', '--project', all.dir]);
     expect(r.status, r.stderr).toBe(0);
-    // Copilot CLI reads MCP servers only from its user file: until then doctor says so.
+    // Copilot CLI reads MCP servers only from its user file: `all` installs it there as well, and says so.
+    expect(r.stdout).toContain('Copilot CLI at user scope as well');
+    expect(
+      JSON.parse(readFileSync(join(user.dir, '.copilot', 'mcp-config.json'), 'utf8')).mcpServers,
+    ).toHaveProperty('firstlight');
     const before = doctorJson();
+    // Codex runs hooks only once the user trusted them (and the project) in Codex: only Codex can record that.
+    expect(failing(before.report)).toEqual(['codex/trust']);
     expect(before.status).toBe(1);
-    // Codex runs hooks only once the user trusted them (and the project) in Codex.
-    expect(failing(before.report)).toEqual(['copilot/config', 'codex/trust']);
-    expect(cli(['install', 'copilot', '--scope', 'user', '--project', all.dir]).status).toBe(0);
-    expect(failing(doctorJson().report)).toEqual(['codex/trust']);
     trustCodexHooks(all.dir, user.dir);
     const { status, report } = doctorJson();
     expect(failing(report)).toEqual([]);

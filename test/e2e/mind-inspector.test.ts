@@ -1,34 +1,27 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, exampleHomeCopy, REPO_ROOT } from '../helpers/index.js';
+import { CLI, exampleHomeCopy, runInspector } from '../helpers/index.js';
 
-// The MCP Inspector CLI (1.0.3, the release that runs on Node 20) is a dev dependency, so this
-// needs no network: the same tool a user would run with `npx -y -p @modelcontextprotocol/inspector@1.0.3`.
-const INSPECTOR = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
+// The MCP Inspector CLI as a user runs it: `npx -y -p @modelcontextprotocol/inspector@1.0.3`
+// (the release that runs on Node 20; fetched once into npx's cache).
 
-describe('MCP Inspector CLI', () => {
+// npx may fetch the Inspector on a cold cache: more time than the default.
+describe('MCP Inspector CLI', { timeout: 180_000 }, () => {
   it('gets the packet from bootstrap_session over stdio', () => {
     const home = exampleHomeCopy();
     try {
-      const result = spawnSync(
-        INSPECTOR,
-        [
-          '--cli',
-          process.execPath,
-          CLI,
-          'serve',
-          '--home',
-          home.dir,
-          '--method',
-          'tools/call',
-          '--tool-name',
-          'bootstrap_session',
-          '--tool-arg',
-          'session_id=inspector',
-        ],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
+      const result = runInspector([
+        process.execPath,
+        CLI,
+        'serve',
+        '--home',
+        home.dir,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'bootstrap_session',
+        '--tool-arg',
+        'session_id=inspector',
+      ]);
       expect(result.status, result.stderr).toBe(0);
       const response = JSON.parse(result.stdout);
       const packet = response.structuredContent ?? JSON.parse(response.content[0].text);
@@ -43,14 +36,15 @@ describe('MCP Inspector CLI', () => {
   it('lists the tools', () => {
     const home = exampleHomeCopy();
     try {
-      const result = spawnSync(
-        INSPECTOR,
-        ['--cli', process.execPath, CLI, 'serve', '--home', home.dir, '--method', 'tools/list'],
-        {
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
+      const result = runInspector([
+        process.execPath,
+        CLI,
+        'serve',
+        '--home',
+        home.dir,
+        '--method',
+        'tools/list',
+      ]);
       expect(result.status, result.stderr).toBe(0);
       const names = JSON.parse(result.stdout).tools.map((t: { name: string }) => t.name);
       expect(names).toContain('bootstrap_session');

@@ -2,7 +2,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, ceilingFrom, REPO_ROOT, structured, tempDir, textOf, type Wired } from '../helpers/index.js';
+import { autosaveNameFor } from '../../src/repl/index.js';
+import {
+  CLI,
+  ceilingFrom,
+  REPO_ROOT,
+  structured,
+  tempDir,
+  tempHome,
+  textOf,
+  type Wired,
+} from '../helpers/index.js';
 import type { Exec } from './repl-procs.js';
 import { childrenOf, gone, waitGone } from './repl-procs.js';
 import { parentOf, type ReplVariant, SUITE, serveArgs, VARIANTS, wireRepl } from './repl-variants.js';
@@ -14,6 +24,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A home (the REPL refuses one that does not exist). */
+function homeDir(prefix: string): string {
+  const t = tempHome(prefix);
+  cleanups.push(t.dispose);
+  return t.dir;
+}
+
+/** The autosave of a harness started from the repo (one per project). */
+const AUTOSAVE_FILE = `${autosaveNameFor(REPO_ROOT)}.json`;
+
 function dir(prefix: string): string {
   const t = tempDir(prefix);
   cleanups.push(t.dispose);
@@ -21,7 +41,7 @@ function dir(prefix: string): string {
 }
 
 async function harness(variant: ReplVariant, cwd?: string): Promise<Wired> {
-  const wired = await wireRepl(variant, ['--home', dir('firstlight-repl-home-')], cwd ? { cwd } : {});
+  const wired = await wireRepl(variant, ['--home', homeDir('firstlight-repl-home-')], cwd ? { cwd } : {});
   cleanups.push(wired.close);
   return wired;
 }
@@ -277,7 +297,7 @@ describe.each(VARIANTS)(
     it.runIf(variant.transport === 'stdio')(
       'exits cleanly and promptly when its stdin ends, saving and killing its backends and their children',
       async () => {
-        const home = dir('firstlight-repl-exit-');
+        const home = homeDir('firstlight-repl-exit-');
         const backend = forkingBackend(home);
         const spawned = Date.now();
         const harness = spawn(process.execPath, [CLI, ...serveArgs(variant, ['--home', home])], {
@@ -322,7 +342,7 @@ describe.each(VARIANTS)(
         expect(await exited).toEqual({ code: 0, signal: null });
         // Shutting down (a save, three processes ended) takes no longer than about two starts.
         expect(Date.now() - started).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
-        expect(existsSync(join(home, 'repl', 'states', 'autosave.json'))).toBe(true);
+        expect(existsSync(join(home, 'repl', 'states', AUTOSAVE_FILE))).toBe(true);
         expect(await waitGone(processes, 1000)).toEqual([]);
       },
     );
@@ -391,7 +411,7 @@ describe.each(VARIANTS)(
     });
 
     it('keeps what failed to restore in the next autosave, and restores it once it can', async () => {
-      const home = dir('firstlight-repl-carry-');
+      const home = homeDir('firstlight-repl-carry-');
       const flag = join(home, 'backend-ok');
       const flaky = join(home, 'flaky-backend.sh');
       writeFileSync(
@@ -399,7 +419,7 @@ describe.each(VARIANTS)(
         `#!/bin/sh\n[ -f "${flag}" ] || { echo "registry hiccup" >&2; exit 1; }\nexec "${join(BIN, 'mcp-server-everything')}"\n`,
         { mode: 0o755 },
       );
-      const autosave = join(home, 'repl', 'states', 'autosave.json');
+      const autosave = join(home, 'repl', 'states', AUTOSAVE_FILE);
       mkdirSync(dirname(autosave), { recursive: true });
       writeFileSync(
         autosave,

@@ -1,10 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ceilingFrom, structured, tempDir, type Wired, waitFor } from '../helpers/index.js';
+import { autosaveNameFor } from '../../src/repl/index.js';
+import { ceilingFrom, REPO_ROOT, structured, tempHome, type Wired, waitFor } from '../helpers/index.js';
 import type { Exec } from './repl-procs.js';
 import { gone, waitGone } from './repl-procs.js';
 import { cellName, type ReplVariant, SUITE, VARIANTS, wireRepl } from './repl-variants.js';
+
+/** The autosave of a harness started from the repo: one per project. */
+const AUTOSAVE = `${autosaveNameFor(REPO_ROOT)}.json`;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -18,7 +22,7 @@ async function harness(variant: ReplVariant, home: string): Promise<Wired> {
 }
 
 function home(): string {
-  const t = tempDir('firstlight-repl-');
+  const t = tempHome('firstlight-repl-');
   cleanups.push(t.dispose);
   return t.dir;
 }
@@ -303,7 +307,7 @@ describe.each(VARIANTS)(
       );
       expect(defined.success).toBe(true);
       await first.close();
-      const autosave = join(dir, 'repl', 'states', 'autosave.json');
+      const autosave = join(dir, 'repl', 'states', AUTOSAVE);
       expect(existsSync(autosave)).toBe(true);
       const file = JSON.parse(readFileSync(autosave, 'utf8'));
       expect(file.version).toBe(1);
@@ -321,7 +325,7 @@ describe.each(VARIANTS)(
         '(greet("you"), counter.bump(), config, sorted(tags), type(tags).__name__)',
       );
       expect(back.return_value).toEqual(['hello you!', 3, { mode: 'fast', depth: 3 }, ['a', 'b'], 'set']);
-      expect(back.stderr).toMatch(/Restored state "autosave".*NOT restored: gen/);
+      expect(back.stderr).toMatch(/Restored state "autosave\.[^"]+".*NOT restored: gen/);
       const source = await run(second, 'import inspect\ninspect.getsource(Counter).splitlines()[0]');
       expect(source.return_value).toBe('class Counter:');
       const describeResult = structured(
@@ -356,7 +360,7 @@ describe.each(VARIANTS)(
       );
       expect(defined.return_value).toEqual([832040, 16]);
       await first.close();
-      const file = JSON.parse(readFileSync(join(dir, 'repl', 'states', 'autosave.json'), 'utf8'));
+      const file = JSON.parse(readFileSync(join(dir, 'repl', 'states', AUTOSAVE), 'utf8'));
       expect(file.functions.fib.source).toMatch(/^@functools\.lru_cache\ndef fib/);
       expect(file.functions.square.signature).toBe('(n)');
       expect(file.unsaved).toEqual([]);
@@ -388,15 +392,15 @@ describe.each(VARIANTS)(
       const dir = home();
       const states = join(dir, 'repl', 'states');
       mkdirSync(states, { recursive: true });
-      writeFileSync(join(states, 'autosave.json'), '{"version": 1, "functions": {');
+      writeFileSync(join(states, AUTOSAVE), '{"version": 1, "functions": {');
       const w = await serve(dir);
       const first = await run(w, '1');
       expect(first.stderr).toMatch(
-        /could not restore the autosave: .*not valid JSON; the file was kept as .*autosave\.unreadable-/,
+        /could not restore the autosave: .*not valid JSON; the file was kept as .*autosave\..*\.unreadable-/,
       );
       await w.close();
       const files = readdirSync(states).sort();
-      expect(files).toEqual(['autosave.json', expect.stringMatching(/^autosave\.unreadable-.*\.json$/)]);
+      expect(files).toEqual([AUTOSAVE, expect.stringMatching(/^autosave\..*\.unreadable-.*\.json$/)]);
       expect(readFileSync(join(states, files[1] as string), 'utf8')).toBe('{"version": 1, "functions": {');
     });
 
@@ -406,7 +410,7 @@ describe.each(VARIANTS)(
       const states = join(dir, 'repl', 'states');
       mkdirSync(states, { recursive: true });
       writeFileSync(
-        join(states, 'autosave.json'),
+        join(states, AUTOSAVE),
         JSON.stringify({
           version: 1,
           classes: { Spin: { source: 'class Spin:\n    while True:\n        pass\n', order: [1, 1] } },
@@ -431,7 +435,7 @@ describe.each(VARIANTS)(
       const deaf =
         'class Deaf:\n    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n';
       writeFileSync(
-        join(states, 'autosave.json'),
+        join(states, AUTOSAVE),
         JSON.stringify({
           version: 1,
           classes: { Deaf: { source: deaf } },

@@ -10,12 +10,31 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { initHome } from '../../src/core/index.js';
+import { createHome, initHome } from '../../src/core/index.js';
 import { codexHookHash } from '../../src/host/adapters/codex-trust.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
 export const EXAMPLE_HOME = join(REPO_ROOT, 'examples', 'home');
+
+/**
+ * The MCP Inspector CLI, run the way a user would: `npx -y -p @modelcontextprotocol/inspector@1.0.3
+ * mcp-inspector --cli …` (1.0.3 runs on Node 20; it is not a devDependency because its package
+ * declares Node >= 22.7.5, and `npm ci` would warn EBADENGINE). npx fetches it once into its cache.
+ */
+export function runInspector(args: string[], options: { timeoutMs?: number } = {}): SpawnSyncReturns<string> {
+  return spawnSync(
+    'npx',
+    ['-y', '-p', '@modelcontextprotocol/inspector@1.0.3', 'mcp-inspector', '--cli', ...args],
+    {
+      encoding: 'utf8',
+      timeout: options.timeoutMs ?? 120_000,
+      // npx with a working directory outside the repo, so no local package shadows the pinned one.
+      cwd: tmpdir(),
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
+    },
+  );
+}
 
 /** A fresh temp directory, removed by `dispose()`. */
 export function tempDir(prefix = 'firstlight-test-'): { dir: string; dispose: () => void } {
@@ -31,6 +50,16 @@ export function tempDir(prefix = 'firstlight-test-'): { dir: string; dispose: ()
 export function exampleHomeCopy(): { dir: string; dispose: () => void } {
   const t = tempDir('firstlight-home-');
   initHome(t.dir, { from: EXAMPLE_HOME });
+  return t;
+}
+
+/**
+ * A temp home made the way `firstlight init` makes one (a short persona, an empty memory):
+ * commands and hooks refuse a home that does not exist, so a test that needs a blank one uses this.
+ */
+export function tempHome(prefix = 'firstlight-home-'): { dir: string; dispose: () => void } {
+  const t = tempDir(prefix);
+  createHome(t.dir, { name: 'Tester', user: '', style: '' });
   return t;
 }
 

@@ -16,11 +16,13 @@ export function registerDoctor(program: Command): void {
     .addHelpText('after', '\nExit code 0 when every check passes, 1 otherwise.')
     .action(async (flags: HomeOption & { project?: string; json?: boolean }) => {
       const { homedir } = await import('node:os');
-      const { resolveHome } = await import('../../core/index.js');
-      const { projectDir } = await import('../project.js');
+      const { requireHome, resolveHome } = await import('../../core/index.js');
+      const { chooseProject, describeRoot } = await import('../project.js');
       const host = await import('../../host/index.js');
       const home = resolveHome({ flag: flags.home }).dir;
-      const project = projectDir(flags.project, home);
+      requireHome(home);
+      const root = chooseProject(flags.project, home);
+      const project = root.dir;
       const report = await host.doctor({
         project,
         home,
@@ -30,7 +32,10 @@ export function registerDoctor(program: Command): void {
         probe: (server) => host.probeServer(server, { env: process.env, cwd: project }),
       });
       const { print } = await import('../io.js');
-      print(flags.json, report, () => host.renderDoctorReport(report));
+      print(flags.json, { ...report, project_found: root.found }, () => {
+        const [head, ...rest] = host.renderDoctorReport(report).split('\n');
+        return [head, describeRoot(root), ...rest].join('\n');
+      });
       process.exitCode = report.ok ? 0 : 1;
     });
 }

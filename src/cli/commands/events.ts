@@ -19,7 +19,7 @@ export function registerEvents(program: Command): void {
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON: {events, matched, since, tool}')
     .action(async (options: EventsOptions) => {
-      const { ensureHome, homePaths, toolGlob } = await import('../../core/index.js');
+      const { homePaths, requireHome, toolGlob } = await import('../../core/index.js');
       const { homeFrom, print, positiveInt } = await import('../io.js');
       const { listEvents } = await import('../../mind/index.js');
       const limit = positiveInt('--limit', options.limit);
@@ -36,7 +36,7 @@ export function registerEvents(program: Command): void {
         }
       }
       const home = homeFrom(options);
-      ensureHome(home);
+      requireHome(home);
       const listing = listEvents(homePaths(home).events, {
         limit,
         ...(since ? { since } : {}),

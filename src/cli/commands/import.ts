@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom, print } from '../io.js';
+import { existingHome, type HomeOption, print } from '../io.js';
 
 interface ImportOptions extends HomeOption {
   json?: boolean;
@@ -27,11 +27,9 @@ export function registerImport(program: Command): void {
       ].join('\n'),
     )
     .action(async (file: string, options: ImportOptions) => {
-      const { ensureHome } = await import('../../core/index.js');
       const { importOpenClawSelfState } = await import('../../resume/index.js');
       const { resolve } = await import('node:path');
-      const home = homeFrom(options);
-      ensureHome(home);
+      const home = existingHome(options);
       const result = await importOpenClawSelfState(home, resolve(file));
       print(
         options.json,

@@ -7,6 +7,7 @@ export interface InstallFlags extends HomeOption {
   project?: string;
   dryRun?: boolean;
   json?: boolean;
+  withRepl?: boolean;
 }
 
 const HOST_HELP = `${HOST_IDS.join(' | ')} | all`;
@@ -28,15 +29,21 @@ function addInstallOptions(command: Command, verb: 'install' | 'uninstall'): Com
       '--home <dir>',
       'home directory the server and hooks use (default: $FIRSTLIGHT_HOME or ~/.firstlight)',
     )
+    .option(
+      '--with-repl',
+      verb === 'install'
+        ? 'also register the REPL harness (MCP server "firstlight-repl") beside the mind in each MCP config'
+        : 'accepted for symmetry: uninstall always takes out a "firstlight-repl" entry install wrote',
+    )
     .option('--dry-run', `print the diff ${verb} would make to every file, write nothing`)
     .option('--json', 'print the report as JSON');
 }
 
 /** Shared by install and uninstall: parse the host and scope, build the install context. */
-export async function installSetup(hostArg: string, flags: InstallFlags) {
+export async function installSetup(hostArg: string, flags: InstallFlags, verb: 'install' | 'uninstall') {
   const { homedir } = await import('node:os');
   const { fileURLToPath } = await import('node:url');
-  const { UserError, resolveHome } = await import('../../core/index.js');
+  const { UserError, requireHome, resolveHome } = await import('../../core/index.js');
   const host = await import('../../host/index.js');
   const hosts = hostArg === 'all' ? [...host.HOST_IDS] : host.isHostId(hostArg) ? [hostArg] : null;
   if (!hosts) {
@@ -54,14 +61,19 @@ export async function installSetup(hostArg: string, flags: InstallFlags) {
   // A home other than the default is pinned into the server and hook commands: hosts started
   // from a desktop launcher do not inherit the FIRSTLIGHT_HOME of the shell that ran install.
   const resolvedHome = resolveHome({ flag: flags.home });
+  // Uninstall works without a home: taking firstlight out must not depend on it still being there.
+  if (verb === 'install') requireHome(resolvedHome.dir);
   const command = {
     cliPath: fileURLToPath(new URL('../main.js', import.meta.url)),
     execPath: process.execPath,
     ...(resolvedHome.source !== 'default' ? { home: resolvedHome.dir } : {}),
+    // Uninstall always knows the REPL entry, so it comes out whether or not --with-repl is given.
+    ...(flags.withRepl || verb === 'uninstall' ? { withRepl: true } : {}),
   };
-  const { projectDir } = await import('../project.js');
+  const { chooseProject } = await import('../project.js');
+  const root = chooseProject(flags.project, resolvedHome.dir);
   const ctx = {
-    project: projectDir(flags.project, resolvedHome.dir),
+    project: root.dir,
     userHome: homedir(),
     env: process.env,
     platform: process.platform,
@@ -69,6 +81,7 @@ export async function installSetup(hostArg: string, flags: InstallFlags) {
   };
   return {
     host,
+    root,
     options: {
       hosts,
       scope: flags.scope as 'project' | 'user',
@@ -92,10 +105,33 @@ export function registerInstall(program: Command): void {
       '\nProject scope writes only files inside --project; --scope user writes only user-global files.\nEvery change is recorded in a manifest so `firstlight uninstall HOST` restores each file byte for byte.',
     )
     .action(async (hostArg: string, flags: InstallFlags) => {
-      const { host, options } = await installSetup(hostArg, flags);
+      const { host, options, root } = await installSetup(hostArg, flags, 'install');
+      const { describeRoot } = await import('../project.js');
       const report = await host.install(options);
+      // Copilot CLI reads MCP servers only from its user file: `all` installs it at user scope
+      // too, so that every host works (and doctor passes) after one command.
+      const copilotUser =
+        hostArg === 'all' && options.scope === 'project'
+          ? await host.install({ ...options, hosts: ['copilot'], scope: 'user' })
+          : undefined;
+      if (copilotUser) report.manualSteps = report.manualSteps.filter((m) => m.host !== 'copilot');
       const { print } = await import('../io.js');
-      print(flags.json, report, () => host.renderInstallReport(report));
+      print(
+        flags.json,
+        { ...report, project_found: root.found, ...(copilotUser ? { also: [copilotUser] } : {}) },
+        () => {
+          const [head, ...rest] = host.renderInstallReport(report).split('\n');
+          const lines = [head, describeRoot(root), ...rest];
+          if (copilotUser)
+            lines.push(
+              '',
+              'Scopes `all` uses: project for every host, and Copilot CLI at user scope as well (it reads MCP servers only from ~/.copilot/mcp-config.json):',
+              '',
+              host.renderInstallReport(copilotUser),
+            );
+          return lines.join('\n');
+        },
+      );
     });
 }
 
@@ -113,9 +149,19 @@ export function registerUninstall(program: Command): void {
       '\nA file that still holds exactly what install wrote gets its old bytes back (or is removed if install created it); a file edited since loses only firstlight’s parts.',
     )
     .action(async (hostArg: string, flags: InstallFlags) => {
-      const { host, options } = await installSetup(hostArg, flags);
+      const { host, options, root } = await installSetup(hostArg, flags, 'uninstall');
+      const { describeRoot } = await import('../project.js');
       const report = await host.uninstall(options);
       const { print } = await import('../io.js');
-      print(flags.json, report, () => host.renderUninstallReport(report));
+      print(flags.json, { ...report, project_found: root.found }, () => {
+        const [head, ...rest] = host.renderUninstallReport(report).split('\n');
+        const lines = [head, describeRoot(root), ...rest];
+        if (hostArg === 'all' && options.scope === 'project')
+          lines.push(
+            '',
+            "Copilot CLI's user-scope install (which `install all` adds) stays: other projects use it. `firstlight uninstall copilot --scope user` takes it out.",
+          );
+        return lines.join('\n');
+      });
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom, print, readStdin } from '../io.js';
+import { existingHome, type HomeOption, print, readStdin } from '../io.js';
 
 interface InternalizeOptions extends HomeOption {
   tail?: string;
@@ -36,10 +36,8 @@ export function registerInternalize(program: Command): void {
       "\nThe tail replaces the previous one; anchors accumulate. The Stop hook that ends this turn keeps\nit (it replaces it only after the user's next prompt). See the result with:\n  firstlight packet --format markdown",
     )
     .action(async (options: InternalizeOptions) => {
-      const { ensureHome } = await import('../../core/index.js');
       const { internalize } = await import('../../resume/index.js');
-      const home = homeFrom(options);
-      ensureHome(home);
+      const home = existingHome(options);
       const tail = options.tail === '-' ? await readStdin() : (options.tail ?? '');
       const result = await internalize({
         home,

@@ -141,12 +141,12 @@ export function registerMemory(program: Command): void {
     });
 }
 
-/** The home for a command, made ready as every command does. */
+/** The home for a command: it must exist, as for every command but init. */
 async function homeOf(options: HomeOption): Promise<string> {
-  const { ensureHome } = await import('../../core/index.js');
+  const { requireHome } = await import('../../core/index.js');
   const { homeFrom } = await import('../io.js');
   const home = homeFrom(options);
-  ensureHome(home);
+  requireHome(home);
   return home;
 }
 

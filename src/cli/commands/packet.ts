@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom } from '../io.js';
+import { existingHome, type HomeOption } from '../io.js';
 
 export function registerPacket(program: Command): void {
   program
@@ -10,7 +10,7 @@ export function registerPacket(program: Command): void {
     .option('--format <format>', 'json | markdown (markdown is what the SessionStart hook injects)', 'json')
     .option('--json', 'same as --format json')
     .action(async (options: HomeOption & { sessionId?: string; format: string; json?: boolean }) => {
-      const { UserError, ensureHome } = await import('../../core/index.js');
+      const { UserError } = await import('../../core/index.js');
       if (options.json && options.format !== 'json') {
         throw new UserError(`--json and --format ${options.format} contradict each other`, {
           code: 'INVALID_ARGUMENT',
@@ -24,8 +24,7 @@ export function registerPacket(program: Command): void {
         });
       }
       const { createMind, renderPacketMarkdown } = await import('../../mind/index.js');
-      const home = homeFrom(options);
-      ensureHome(home);
+      const home = existingHome(options);
       const mind = createMind({ home, projectDir: process.cwd() });
       const packet = await mind.bootstrap({ sessionId: options.sessionId ?? null, preview: true });
       const max = mind.settings().settings.packet.markdown_max_chars;

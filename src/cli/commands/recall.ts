@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom, print } from '../io.js';
+import { existingHome, type HomeOption, print } from '../io.js';
 
 interface RecallOptions extends HomeOption {
   k: string;
@@ -17,7 +17,7 @@ export function registerRecall(program: Command): void {
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON')
     .action(async (words: string[], options: RecallOptions) => {
-      const { ensureHome, UserError } = await import('../../core/index.js');
+      const { UserError } = await import('../../core/index.js');
       const k = Number(options.k);
       if (!Number.isInteger(k) || k < 1) {
         throw new UserError(`--k must be a positive integer, not "${options.k}"`, {
@@ -26,8 +26,7 @@ export function registerRecall(program: Command): void {
         });
       }
       const { createMind, openRecallIndex } = await import('../../mind/index.js');
-      const home = homeFrom(options);
-      ensureHome(home);
+      const home = existingHome(options);
       const mind = createMind({ home });
       const index = openRecallIndex(mind);
       const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });

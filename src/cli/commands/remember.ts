@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom, print, readStdin } from '../io.js';
+import { existingHome, type HomeOption, print, readStdin } from '../io.js';
 
 interface RememberOptions extends HomeOption {
   type: string;
@@ -38,7 +38,7 @@ export function registerRemember(program: Command): void {
       '\nExample:\n  echo "Alex prefers PRs under 300 lines." | firstlight remember --type user --name "Alex PR size" --tag portal',
     )
     .action(async (options: RememberOptions) => {
-      const { ensureHome, UserError } = await import('../../core/index.js');
+      const { UserError } = await import('../../core/index.js');
       const { remember } = await import('../../mind/index.js');
       const content = await readStdin();
       if (content.trim() === '') {
@@ -47,8 +47,7 @@ export function registerRemember(program: Command): void {
           hint: 'pipe the memory text in: echo "..." | firstlight remember --type note',
         });
       }
-      const home = homeFrom(options);
-      ensureHome(home);
+      const home = existingHome(options);
       const result = await remember(home, {
         content,
         type: options.type,

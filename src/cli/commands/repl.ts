@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addHttpOptions, type HttpFlags, httpSettings } from '../http-options.js';
-import { type HomeOption, homeFrom } from '../io.js';
+import { existingHome, type HomeOption } from '../io.js';
 
 interface ReplServeOptions extends HomeOption, HttpFlags {
   kernel?: string;
@@ -28,7 +28,8 @@ export function registerRepl(program: Command): void {
         'Tools: execute, state, install_capability, uninstall_capability, describe_capability,',
         '       save_state, restore_state, reset (see docs/repl.md).',
         'Saved states live in <home>/repl/states/<name>.json. On shutdown (stdin closed, SIGINT,',
-        'SIGTERM) the namespace is saved as "autosave" and restored at the next start.',
+        'SIGTERM) the namespace is saved as "autosave.<project>-<hash>" and restored at the next',
+        'start in the same project (the nearest directory up with a .firstlight/ or .git, else here).',
         'Settings (firstlight.yaml, section repl): timeout_s (120), output_max_chars (20000),',
         '       interrupt_grace_s (2), python ("python3"), kernel ("stdlib"), autosave (true).',
         'The stdlib kernel needs Python 3.10+ only. --kernel jupyter needs jupyter_client and',
@@ -41,12 +42,14 @@ export function registerRepl(program: Command): void {
     )
     .action(async (options: ReplServeOptions) => {
       const { UserError, createLogger, homePaths, loadSettings } = await import('../../core/index.js');
-      const { Repl, kernelPython } = await import('../../repl/index.js');
+      const { Repl, autosaveNameFor, kernelPython } = await import('../../repl/index.js');
       const { checkBind, createReplServer, serveHttp, serveStdio } = await import('../../servers/index.js');
       const log = createLogger('repl');
       const http = options.http ? httpSettings(options) : undefined;
       if (http) checkBind(http.host, http.token);
-      const home = homeFrom(options);
+      const home = existingHome(options);
+      const { chooseProject } = await import('../project.js');
+      const project = chooseProject(undefined, home);
       const loaded = loadSettings(homePaths(home).settings);
       for (const problem of loaded.problems) log.warn(problem);
       const settings = { ...loaded.settings.repl };
@@ -66,6 +69,7 @@ export function registerRepl(program: Command): void {
         python: kernelPython(settings.python, settings.kernel),
         cwd: process.cwd(),
         env: process.env,
+        autosave: autosaveNameFor(project.dir),
       });
       if (!http) {
         await serveStdio(createReplServer({ repl: harness, log }), {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom } from '../io.js';
+import { existingHome, type HomeOption } from '../io.js';
 
 interface ServeOptions extends HomeOption {
   http?: boolean;
@@ -39,7 +39,7 @@ export function registerServe(program: Command): void {
       "\nStdio is for hosts that spawn the server; it exits when stdin closes.\nHTTP binds 127.0.0.1 by default; set FIRSTLIGHT_TOKEN (16+ characters) to require a bearer token (mandatory off loopback).\nThe Host header must name this server: loopback names, this machine's addresses and hostname, or an --allowed-host.",
     )
     .action(async (options: ServeOptions) => {
-      const { UserError, createLogger, ensureHome } = await import('../../core/index.js');
+      const { UserError, createLogger } = await import('../../core/index.js');
       const { createFirstlight, createMindServer, serveHttp, serveStdio, checkBind, isLoopback } =
         await import('../../servers/index.js');
       const log = createLogger('serve');
@@ -70,9 +70,7 @@ export function registerServe(program: Command): void {
       }
       const token = process.env.FIRSTLIGHT_TOKEN || undefined;
       if (options.http) checkBind(options.host, token);
-      const home = homeFrom(options);
-      const created = ensureHome(home);
-      if (created.created) log.warn(`no home at ${home}: created one from the bundled example`);
+      const home = existingHome(options);
       const firstlight = createFirstlight({ home, log, watchMemory: true, projectDir: process.cwd() });
       const shutdown = () => firstlight.close();
       if (!options.http) {

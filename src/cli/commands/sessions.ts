@@ -9,12 +9,12 @@ export function registerSessions(program: Command): void {
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON: {sessions: [{session_id, at}], total, problems}')
     .action(async (options: HomeOption & { limit: string; json?: boolean }) => {
-      const { ensureHome } = await import('../../core/index.js');
+      const { requireHome } = await import('../../core/index.js');
       const { homeFrom, print, positiveInt } = await import('../io.js');
       const { humanDuration, readSessionHistory } = await import('../../mind/index.js');
       const limit = positiveInt('--limit', options.limit);
       const home = homeFrom(options);
-      ensureHome(home);
+      requireHome(home);
       const history = readSessionHistory(home);
       const now = Date.now();
       const result = {

@@ -28,14 +28,14 @@ export function registerStatus(program: Command): void {
       '\nIt records no session and changes nothing in the mind (only derived caches under cache/ may be\nrefreshed). `firstlight doctor` checks each host in depth.',
     )
     .action(async (options: StatusOptions) => {
-      const { ensureHome, resolveHome } = await import('../../core/index.js');
+      const { requireHome, resolveHome } = await import('../../core/index.js');
       const { print } = await import('../io.js');
       const { projectDir } = await import('../project.js');
       const mind = await import('../../mind/index.js');
       const host = await import('../../host/index.js');
       const resolved = resolveHome({ flag: options.home });
       const home = resolved.dir;
-      ensureHome(home);
+      requireHome(home);
       const project = projectDir(options.project, home);
       const m = new mind.Mind({ home });
       const contract = m.contract();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type HomeOption, homeFrom, print } from '../io.js';
+import { existingHome, type HomeOption, print } from '../io.js';
 
 interface TaskspaceOptions extends HomeOption {
   project?: string;
@@ -72,7 +72,7 @@ export function registerTaskspace(program: Command): void {
         }
       }
       const guidance = createGuidance({
-        home: homeFrom(options),
+        home: existingHome(options),
         projectRoot: options.project,
         projectDir: process.cwd(),
       });
@@ -127,8 +127,14 @@ function subcommand(parent: Command, name: string, description: string): Command
 }
 
 async function guidanceFor(options: ListOptions) {
+  const { requireDir } = await import('../../core/index.js');
+  if (options.project !== undefined) requireDir(options.project, '--project');
   const { createGuidance } = await import('../../guidance/index.js');
-  return createGuidance({ home: homeFrom(options), projectRoot: options.project, projectDir: process.cwd() });
+  return createGuidance({
+    home: existingHome(options),
+    projectRoot: options.project,
+    projectDir: process.cwd(),
+  });
 }
 
 function registerTaskspaceList(taskspace: Command): void {

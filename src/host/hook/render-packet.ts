@@ -1,4 +1,3 @@
-import { ensureHome } from '../../core/index.js';
 import { createMind, renderPacketMarkdown } from '../../mind/index.js';
 
 export interface RenderSessionPacketInput {
@@ -12,7 +11,6 @@ export interface RenderSessionPacketInput {
 
 /** The packet as the SessionStart hook injects it (loaded lazily: it pulls in the whole mind). */
 export async function renderSessionPacket(input: RenderSessionPacketInput): Promise<string> {
-  ensureHome(input.home);
   const mind = createMind({
     home: input.home,
     projectDir: input.projectDir,

@@ -3,6 +3,8 @@
  * Copilot CLI and VS Code also run the hooks in .claude/settings.json), normalise, run the
  * handler, format. Returns the output; emit.ts writes it.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { adapterFor } from '../adapters/index.js';
 import { HOOK_EVENTS, type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
 import type { HookInput, HookOutput, HookResult, HostAdapter } from '../types.js';
@@ -80,7 +82,26 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
   }
 }
 
+/** A home has a persona, memories or settings (core's isHome, inlined: the gate stays light). */
+function homeExists(home: string): boolean {
+  return ['persona', 'memory', 'firstlight.yaml'].some((entry) => existsSync(join(home, entry)));
+}
+
 async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
+  if (homeExists(options.home)) return handleIn(adapter, input, options);
+  // No home: nothing is created. The session goes on without a packet or capture (fail open);
+  // the gate keeps gating (no bootstrap can succeed without a mind) and says how to fix it.
+  const fix = `no firstlight home at ${options.home}: run firstlight init --home ${options.home}`;
+  if (input.event !== 'pre-tool-use') return { kind: 'none', note: `firstlight hook ${input.event}: ${fix}` };
+  const result = await handleIn(adapter, input, options);
+  return result.kind === 'deny' ? { kind: 'deny', reason: `${result.reason} (${fix})` } : result;
+}
+
+async function handleIn(
+  adapter: HostAdapter,
+  input: HookInput,
+  options: HookRunOptions,
+): Promise<HookResult> {
   const clock = options.clock ?? (() => new Date());
   // Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none to the
   // gate) are read as Claude Code's, whose hooks they imitate.

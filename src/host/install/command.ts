@@ -12,10 +12,17 @@ export interface CommandInput {
   env: NodeJS.ProcessEnv;
   /** `--home DIR` given to install: passed on to the server and hooks so they use the same home. */
   home?: string;
+  /** `--with-repl`: also register the REPL harness (`firstlight repl serve`) as its own server. */
+  withRepl?: boolean;
 }
+
+/** The MCP server name of the REPL harness in hosts' configs. */
+export const REPL_SERVER_NAME = 'firstlight-repl';
 
 export interface ResolvedCommands {
   server: ServerSpec;
+  /** The REPL harness's server, when install registers it beside the mind (`--with-repl`). */
+  repl?: ServerSpec;
   hookArgv: (event: HookEvent, host?: HostId) => string[];
 }
 
@@ -31,6 +38,9 @@ export function resolveCommands(input: CommandInput): ResolvedCommands {
   const [command, ...lead] = prefix as [string, ...string[]];
   return {
     server: { name: SERVER_NAME, command, args: [...lead, 'serve', ...homeArgs] },
+    ...(input.withRepl
+      ? { repl: { name: REPL_SERVER_NAME, command, args: [...lead, 'repl', 'serve', ...homeArgs] } }
+      : {}),
     hookArgv: (event, host) => [...prefix, 'hook', event, ...(host ? ['--host', host] : []), ...homeArgs],
   };
 }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withFileLock, writeStateFileSync } from '../../core/index.js';
-import { type Manifest, readManifest } from './manifest.js';
+import { type Manifest, manifestText, readManifest } from './manifest.js';
 
 /**
  * Where a corrupt file's bytes are kept: the first of `<file>.firstlight-backup`,
@@ -34,15 +34,23 @@ export function missingDirs(file: string): string[] {
   return dirs;
 }
 
-/** Runs `work` on the manifest and writes it back (removed when empty); read-only for a dry run. */
-export async function lockedManifest<T>(path: string, dryRun: boolean, work: (m: Manifest) => T): Promise<T> {
-  if (dryRun) return work(readManifest(path));
+/**
+ * Runs `work` on the manifest and writes it back (removed when empty); read-only for a dry run.
+ * `base`: the project, whose paths the file stores relative to it.
+ */
+export async function lockedManifest<T>(
+  path: string,
+  dryRun: boolean,
+  work: (m: Manifest) => T,
+  base?: string,
+): Promise<T> {
+  if (dryRun) return work(readManifest(path, base));
   const hadDir = existsSync(dirname(path));
   const result = await withFileLock(path, async () => {
-    const manifest = readManifest(path);
+    const manifest = readManifest(path, base);
     const value = work(manifest);
     if (Object.keys(manifest.files).length === 0) rmSync(path, { force: true });
-    else writeStateFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+    else writeStateFileSync(path, manifestText(manifest, base));
     return value;
   });
   // The manifest's directory goes when nothing is left in it (install made it; the lock too).

@@ -14,7 +14,14 @@ import type { InstallContext } from '../types.js';
 import { unifiedDiff } from './diff.js';
 import { backupSlot, lockedManifest, missingDirs, removeEmptyDirs } from './housekeeping.js';
 import { type InstalledCommand, type Manifest, manifestPath } from './manifest.js';
-import { type FileAction, type FileChange, planFiles, planInstallFile, planUninstallFile } from './plan.js';
+import {
+  type FileAction,
+  type FileChange,
+  type PlannedFile,
+  planFiles,
+  planInstallFile,
+  planUninstallFile,
+} from './plan.js';
 
 export type { FileAction } from './plan.js';
 export { planFiles } from './plan.js';
@@ -51,6 +58,16 @@ export interface InstallReport {
   manualSteps: { host: HostId; steps: string[] }[];
   /** The bootstrap block's text when some host has a surface without a file (the user pastes it). */
   pasteBlock?: string;
+}
+
+/** A project's manifest stores its paths relative to the project; a user manifest keeps them absolute. */
+function manifestBase(scope: Scope, ctx: InstallContext): string | undefined {
+  return scope === 'project' ? ctx.project : undefined;
+}
+
+/** A project without a .gitignore gets none: that planned file is not reported at all. */
+function onlyIgnoreLines(file: PlannedFile): boolean {
+  return file.surfaces.every((s) => s.surface.kind === 'ignore-line');
 }
 
 function display(path: string, project: string): string {
@@ -145,24 +162,30 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
   const { ctx, scope } = options;
   const dryRun = options.dryRun ?? false;
   const mPath = manifestPath(scope, ctx.project, options.home);
-  const files = await lockedManifest(mPath, dryRun, (manifest) => {
-    const changes = planFiles(options.hosts, scope, ctx).map((file) => {
-      const current = readTextIfExists(file.path);
-      return planInstallFile(
-        file,
-        current,
-        manifest.files[file.path],
-        ctx.server.name,
-        current === undefined ? missingDirs(file.path) : [],
-      );
-    });
-    const { reports } = execute(changes, manifest, { dryRun, project: ctx.project });
-    if (!dryRun && Object.keys(manifest.files).length > 0) {
-      manifest.hosts = [...new Set([...(manifest.hosts ?? []), ...options.hosts])];
-      if (options.command) manifest.command = options.command;
-    }
-    return reports;
-  });
+  const files = await lockedManifest(
+    mPath,
+    dryRun,
+    (manifest) => {
+      const changes = planFiles(options.hosts, scope, ctx).flatMap((file) => {
+        const current = readTextIfExists(file.path);
+        if (current === undefined && onlyIgnoreLines(file)) return [];
+        return planInstallFile(
+          file,
+          current,
+          manifest.files[file.path],
+          ctx.server.name,
+          current === undefined ? missingDirs(file.path) : [],
+        );
+      });
+      const { reports } = execute(changes, manifest, { dryRun, project: ctx.project });
+      if (!dryRun && Object.keys(manifest.files).length > 0) {
+        manifest.hosts = [...new Set([...(manifest.hosts ?? []), ...options.hosts])];
+        if (options.command) manifest.command = options.command;
+      }
+      return reports;
+    },
+    manifestBase(scope, ctx),
+  );
   return {
     ...reportHead(options, mPath, files),
     manualSteps: options.hosts.map((host) => ({ host, steps: adapterFor(host).manualSteps(scope, ctx) })),
@@ -189,15 +212,22 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
   const dryRun = options.dryRun ?? false;
   const mPath = manifestPath(scope, ctx.project, options.home);
   let pruneDirs: string[] = [];
-  const files = await lockedManifest(mPath, dryRun, (manifest) => {
-    const changes = planFiles(options.hosts, scope, ctx).map((file) =>
-      planUninstallFile(file, readTextIfExists(file.path), manifest.files[file.path], ctx.server.name),
-    );
-    const done = execute(changes, manifest, { dryRun, project: ctx.project });
-    pruneDirs = done.pruneDirs;
-    if (!dryRun) manifest.hosts = (manifest.hosts ?? []).filter((h) => !options.hosts.includes(h));
-    return done.reports;
-  });
+  const files = await lockedManifest(
+    mPath,
+    dryRun,
+    (manifest) => {
+      const changes = planFiles(options.hosts, scope, ctx).flatMap((file) => {
+        const current = readTextIfExists(file.path);
+        if (current === undefined && onlyIgnoreLines(file)) return [];
+        return planUninstallFile(file, current, manifest.files[file.path], ctx.server.name);
+      });
+      const done = execute(changes, manifest, { dryRun, project: ctx.project });
+      pruneDirs = done.pruneDirs;
+      if (!dryRun) manifest.hosts = (manifest.hosts ?? []).filter((h) => !options.hosts.includes(h));
+      return done.reports;
+    },
+    manifestBase(scope, ctx),
+  );
   // Several files may share one directory install created: prune after all, deepest first.
   removeEmptyDirs([...new Set(pruneDirs)].sort((a, b) => b.length - a.length));
   return { ...reportHead(options, mPath, files), manualSteps: [] };

@@ -4,7 +4,7 @@
  * wrote into it, and the directories install created for it.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readStateFile } from '../../core/index.js';
 import type { HostId, Scope } from '../ids.js';
 
@@ -22,6 +22,8 @@ export interface InstalledCommand {
   cliPath: string;
   execPath: string;
   home?: string;
+  /** The REPL harness was registered beside the mind (`--with-repl`). */
+  withRepl?: boolean;
 }
 
 export interface Manifest {
@@ -43,14 +45,42 @@ export function manifestPath(scope: Scope, project: string, home: string): strin
     : join(home, 'install-manifest.user.json');
 }
 
-export function readManifest(path: string): Manifest {
+/**
+ * Reads a manifest with every path absolute. A project's manifest stores the paths inside the
+ * project relative to it (`base`), so a moved or cloned project keeps a manifest that fits.
+ */
+export function readManifest(path: string, base?: string): Manifest {
   const text = readStateFile(path);
   if (text === undefined) return { version: 1, files: {} };
   try {
     const parsed = JSON.parse(text) as Manifest;
-    if (parsed && parsed.version === 1 && typeof parsed.files === 'object') return parsed;
+    if (parsed && parsed.version === 1 && typeof parsed.files === 'object')
+      return base ? mapPaths(parsed, (p) => (isAbsolute(p) ? p : resolve(base, p))) : parsed;
   } catch {
     // fall through: an unreadable manifest is treated as empty (uninstall then removes our parts semantically)
   }
   return { version: 1, files: {} };
+}
+
+/** The manifest's text, paths inside `base` written relative to it (see readManifest). */
+export function manifestText(manifest: Manifest, base?: string): string {
+  const inside = (p: string) => {
+    const rel = relative(base ?? '', p);
+    return base && rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
+      ? rel.split(sep).join('/')
+      : p;
+  };
+  return `${JSON.stringify(base ? mapPaths(manifest, inside) : manifest, null, 2)}\n`;
+}
+
+function mapPaths(manifest: Manifest, map: (path: string) => string): Manifest {
+  const files: Record<string, ManifestEntry> = {};
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    files[map(path)] = {
+      ...entry,
+      createdDirs: entry.createdDirs.map(map),
+      ...(entry.backup ? { backup: map(entry.backup) } : {}),
+    };
+  }
+  return { ...manifest, files };
 }

@@ -3,9 +3,14 @@
  * text and the manifest, the list of file changes to make. Pure: nothing here reads or writes
  * a file; the executor (installer.ts) dry-runs, diffs, backs up, writes and records them.
  */
+import { join } from 'node:path';
 import { adapterFor } from '../adapters/index.js';
 import type { HostId, Scope } from '../ids.js';
 import type { InstallContext, Surface } from '../types.js';
+
+/** The per-project state directory (as the guidance part names it). */
+const PROJECT_STATE_DIR = '.firstlight';
+
 import { type ManifestEntry, sha256 } from './manifest.js';
 import { applySurface, unapplySurface } from './surface-edit.js';
 
@@ -41,15 +46,48 @@ export interface FileChange {
   manifest: ManifestUpdate;
 }
 
+/**
+ * A host's surfaces for this scope; with `ctx.repl` every MCP config also gets the REPL
+ * harness, in the host's own entry shape (the adapter describes it as it does the mind).
+ */
+export function hostSurfaces(host: HostId, scope: Scope, ctx: InstallContext): Surface[] {
+  const adapter = adapterFor(host);
+  const surfaces = adapter.surfaces(scope, ctx);
+  if (!ctx.repl) return surfaces;
+  const replSurfaces = adapter.surfaces(scope, { ...ctx, server: ctx.repl });
+  const replName = ctx.repl.name;
+  return surfaces.map((surface, i) => {
+    const twin = replSurfaces[i];
+    if ((surface.kind === 'mcp-json' || surface.kind === 'mcp-toml') && twin?.kind === surface.kind)
+      return { ...surface, more: { [replName]: twin.entry } };
+    return surface;
+  });
+}
+
 /** Surfaces of the chosen hosts grouped by file, in first-seen order. */
 export function planFiles(hosts: HostId[], scope: Scope, ctx: InstallContext): PlannedFile[] {
   const byPath = new Map<string, PlannedFile>();
   for (const host of hosts) {
-    for (const surface of adapterFor(host).surfaces(scope, ctx)) {
+    for (const surface of hostSurfaces(host, scope, ctx)) {
       if (surface.kind === 'mcp-json' && surface.readOnly) continue;
       const file = byPath.get(surface.path) ?? { path: surface.path, surfaces: [] };
       file.surfaces.push({ host, surface });
       byPath.set(surface.path, file);
+    }
+    if (scope === 'project') {
+      // A project that keeps a .gitignore does not commit firstlight's per-project state.
+      const path = join(ctx.project, '.gitignore');
+      const file = byPath.get(path) ?? { path, surfaces: [] };
+      file.surfaces.push({
+        host,
+        surface: {
+          kind: 'ignore-line',
+          path,
+          line: `${PROJECT_STATE_DIR}/`,
+          label: `ignores ${PROJECT_STATE_DIR}/`,
+        },
+      });
+      byPath.set(path, file);
     }
   }
   return [...byPath.values()];
@@ -74,6 +112,8 @@ export function planInstallFile(
   const notes: string[] = [];
   let corrupt: string | undefined;
   for (const { surface } of file.surfaces) {
+    // .gitignore is edited only where the project already has one.
+    if (surface.kind === 'ignore-line' && after === undefined) continue;
     const edit = applySurface(after, surface, serverName);
     after = edit.text;
     notes.push(...edit.notes);
@@ -151,7 +191,9 @@ export function planUninstallFile(
     ]);
   }
   if (current === undefined) return unchanged([], { kind: 'none' });
-  return clean(file, current, serverName, false, base, { kind: 'none' }, []);
+  // Without a record, a .gitignore line is the user's own: only what install added comes out.
+  const ours = { ...file, surfaces: file.surfaces.filter((s) => s.surface.kind !== 'ignore-line') };
+  return clean(ours, current, serverName, false, base, { kind: 'none' }, []);
 }
 
 /** Semantic removal: every surface's parts out, the rest of the file as it is. */

@@ -25,6 +25,11 @@ export interface AppliedEdit {
 export function applySurface(current: string | undefined, surface: Surface, serverName: string): AppliedEdit {
   const text = current ?? '';
   switch (surface.kind) {
+    case 'ignore-line': {
+      if (current === undefined || ignoresLine(current, surface.line)) return { text, notes: [] };
+      const sep = current === '' || current.endsWith('\n') ? '' : '\n';
+      return { text: `${current}${sep}${surface.line}\n`, notes: [] };
+    }
     case 'instructions': {
       if (current === undefined && surface.format === 'cursor-rule') {
         return { text: `${CURSOR_RULE_FRONTMATTER}\n${upsertBlock('')}`, notes: [] };
@@ -39,6 +44,7 @@ export function applySurface(current: string | undefined, surface: Surface, serv
       if (surface.kind === 'mcp-json') {
         const servers = objectAt(root, surface.keyPath, true)!;
         servers[serverName] = surface.entry;
+        for (const [name, entry] of Object.entries(surface.more ?? {})) servers[name] = entry;
       } else if (surface.kind === 'json-list') {
         addToList(root, surface.keyPath, surface.values);
       } else {
@@ -49,7 +55,7 @@ export function applySurface(current: string | undefined, surface: Surface, serv
       return { text: editJsonText(text, parsed.value, root), notes: [] };
     }
     case 'mcp-toml': {
-      const edit = upsertTomlServer(text, serverName, surface.entry, surface.features);
+      const edit = upsertTomlServer(text, serverName, surface.entry, surface.features, surface.more);
       if (!edit.ok) {
         if (!tomlParses(text).ok)
           return { text: freshToml(serverName, surface), notes: [], corrupt: edit.error };
@@ -61,13 +67,15 @@ export function applySurface(current: string | undefined, surface: Surface, serv
 }
 
 function freshToml(serverName: string, surface: Extract<Surface, { kind: 'mcp-toml' }>): string {
-  const edit = upsertTomlServer('', serverName, surface.entry, surface.features);
+  const edit = upsertTomlServer('', serverName, surface.entry, surface.features, surface.more);
   return edit.ok ? edit.text : '';
 }
 
 /** The file's text with this surface's parts removed (everything else left as it is). */
 export function unapplySurface(current: string, surface: Surface, serverName: string): string {
   switch (surface.kind) {
+    case 'ignore-line':
+      return current.replace(new RegExp(`^${escapeRegExp(surface.line)}\\n?`, 'm'), '');
     case 'instructions': {
       const removed = removeBlock(current);
       if (surface.format === 'cursor-rule' && removed.trim() === CURSOR_RULE_FRONTMATTER.trim()) return '';
@@ -81,7 +89,8 @@ export function unapplySurface(current: string, surface: Surface, serverName: st
       const root = structuredClone(parsed.value);
       if (surface.kind === 'mcp-json') {
         const servers = objectAt(root, surface.keyPath, false);
-        if (servers && serverName in servers) delete servers[serverName];
+        for (const name of [serverName, ...Object.keys(surface.more ?? {})])
+          if (servers && name in servers) delete servers[name];
       } else if (surface.kind === 'json-list') {
         removeFromList(root, surface.keyPath, surface.values);
       } else {
@@ -112,6 +121,10 @@ export function inspectSurface(
 ): SurfaceInspection {
   if (current === undefined) return { ok: false, detail: `${surface.path} does not exist` };
   switch (surface.kind) {
+    case 'ignore-line':
+      return ignoresLine(current, surface.line)
+        ? { ok: true, detail: `ignores ${surface.line}` }
+        : { ok: false, detail: `does not ignore ${surface.line}` };
     case 'instructions': {
       const versions = blockVersions(current);
       if (versions.length === 0) return { ok: false, detail: 'no firstlight bootstrap block' };
@@ -136,7 +149,17 @@ export function inspectSurface(
       };
       if (!jsonEqual(entry, surface.entry))
         return { ok: false, detail: 'server entry differs from what install writes: re-run install', server };
-      return { ok: true, detail: `server "${serverName}" configured`, server };
+      const servers = objectAt(parsed.value, surface.keyPath, false) ?? {};
+      for (const [name, wanted] of Object.entries(surface.more ?? {})) {
+        if (!jsonEqual(servers[name], wanted))
+          return {
+            ok: false,
+            detail: `server "${name}" missing or changed: re-run install --with-repl`,
+            server,
+          };
+      }
+      const names = [serverName, ...Object.keys(surface.more ?? {})].map((n) => `"${n}"`).join(', ');
+      return { ok: true, detail: `server ${names} configured`, server };
     }
     case 'mcp-toml': {
       const parsed = tomlParses(current);
@@ -156,6 +179,21 @@ export function inspectSurface(
           detail: `[mcp_servers.${serverName}] has enabled = false: Codex will not start it`,
           server,
         };
+      for (const [name, wanted] of Object.entries(surface.more ?? {})) {
+        const other = tomlServerCommand(parsed.value, name);
+        if (
+          !other ||
+          !jsonEqual(
+            { command: other.command, args: other.args },
+            { command: wanted.command, args: wanted.args },
+          )
+        )
+          return {
+            ok: false,
+            detail: `[mcp_servers.${name}] missing or changed: re-run install --with-repl`,
+            server,
+          };
+      }
       const features = parsed.value.features as Record<string, unknown> | undefined;
       const notes: string[] = [];
       for (const flag of surface.features) {
@@ -240,4 +278,14 @@ function removeFromList(root: JsonObject, path: string[], values: string[]): voi
     if (!node || Object.keys(node).length > 0) break;
     delete objectAt(root, parents.slice(0, depth - 1), false)![parents[depth - 1]!];
   }
+}
+
+/** The file already ignores the directory (`.firstlight`, `.firstlight/`, `/.firstlight/`). */
+function ignoresLine(text: string, line: string): boolean {
+  const bare = line.replace(/^\/|\/$/g, '');
+  return text.split(/\r?\n/).some((l) => l.trim().replace(/^\/|\/$/g, '') === bare);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -28,16 +28,18 @@ export function upsertTomlServer(
   name: string,
   entry: Record<string, unknown>,
   features: string[],
+  more: Record<string, Record<string, unknown>> = {},
 ): TomlEdit {
   const base = removeTomlServer(text);
   const parsed = tomlParses(base);
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const notes: string[] = [];
   const servers = parsed.value.mcp_servers as Record<string, unknown> | undefined;
-  if (servers && name in servers) {
+  const taken = [name, ...Object.keys(more)].find((n) => servers && n in servers);
+  if (taken) {
     return {
       ok: false,
-      error: `[mcp_servers.${name}] is already defined outside firstlight's managed region`,
+      error: `[mcp_servers.${taken}] is already defined outside firstlight's managed region`,
     };
   }
   const existing = parsed.value.features as Record<string, unknown> | undefined;
@@ -57,7 +59,7 @@ export function upsertTomlServer(
       regionFeatures.push(flag);
     }
   }
-  const table = stringifyToml({ mcp_servers: { [name]: entry } }).trim();
+  const table = stringifyToml({ mcp_servers: { [name]: entry, ...more } }).trim();
   const featureTable =
     regionFeatures.length > 0 ? `\n\n[features]\n${regionFeatures.map((f) => `${f} = true`).join('\n')}` : '';
   const region = `${BEGIN}\n${table}${featureTable}\n${END}\n`;

@@ -1,7 +1,15 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureHome, exampleHomeDir, HOME_TEMPLATE, initHome, resolveHome } from '../../../src/core/index.js';
+import {
+  createHome,
+  exampleHomeDir,
+  HOME_TEMPLATE,
+  initHome,
+  isHome,
+  requireHome,
+  resolveHome,
+} from '../../../src/core/index.js';
 import { tempDir } from '../../helpers/index.js';
 
 /** Every path under `dir`, relative, sorted. */
@@ -89,12 +97,42 @@ describe('initHome', () => {
     expect(extra).toEqual([]);
   });
 
-  it('ensureHome scaffolds only where no home exists', () => {
+  it('requireHome refuses a missing home with the fix and creates nothing', () => {
     const t = tempDir();
     temps.push(t.dispose);
     const home = join(t.dir, 'h');
-    expect(ensureHome(home).created).toBe(true);
-    expect(readdirSync(home).sort()).toEqual(['firstlight.yaml', 'memory', 'persona']);
-    expect(ensureHome(home).created).toBe(false);
+    expect(() => requireHome(home)).toThrow(
+      expect.objectContaining({
+        code: 'HOME_NOT_FOUND',
+        exitCode: 1,
+        hint: expect.stringContaining(`firstlight init --home ${home}`),
+      }),
+    );
+    expect(readdirSync(t.dir)).toEqual([]);
+    createHome(home, { name: 'Kestrel', user: 'Ada, a data engineer', style: 'terse' });
+    expect(isHome(home)).toBe(true);
+    expect(() => requireHome(home)).not.toThrow();
+  });
+
+  it("createHome writes the user's persona and an empty memory (only the index), never overwriting", () => {
+    const t = tempDir();
+    temps.push(t.dispose);
+    const home = join(t.dir, 'h');
+    createHome(home, { name: 'Kestrel', user: 'Ada, a data engineer', style: 'Terse answers.' });
+    expect(tree(home)).toEqual([
+      'firstlight.yaml',
+      'memory/',
+      'memory/MEMORY.md',
+      'persona/',
+      'persona/agent_system.md',
+    ]);
+    const persona = readFileSync(join(home, 'persona', 'agent_system.md'), 'utf8');
+    expect(persona).toContain('You are Kestrel');
+    expect(persona).toContain('Ada, a data engineer');
+    expect(persona).toContain('Terse answers.');
+    expect(readFileSync(join(home, 'firstlight.yaml'), 'utf8')).toContain('name: "Kestrel"');
+    expect(() => createHome(home, { name: 'Other', user: '', style: '' })).toThrow(/not empty/);
+    createHome(home, { name: 'Other', user: '', style: '' }, { force: true });
+    expect(readFileSync(join(home, 'persona', 'agent_system.md'), 'utf8')).toBe(persona);
   });
 });

@@ -9,7 +9,7 @@ import { homePaths } from '../../../src/core/index.js';
 import { type HostId, proveBootstrap, runHook } from '../../../src/host/index.js';
 import { writeBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
 import { internalize, readSelfState } from '../../../src/resume/index.js';
-import { ceilingFrom, REPO_ROOT, tempDir } from '../../helpers/index.js';
+import { ceilingFrom, REPO_ROOT, tempDir, tempHome } from '../../helpers/index.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
 const MB = 1024 * 1024;
@@ -304,7 +304,7 @@ describe('transcript hosts accept the record too', () => {
 
 describe('Gemini CLI AfterAgent (stop) capture', () => {
   it("stores the turn's prompt_response as the resumption tail", async () => {
-    const home = tempDir('firstlight-gemini-stop-');
+    const home = tempHome('firstlight-gemini-stop-');
     try {
       const words = 'I renamed the gate module; the torn-line tests are next.';
       const out = await runHook({
@@ -366,7 +366,7 @@ describe('Stop capture reads Codex and Gemini transcripts (a deliberate tail sur
   ];
   for (const { host, transcript, payload } of cases)
     it(`keeps the tail internalize stored in the same turn (${host})`, async () => {
-      const home = tempDir(`firstlight-${host}-stop-`);
+      const home = tempHome(`firstlight-${host}-stop-`);
       try {
         await internalize({
           home: home.dir,

@@ -6,6 +6,7 @@ describe('repl public surface', () => {
     expect(Object.keys(repl).sort()).toEqual(
       [
         'Repl',
+        'autosaveNameFor',
         'StateStore',
         'checkCapabilityName',
         'kernelPython',
