@@ -169,7 +169,7 @@ describe('firstlight invoke: the multi-role workflow', () => {
     expect(audit.output?.text).toBe('🦦 Two findings, one to fix. ✅ claims match otherwise.');
     expect(JSON.stringify(audit.output?.data)).not.toContain('🦦');
     expect(JSON.stringify(audit.output?.handoff)).not.toContain('🦦');
-    expect((audit.output?.handoff?.content as { findings: { summary: string }[] }).findings[0]!.summary).toBe(
+    expect((audit.output!.handoff!.content as { findings: { summary: string }[] }).findings[0]!.summary).toBe(
       'the TTL is read from an unset variable',
     );
 
