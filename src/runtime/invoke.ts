@@ -26,7 +26,14 @@ import { loadProfileCached, type Profile, type ProfileRole } from './profile.js'
 import { composeSystemPrompt, composeTaskMessage, promptBody } from './prompt.js';
 import { readSession, type SessionState, writeSession } from './sessions.js';
 import { resolveSubstrate } from './substrates/index.js';
-import type { Substrate, SubstrateMessage, ToolCall, ToolCallResult, Usage } from './substrates/types.js';
+import type {
+  Substrate,
+  SubstrateMessage,
+  SubstrateResult,
+  ToolCall,
+  ToolCallResult,
+  Usage,
+} from './substrates/types.js';
 import {
   applyVoice,
   emissionTokens,
@@ -473,11 +480,21 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       }
     };
     const controller = new AbortController();
+    const wallTimer = profile.budget?.wall_time_ms
+      ? setTimeout(() => controller.abort(), profile.budget.wall_time_ms)
+      : undefined;
     const budget = {
       maxTurns: profile.budget?.max_turns ?? 20,
       ...(profile.budget?.max_tokens ? { maxTokens: profile.budget.max_tokens } : {}),
       ...(profile.budget?.wall_time_ms ? { wallTimeMs: profile.budget.wall_time_ms } : {}),
     };
+    // For substrates that start the servers themselves (agent CLIs); API substrates use executeTool.
+    const mcpServers = Object.fromEntries(
+      serverNames.map((name) => {
+        const server = profile.servers[name]!;
+        return [name, { command: server.command, args: server.args, env: server.env }];
+      }),
+    );
     const maxRetries = surfaceProfile?.max_retries ?? 2;
     const produces = role.produces;
     let substrateMs = 0;
@@ -490,22 +507,29 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     let attempts = 0;
     for (;;) {
       attempts++;
-      const result = await substrate.run({
-        sessionId,
-        systemPrompt,
-        messages: [...messages],
-        tools: [...locked.values()].map(({ name, description, inputSchema }) => ({
-          name,
-          description,
-          inputSchema,
-        })),
-        removedTools: toolSet.removed,
-        mcpServers: {},
-        executeTool,
-        budget,
-        signal: controller.signal,
-        onEvent: () => {},
-      });
+      let result: SubstrateResult;
+      try {
+        result = await substrate.run({
+          sessionId,
+          systemPrompt,
+          messages: [...messages],
+          tools: [...locked.values()].map(({ name, description, inputSchema }) => ({
+            name,
+            description,
+            inputSchema,
+          })),
+          removedTools: toolSet.removed,
+          mcpServers,
+          executeTool,
+          budget,
+          signal: controller.signal,
+          onEvent: request.onEvent ?? (() => {}),
+        });
+      } catch (error) {
+        // A substrate that throws instead of reporting a failure still ends the session cleanly.
+        failure = { code: 'substrate_error', detail: (error as Error).message };
+        break;
+      }
       substrateMs += result.substrateMs;
       usage = {
         inputTokens: usage.inputTokens + result.usage.inputTokens,
@@ -607,6 +631,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       }
       break;
     }
+    if (wallTimer) clearTimeout(wallTimer);
     meta.attempts = attempts;
 
     // 8. Detectors, voice, handoff, journal, session state.

@@ -260,6 +260,29 @@ describe('createRuntime', () => {
     }
   });
 
+  it('streams substrate events to onEvent, and a substrate that throws ends the session as failed', async () => {
+    const events: string[] = [];
+    const ok = await runtime.invoke({
+      ...request('observer', { steps: [{ text: 'hello' }] }).req,
+      onEvent: (event) => events.push(event.type),
+    });
+    expect(ok.status).toBe('completed');
+    expect(events).toEqual(['text', 'usage']);
+    const broken: Substrate = {
+      kind: 'broken',
+      enforcement: { toolList: true, execution: true },
+      run: async () => {
+        throw new Error('connection reset');
+      },
+    };
+    const failed = await runtime.invoke(request('observer', broken).req);
+    expect(failed.status).toBe('failed');
+    expect(failed.meta.failure_reason).toBe('substrate_error');
+    expect(failed.meta.detail).toBe('connection reset');
+    const end = runtime.journal({ type: 'session_end' }).find((e) => e.session === failed.meta.session_id);
+    expect(end?.title).toContain('failed (substrate_error)');
+  });
+
   it('invokeMany fans out within a mode under a concurrency limit, results in request order', async () => {
     let running = 0;
     let peak = 0;
