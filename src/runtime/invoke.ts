@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ConfigError, type Logger, NotFoundError, UserError } from '../core/index.js';
+import { runAttempts } from './attempts.js';
 import { detect } from './detectors.js';
 import {
   type HandoffRecord,
@@ -15,7 +16,6 @@ import { type Override, overrideProblems, readOverrideFile } from './override.js
 import {
   admits,
   canonicalSurface,
-  type FailureCode,
   type HandoffKind,
   type Mode,
   type RefusalReason,
@@ -26,24 +26,10 @@ import { loadProfileCached, type Profile, type ProfileRole } from './profile.js'
 import { composeSystemPrompt, composeTaskMessage, promptBody } from './prompt.js';
 import { readSession, type SessionState, writeSession } from './sessions.js';
 import { resolveSubstrate } from './substrates/index.js';
-import type {
-  Substrate,
-  SubstrateMessage,
-  SubstrateResult,
-  ToolCall,
-  ToolCallResult,
-  Usage,
-} from './substrates/types.js';
-import {
-  applyVoice,
-  emissionTokens,
-  extractFencedJson,
-  structuredProblems,
-  VOICES,
-  type Voice,
-} from './surfaces.js';
+import type { Substrate, SubstrateMessage, ToolCall, ToolCallResult } from './substrates/types.js';
+import { applyVoice, VOICES, type Voice } from './surfaces.js';
 import { type CatalogTool, computeToolSet, staticToolClass, widestAccess } from './tools.js';
-import type { InvokeMeta, InvokeOutput, InvokeRequest, InvokeResult, Outcome } from './types.js';
+import type { InvokeMeta, InvokeOutput, InvokeRequest, InvokeResult } from './types.js';
 
 /** What every invocation of one runtime shares. */
 export interface RuntimeContext {
@@ -495,24 +481,13 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
         return [name, { command: server.command, args: server.args, env: server.env }];
       }),
     );
-    const maxRetries = surfaceProfile?.max_retries ?? 2;
     const produces = role.produces;
-    let substrateMs = 0;
-    let usage: Usage = { inputTokens: 0, outputTokens: 0 };
-    let failure: { code: FailureCode | string; detail: string } | undefined;
-    let outcome: Outcome | undefined;
-    let prose = '';
-    let data: unknown;
-    let handoffContent: Record<string, unknown> | undefined;
-    let attempts = 0;
-    for (;;) {
-      attempts++;
-      let result: SubstrateResult;
-      try {
-        result = await substrate.run({
+    const { attempts, substrateMs, usage, failure, outcome, prose, data, handoffContent } = await runAttempts(
+      {
+        substrate,
+        request: {
           sessionId,
           systemPrompt,
-          messages: [...messages],
           tools: [...locked.values()].map(({ name, description, inputSchema }) => ({
             name,
             description,
@@ -524,113 +499,15 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
           budget,
           signal: controller.signal,
           onEvent: request.onEvent ?? (() => {}),
-        });
-      } catch (error) {
-        // A substrate that throws instead of reporting a failure still ends the session cleanly.
-        failure = { code: 'substrate_error', detail: (error as Error).message };
-        break;
-      }
-      substrateMs += result.substrateMs;
-      usage = {
-        inputTokens: usage.inputTokens + result.usage.inputTokens,
-        outputTokens: usage.outputTokens + result.usage.outputTokens,
-        ...(result.usage.costUsd !== undefined || usage.costUsd !== undefined
-          ? { costUsd: (usage.costUsd ?? 0) + (result.usage.costUsd ?? 0) }
-          : {}),
-      };
-      if (result.status === 'failed') {
-        failure = {
-          code: result.failure?.code ?? 'substrate_error',
-          detail: result.failure?.message ?? 'the substrate failed',
-        };
-        break;
-      }
-      const fenced = extractFencedJson(result.text);
-      prose = fenced.value === undefined ? result.text.trim() : fenced.prose;
-      data = fenced.value;
-      const object =
-        data && typeof data === 'object' && !Array.isArray(data)
-          ? (data as Record<string, unknown>)
-          : undefined;
-      const retry = (problem: string): boolean => {
-        if (attempts > maxRetries) return false;
-        messages.push({ role: 'assistant', content: result.text }, { role: 'user', content: problem });
-        return true;
-      };
-      // A clarifying question: the caller's turn (assistant), or a named failure (agent).
-      const question =
-        typeof object?.clarifying_question === 'string'
-          ? object.clarifying_question
-          : fenced.value === undefined && prose.endsWith('?')
-            ? prose.split('\n').at(-1)!
-            : undefined;
-      if (question !== undefined) {
-        if (request.engagement === 'agent') {
-          failure = { code: 'clarification_required', detail: question };
-        } else {
-          outcome = { type: 'turn_yielded', question };
-          messages.push({ role: 'assistant', content: result.text });
-        }
-        break;
-      }
-      const insufficient = object?.outcome as Record<string, unknown> | undefined;
-      if (insufficient && insufficient.type === 'handoff_insufficient') {
-        outcome = {
-          type: 'handoff_insufficient',
-          missing: Array.isArray(insufficient.missing) ? insufficient.missing.map(String) : [],
-          proposed_resolution: String(insufficient.proposed_resolution ?? 'request fresh upstream session'),
-          handoffs: meta.handoff_inputs,
-        };
-        break;
-      }
-      const cap = surfaceProfile?.max_tokens_per_emission;
-      if (cap !== undefined && emissionTokens(prose) > cap) {
-        const tokens = emissionTokens(prose);
-        if (
-          retry(
-            `Your emission was about ${tokens} tokens; this surface allows ${cap}. Say it again in at most ${cap} tokens.`,
-          )
-        )
-          continue;
-        failure = {
-          code: 'density_exceeded',
-          detail: `${tokens} tokens against a cap of ${cap}, after ${attempts} attempt(s)`,
-        };
-        break;
-      }
-      if (surfaceProfile?.structured_output === 'required') {
-        const problems =
-          fenced.value === undefined
-            ? [fenced.problem!]
-            : structuredProblems(fenced.value, surfaceProfile.output_schema);
-        if (problems.length > 0) {
-          if (retry(`Your answer must end with one fenced \`\`\`json block: ${problems.join('; ')}.`))
-            continue;
-          failure = { code: 'structured_output_invalid', detail: problems.join('; ') };
-          break;
-        }
-      }
-      const candidate = object?.handoff;
-      handoffContent =
-        candidate && typeof candidate === 'object' && !Array.isArray(candidate)
-          ? (candidate as Record<string, unknown>)
-          : undefined;
-      if (produces && !override) {
-        const missing = handoffContent ? missingFields(produces, handoffContent) : ['handoff'];
-        if (missing.length > 0) {
-          const problem = handoffContent
-            ? `Your ${produces} handoff lacks: ${missing.join(', ')}. Emit it again, complete.`
-            : `End with a fenced \`\`\`json block {"handoff": {...}} holding your ${produces} handoff.`;
-          if (retry(problem)) continue;
-          failure = {
-            code: 'deliverable_incomplete',
-            detail: `${produces} handoff lacks: ${missing.join(', ')}`,
-          };
-          break;
-        }
-      }
-      break;
-    }
+        },
+        messages,
+        surfaceProfile,
+        produces,
+        requireHandoff: !override,
+        engagement: request.engagement,
+        handoffInputs: meta.handoff_inputs,
+      },
+    );
     if (wallTimer) clearTimeout(wallTimer);
     meta.attempts = attempts;
 
