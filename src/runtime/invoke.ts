@@ -11,7 +11,7 @@ import {
   resolveHandoffInput,
   writeHandoff,
 } from './handoffs.js';
-import { appendJournal, type JournalWrite, journalFile } from './journal.js';
+import { appendJournal, type JournalWrite, journalFile, readJournal } from './journal.js';
 import { type Override, overrideProblems, readOverrideFile } from './override.js';
 import {
   admits,
@@ -196,17 +196,26 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
   let prior: SessionState | undefined;
   if (request.continue) {
     prior = readSession(ledger, request.continue);
-    if (!prior) {
+    // Only sessions that yielded the turn keep a state file; any other session is known by its
+    // journal start row, which is enough to refuse continuing it into another mode.
+    const known = prior ?? sessionFromJournal(journalDir, request.continue);
+    if (!known) {
       throw new NotFoundError(
         `no session "${request.continue}" in ${ledger}`,
         'pass --continue the session_id an assistant session returned (and the same --project)',
       );
     }
-    if (prior.role !== role.name || prior.mode !== mode) {
+    if (known.role !== role.name || known.mode !== mode) {
       return refuse(
         'same_session_transition',
-        `session ${prior.id} is ${prior.role} (${prior.mode ?? 'no mode'}); ${role.name} (${mode ?? 'no mode'}) needs a fresh session with an encoded handoff`,
+        `session ${request.continue} is ${known.role} (${known.mode ?? 'no mode'}); ${role.name} (${mode ?? 'no mode'}) needs a fresh session with an encoded handoff`,
       );
+    }
+    if (!prior) {
+      throw new UserError(`session ${request.continue} is over, not waiting for a turn`, {
+        code: 'SESSION_NOT_WAITING',
+        hint: 'only an assistant session that asked a question can be continued; start a fresh session instead',
+      });
     }
     if (prior.status !== 'yielded') {
       throw new UserError(`session ${prior.id} is ${prior.status}, not waiting for a turn`, {
@@ -615,7 +624,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       created: prior?.created ?? startedAt.toISOString(),
       updated: new Date().toISOString(),
     };
-    writeSession(ledger, state);
+    if (state.status === 'yielded' || prior) writeSession(ledger, state);
     await appendJournal(journalDir, endEntries);
     const output: InvokeOutput | null =
       status === 'completed'
@@ -652,6 +661,15 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
   } finally {
     if (hub) await hub.closeAll();
   }
+}
+
+/** A session's role and mode from its journal start row (sessions without a state file). */
+function sessionFromJournal(dir: string, id: string): { role: string; mode: Mode | null } | undefined {
+  const start = readJournal(dir, { type: 'session_start' }).find((entry) => entry.session === id);
+  if (!start) return undefined;
+  const field = (key: string) => new RegExp(`(?:^|; )${key}=([^;]+)`).exec(start.content)?.[1];
+  const mode = field('mode');
+  return { role: field('role') ?? '', mode: !mode || mode === 'none' ? null : (mode as Mode) };
 }
 
 function round(ms: number): number {

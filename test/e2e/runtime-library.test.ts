@@ -155,6 +155,22 @@ describe('createRuntime', () => {
     ).rejects.toThrow(/not waiting for a turn/);
   });
 
+  it('a finished agent session (no state file) is known by its journal: continuing it into another mode is refused', async () => {
+    const done = await runtime.invoke(
+      request('explorer', { steps: [{ text: 'x', output: DELIVERABLES.explorer }] }).req,
+    );
+    expect(done.status).toBe('completed');
+    const fix = await runtime.invoke(
+      request('planner', { steps: [{ text: 'never' }] }, { continue: done.meta.session_id }).req,
+    );
+    expect(fix.meta.refusal_reason).toBe('same_session_transition');
+    await expect(
+      runtime.invoke(
+        request('explorer', { steps: [{ text: 'never' }] }, { continue: done.meta.session_id }).req,
+      ),
+    ).rejects.toThrow(/not waiting for a turn/);
+  });
+
   it.each([
     [
       'explorer',
