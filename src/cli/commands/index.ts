@@ -6,6 +6,8 @@ import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
+import { registerInvoke } from './invoke.js';
+import { registerJournal } from './journal.js';
 import { registerMemory } from './memory.js';
 import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
@@ -35,4 +37,6 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerDoctor,
   registerHook,
   registerRepl,
+  registerInvoke,
+  registerJournal,
 ];
