@@ -80,7 +80,7 @@ function resultText(content: unknown): string {
     .join('');
 }
 
-const NO_SUCH_TOOL = /No such tool available: ([^\s.]+)/;
+const NO_SUCH_TOOL = /No such tool available: ([^\s.<]+)/;
 const PERMISSION_DENIED = /^Permission to use (\S+) has been denied/;
 
 export function claudeCliSubstrate(options: ClaudeCliOptions): Substrate {
@@ -145,7 +145,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
         const refused = PERMISSION_DENIED.exec(output)?.[1];
         const name = call?.name ?? removed ?? refused ?? 'unknown';
         // A removed tool is not in permission_denials (the CLI never offered it); record it here.
-        if (removed) denials.push({ tool: removed, ...(call ? { input: call.input } : {}) });
+        if (removed) denials.push({ tool: name, ...(call ? { input: call.input } : {}) });
         request.onEvent({
           type: 'tool_result',
           id,
@@ -171,7 +171,9 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
 
   const run = await runCli(options.command, claudeArgs(request, options), {
     cwd: options.cwd,
-    env: options.env,
+    // In -p mode Claude Code may send the first model request before the MCP servers are up,
+    // and the role's tools would be missing from it; this makes it wait for them.
+    env: { MCP_CONNECTION_NONBLOCKING: 'false', ...options.env },
     stdin: promptText(request.messages),
     signal,
     onLine,
