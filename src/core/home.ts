@@ -103,11 +103,18 @@ export function initHome(dir: string, options: { force?: boolean; from?: string 
 }
 
 /**
- * What a new home is made of: the example's settings, persona, memories and guidance overrides.
+ * What a new home is made of: the example's settings, persona, memories, guidance overrides
+ * and runtime persona profiles.
  * An allowlist, because the example is also served live (`npm start`) and collects state
  * (sessions.jsonl, cache/, events/, self-state.json, locks) no new home should inherit.
  */
-export const HOME_TEMPLATE: readonly string[] = ['firstlight.yaml', 'persona', 'memory', 'guidance'];
+export const HOME_TEMPLATE: readonly string[] = [
+  'firstlight.yaml',
+  'persona',
+  'memory',
+  'guidance',
+  'personas',
+];
 
 /** Makes sure a home exists, scaffolding it from the example when it does not. */
 export function ensureHome(dir: string): InitResult {

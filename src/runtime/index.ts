@@ -1,13 +1,90 @@
-/** The persona runtime: invoke() a persona in a role on a substrate. */
+/**
+ * @module runtime — the persona runtime: `createRuntime().invoke()` turns a persona profile
+ * into a fresh agent session on a substrate, with the canon's discipline made mechanical:
+ * roles bound to modes (policy as data), tools filtered at two points and locked at session
+ * start, encoded handoffs validated per transition, a DOLCHEO journal, mode detectors, surface
+ * and voice post-processing, engagement, operator override, and within-mode fan-out.
+ */
 
+export type { DetectorFlag } from './detectors.js';
+export { DETECTOR_FLAGS, detect } from './detectors.js';
+export type { Acknowledgement, HandoffInput, HandoffRecord } from './handoffs.js';
+export { handoffsDir, missingFields, readHandoff } from './handoffs.js';
+export { ledgerDir } from './invoke.js';
+export type { JournalEntry, JournalKind, JournalQuery, JournalWrite } from './journal.js';
+export {
+  appendJournal,
+  formatEntry,
+  JOURNAL_HEADER,
+  JOURNAL_KINDS,
+  parseSince,
+  readJournal,
+  TYPE_NAMES,
+} from './journal.js';
+export type { Override } from './override.js';
+export { overrideProblems } from './override.js';
+export type {
+  Access,
+  FailureCode,
+  HandoffKind,
+  Mode,
+  NamedRole,
+  RefusalReason,
+  RolePolicy,
+  ToolClass,
+} from './policy.js';
+export {
+  ACCESS_LEVELS,
+  admits,
+  canonicalSurface,
+  DISPOSITIONS,
+  FAILURE_CODES,
+  HANDOFF_FIELDS,
+  HANDOFF_KINDS,
+  MODES,
+  REFUSAL_REASONS,
+  ROLE_POLICY,
+  ROLES,
+  SURFACE_ENGAGEMENT,
+} from './policy.js';
+export type { Profile, ProfileRole, ServerConfig, SurfaceProfile } from './profile.js';
+export { loadProfile, parseProfile, profilePath } from './profile.js';
+export type { Runtime, RuntimeOptions } from './runtime.js';
+export { createRuntime } from './runtime.js';
+export type { SessionState } from './sessions.js';
+export { readSession } from './sessions.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';
 export type { RealSubstrateKind, SubstrateContext } from './substrates/create.js';
-export {
-  createSubstrate,
-  isRealSubstrateKind,
-  parseSubstrateSpec,
-  REAL_SUBSTRATE_KINDS,
-} from './substrates/create.js';
+export { createSubstrate, isRealSubstrateKind, REAL_SUBSTRATE_KINDS } from './substrates/create.js';
 export { geminiArgs, geminiPolicy, geminiToolName } from './substrates/gemini-cli.js';
+export type { SubstrateFactory, SubstrateFactoryOptions } from './substrates/index.js';
+export {
+  parseSubstrateSpec,
+  resolveSubstrate,
+  SUBSTRATE_FACTORIES,
+  substrateKinds,
+} from './substrates/index.js';
+export type { RecordedRequest, Script } from './substrates/scripted.js';
+export { ScriptError, ScriptedSubstrate, scriptedSubstrateFromFile } from './substrates/scripted.js';
 export type * from './substrates/types.js';
+export type { FieldTag, Voice } from './surfaces.js';
+export {
+  applyVoice,
+  extractFencedJson,
+  FUNCTIONAL_EMOJI,
+  isFunctionalEmoji,
+  stripEmoji,
+  VOICES,
+} from './surfaces.js';
+export type { CatalogTool, ToolSet } from './tools.js';
+export { BUILTIN_TOOL_CLASSES, classifyBuiltin, classifyServerTool, computeToolSet } from './tools.js';
+export type {
+  HandoffInsufficient,
+  InvokeMeta,
+  InvokeOutput,
+  InvokeRequest,
+  InvokeResult,
+  Outcome,
+  TurnYielded,
+} from './types.js';

@@ -4,6 +4,8 @@ import { registerHook } from './hook.js';
 import { registerInit } from './init.js';
 import { registerInstall, registerUninstall } from './install.js';
 import { registerInternalize } from './internalize.js';
+import { registerInvoke } from './invoke.js';
+import { registerJournal } from './journal.js';
 import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
 import { registerRemember } from './remember.js';
@@ -25,4 +27,6 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerDoctor,
   registerHook,
   registerRepl,
+  registerInvoke,
+  registerJournal,
 ];

@@ -38,7 +38,7 @@ export interface SubstrateContext {
 }
 
 /** `kind[:arg]`, split at the first colon. */
-export function parseSubstrateSpec(spec: string): { kind: string; arg: string | undefined } {
+function splitSpec(spec: string): { kind: string; arg: string | undefined } {
   const colon = spec.indexOf(':');
   return colon === -1
     ? { kind: spec.trim(), arg: undefined }
@@ -61,7 +61,7 @@ function substrateSettings(context: SubstrateContext): SubstrateSettings {
 
 /** Builds one of the real substrates; throws a UserError (exit 2) for an unknown kind. */
 export function createSubstrate(spec: string, context: SubstrateContext = {}): Substrate {
-  const { kind, arg } = parseSubstrateSpec(spec);
+  const { kind, arg } = splitSpec(spec);
   const env = context.env ?? process.env;
   const cwd = context.cwd ?? process.cwd();
   const settings = substrateSettings(context);

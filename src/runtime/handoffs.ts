@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { UserError, writeFileAtomically } from '../core/index.js';
+import { DISPOSITIONS, HANDOFF_FIELDS, HANDOFF_KINDS, type HandoffKind } from './policy.js';
+
+/**
+ * Encoded handoffs: one JSON file per handoff in `<ledger>/handoffs/<id>.json`, validated for
+ * the minimal content of its transition. Reversion and skip are acknowledgements that stand in
+ * for a missing handoff; they carry no content of their own and are journaled.
+ */
+
+export interface HandoffRecord {
+  readonly id: string;
+  readonly kind: HandoffKind;
+  readonly content: Readonly<Record<string, unknown>>;
+  readonly created: string;
+  /** The session that produced it (absent for a handoff brought in from a file). */
+  readonly from_session?: string;
+  readonly from_role?: string;
+  readonly persona?: string;
+  /** The journal entry that records its transition: `file#session`. */
+  readonly journal?: string;
+  /** Produced under an operator override. */
+  readonly override_produced?: boolean;
+  /** Handoffs this one was built from. */
+  readonly inputs?: readonly string[];
+}
+
+/** A deviation the caller acknowledges instead of a handoff. */
+export interface Acknowledgement {
+  readonly kind: 'reversion' | 'skip';
+  readonly acknowledgement: string;
+  readonly source: string;
+}
+
+/** What a `--handoff ID|FILE` argument resolved to. */
+export type HandoffInput =
+  | {
+      readonly type: 'handoff';
+      readonly ref: string;
+      readonly record: HandoffRecord;
+      readonly stored: boolean;
+    }
+  | { readonly type: 'acknowledgement'; readonly ref: string; readonly ack: Acknowledgement }
+  | { readonly type: 'not_found'; readonly ref: string };
+
+export function handoffsDir(ledger: string): string {
+  return join(ledger, 'handoffs');
+}
+
+export function newHandoffId(kind: HandoffKind): string {
+  return `${kind}-${randomBytes(4).toString('hex')}`;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Reads a stored handoff by id, or undefined. */
+export function readHandoff(ledger: string, id: string): HandoffRecord | undefined {
+  if (!ID_PATTERN.test(id)) return undefined;
+  const file = join(handoffsDir(ledger), `${id}.json`);
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as HandoffRecord;
+}
+
+/** Stores a handoff (a new id, a new file: nothing else writes it). */
+export async function writeHandoff(ledger: string, record: HandoffRecord): Promise<string> {
+  const file = join(handoffsDir(ledger), `${record.id}.json`);
+  await writeFileAtomically(file, `${JSON.stringify(record, null, 2)}\n`);
+  return file;
+}
+
+/**
+ * Resolves one `--handoff` value: an existing file (JSON or YAML: a record with `kind` and
+ * `content`, or `kind` beside the fields; or a `reversion`/`skip` acknowledgement), else an id
+ * in the ledger's store.
+ */
+export function resolveHandoffInput(ref: string, options: { ledger: string; cwd: string }): HandoffInput {
+  const record = readHandoff(options.ledger, ref);
+  if (record) return { type: 'handoff', ref, record, stored: true };
+  const path = resolve(options.cwd, ref);
+  if (existsSync(path)) return fromFile(ref, path);
+  return { type: 'not_found', ref };
+}
+
+function fromFile(ref: string, path: string): HandoffInput {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UserError(`handoff file ${path} does not parse: ${(error as Error).message.split('\n')[0]}`, {
+      code: 'HANDOFF_INVALID',
+      hint: 'write the handoff as JSON or YAML: {kind, content: {...}} (see docs/runtime.md, "Handoffs")',
+    });
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new UserError(`handoff file ${path} is not a mapping`, {
+      code: 'HANDOFF_INVALID',
+      hint: 'write the handoff as {kind, content: {...}}',
+    });
+  }
+  const doc = raw as Record<string, unknown>;
+  const kind = doc.kind;
+  if (kind === 'reversion' || kind === 'skip') {
+    const text = typeof doc.acknowledgement === 'string' ? doc.acknowledgement.trim() : '';
+    if (text === '') {
+      throw new UserError(`handoff file ${path}: "${kind}" needs an "acknowledgement"`, {
+        code: 'HANDOFF_INVALID',
+        hint: `add acknowledgement: "<why the ${kind} is accepted and what risk the project inherits>"`,
+      });
+    }
+    return { type: 'acknowledgement', ref, ack: { kind, acknowledgement: text, source: path } };
+  }
+  if (typeof kind !== 'string' || !(HANDOFF_KINDS as readonly string[]).includes(kind)) {
+    throw new UserError(
+      `handoff file ${path}: kind must be one of ${HANDOFF_KINDS.join(', ')}, reversion, skip`,
+      {
+        code: 'HANDOFF_INVALID',
+        hint: 'set "kind" to the transition this handoff encodes',
+      },
+    );
+  }
+  const content =
+    doc.content && typeof doc.content === 'object' && !Array.isArray(doc.content)
+      ? (doc.content as Record<string, unknown>)
+      : Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'kind' && key !== 'id'));
+  const record: HandoffRecord = {
+    id: typeof doc.id === 'string' && ID_PATTERN.test(doc.id) ? doc.id : newHandoffId(kind as HandoffKind),
+    kind: kind as HandoffKind,
+    content,
+    created: new Date().toISOString(),
+  };
+  return { type: 'handoff', ref, record, stored: false };
+}
+
+function valueAt(content: Readonly<Record<string, unknown>>, path: string): unknown {
+  let value: unknown = content;
+  for (const part of path.split('.')) {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function present(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  return true;
+}
+
+/** The minimal fields a handoff of `kind` lacks (empty when complete), as dotted paths. */
+export function missingFields(kind: HandoffKind, content: Readonly<Record<string, unknown>>): string[] {
+  const missing = HANDOFF_FIELDS[kind].filter((field) => !present(valueAt(content, field)));
+  if (kind === 'findings') {
+    const findings = content.findings;
+    if (present(findings) && !Array.isArray(findings)) missing.push('findings (a list)');
+    if (Array.isArray(findings)) {
+      findings.forEach((finding, i) => {
+        const f = (finding ?? {}) as Record<string, unknown>;
+        if (!(DISPOSITIONS as readonly unknown[]).includes(f.disposition))
+          missing.push(`findings.${i}.disposition`);
+        if (!present(f.evidence)) missing.push(`findings.${i}.evidence`);
+      });
+    }
+  }
+  if (kind === 'revision') {
+    const remediation = content.remediation;
+    if (present(remediation) && !Array.isArray(remediation))
+      missing.push('remediation (a list, one per finding)');
+    if (Array.isArray(remediation)) {
+      remediation.forEach((item, i) => {
+        const r = (item ?? {}) as Record<string, unknown>;
+        if (!present(r.finding)) missing.push(`remediation.${i}.finding`);
+        if (!present(r.changed) && !present(r.not_changed)) missing.push(`remediation.${i}.changed`);
+      });
+    }
+  }
+  return missing;
+}
+
+/** The ids of the findings in a findings handoff (each finding's `id`, else its index). */
+export function findingIds(content: Readonly<Record<string, unknown>>): string[] {
+  const findings = Array.isArray(content.findings) ? content.findings : [];
+  return findings.map((f, i) => String((f as Record<string, unknown> | null)?.id ?? i));
+}

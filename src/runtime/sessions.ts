@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../core/index.js';
+import type { Mode } from './policy.js';
+import type { SubstrateMessage } from './substrates/types.js';
+
+/**
+ * Session state in `<ledger>/sessions/<id>.json`: enough to continue an assistant session that
+ * yielded the turn, and to refuse continuing any session into another mode.
+ */
+
+export interface SessionState {
+  readonly id: string;
+  readonly profile: string;
+  readonly persona: string;
+  readonly role: string;
+  readonly mode: Mode | null;
+  readonly surface: string;
+  readonly engagement: 'agent' | 'assistant';
+  readonly voice: string;
+  /** `yielded`: waiting for the caller's turn; else how it ended. */
+  readonly status: 'yielded' | 'completed' | 'failed';
+  readonly messages: readonly SubstrateMessage[];
+  /** The locked tool set's names. */
+  readonly tools: readonly string[];
+  readonly handoffs: readonly string[];
+  readonly created: string;
+  readonly updated: string;
+}
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function sessionFile(ledger: string, id: string): string {
+  return join(ledger, 'sessions', `${id}.json`);
+}
+
+export function readSession(ledger: string, id: string): SessionState | undefined {
+  if (!ID.test(id)) return undefined;
+  try {
+    return JSON.parse(readFileSync(sessionFile(ledger, id), 'utf8')) as SessionState;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeSession(ledger: string, state: SessionState): Promise<void> {
+  await writeFileAtomically(sessionFile(ledger, state.id), `${JSON.stringify(state, null, 2)}\n`);
+}

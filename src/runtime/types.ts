@@ -1,0 +1,104 @@
+import type { HandoffKind, Mode, RefusalReason } from './policy.js';
+import type { Substrate, SubstrateMessage, Usage } from './substrates/types.js';
+import type { FieldTag, Voice } from './surfaces.js';
+
+/** One invocation: a persona in a role, on a surface, under an engagement, for a task. */
+export interface InvokeRequest {
+  /** A profile name (under `<home>/personas/`), a path, or a `file:` URI. */
+  readonly persona: string;
+  readonly role: string;
+  /** Must match the role's bound mode; free for unbound roles (general, observer). */
+  readonly mode?: Mode;
+  readonly surface: string;
+  readonly engagement: 'agent' | 'assistant';
+  readonly voice?: Voice;
+  readonly task: string;
+  /** Handoff ids (in the ledger's store) or files. */
+  readonly handoffs?: readonly string[];
+  /** An override declaration, or a file holding one. */
+  readonly override?: unknown;
+  /** Explicitly requested tools (`server__tool`, or an agent CLI's built-in). */
+  readonly tools?: readonly string[];
+  /** Prior conversation to carry in (refused for validators: fresh context). */
+  readonly context?: readonly SubstrateMessage[];
+  /** Governance pointers the session may read (the only extra a validator takes). */
+  readonly governance?: readonly string[];
+  /** Continue this session (an assistant session that yielded the turn). */
+  readonly continue?: string;
+  /** A substrate, or a spec (`scripted:FILE`, a kind name); else the runtime's default. */
+  readonly substrate?: Substrate | string;
+}
+
+/** A receiving session's structured refusal of its input. */
+export interface HandoffInsufficient {
+  readonly type: 'handoff_insufficient';
+  readonly missing: readonly string[];
+  readonly proposed_resolution: string;
+  /** The handoffs it found insufficient. */
+  readonly handoffs: readonly string[];
+}
+
+/** An assistant session's question: the turn is the caller's (`--continue SESSION_ID`). */
+export interface TurnYielded {
+  readonly type: 'turn_yielded';
+  readonly question: string;
+}
+
+export type Outcome = HandoffInsufficient | TurnYielded;
+
+export interface InvokeOutput {
+  /** The final prose, for people. */
+  readonly text: string;
+  /** The parsed fenced JSON, for code. */
+  readonly data?: unknown;
+  /** The handoff produced, for code. */
+  readonly handoff?: { readonly id: string; readonly kind: HandoffKind; readonly content: unknown };
+  readonly fields: Readonly<Record<string, FieldTag>>;
+  /** Set when an operator override produced it. */
+  readonly override_produced?: true;
+}
+
+export interface InvokeMeta {
+  readonly session_id: string;
+  readonly persona: string;
+  readonly persona_version?: number | string;
+  readonly role: string;
+  readonly mode: Mode | null;
+  readonly surface: string;
+  readonly engagement: 'agent' | 'assistant';
+  readonly voice: Voice;
+  readonly started_at: string;
+  readonly completed_at: string;
+  readonly refusal_reason?: RefusalReason;
+  readonly failure_reason?: string;
+  /** Why, in words: the missing fields, the forbidden tools, … */
+  readonly detail?: string;
+  readonly attempts: number;
+  readonly substrate?: string;
+  /** The handoffs this session read. */
+  readonly handoff_inputs: readonly string[];
+  /** The handoff this session produced. */
+  readonly handoff_id?: string;
+  /** The locked tool set the substrate was given. */
+  readonly tools: readonly string[];
+  readonly removed_tools: readonly string[];
+  readonly denials: readonly { readonly tool: string; readonly reason: string }[];
+  readonly flags: readonly string[];
+  readonly override?: { readonly modes_collapsed: readonly Mode[]; readonly reason: string };
+  readonly override_produced?: boolean;
+  readonly acknowledgements: readonly { readonly kind: string; readonly acknowledgement: string }[];
+  readonly journal: string;
+  readonly usage?: Usage;
+  readonly timings: {
+    readonly total_ms: number;
+    readonly substrate_ms: number;
+    readonly overhead_ms: number;
+  };
+}
+
+export interface InvokeResult {
+  readonly status: 'completed' | 'refused' | 'failed';
+  readonly meta: InvokeMeta;
+  readonly output: InvokeOutput | null;
+  readonly outcome?: Outcome;
+}
