@@ -4,7 +4,7 @@
  * the model, and what it does with calls to tools the role does not have. The invocation's MCP
  * server is the real `@modelcontextprotocol/server-memory` from npm.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,15 @@ import {
 import { REPO_ROOT } from '../helpers/index.js';
 import { ensureHost } from './cache.js';
 import { startModelServer, toolNames, toolResults } from './model-server.js';
+import {
+  answerText,
+  createRuntime,
+  journalShape,
+  runWorkflow,
+  SEED_WORKFLOW,
+  scriptFiles,
+  workflowPlace,
+} from './workflow.js';
 
 const MEMORY_SERVER = join(
   REPO_ROOT,
@@ -97,18 +106,18 @@ function validatorRequest(overrides: Partial<SubstrateRequest> = {}) {
 }
 
 describe('claude-cli substrate with the real Claude Code', () => {
-  it('builds a validator argv that removes its mutating tools (never only --allowedTools)', ({ skip }) => {
+  it('builds a validator argv that removes its mutating tools (never only --allowedTools)', () => {
     const { request } = validatorRequest();
     const argv = claudeArgs(request, {});
-    const after = (flag: string) => argv[argv.indexOf(flag) + 1];
-    expect(after('--permission-mode')).toBe('dontAsk');
-    expect(after('--output-format')).toBe('stream-json');
+    const flagValue = (flag: string) => argv[argv.indexOf(flag) + 1];
+    expect(flagValue('--permission-mode')).toBe('dontAsk');
+    expect(flagValue('--output-format')).toBe('stream-json');
     expect(argv).toContain('--verbose');
     expect(argv).toContain('--strict-mcp-config');
-    expect(JSON.parse(after('--mcp-config')!)).toEqual({
+    expect(JSON.parse(flagValue('--mcp-config')!)).toEqual({
       mcpServers: { memory: { type: 'stdio', command: process.execPath, args: [MEMORY_SERVER] } },
     });
-    expect(after('--tools')).toBe('');
+    expect(flagValue('--tools')).toBe('');
     const disallowed = argv.slice(
       argv.indexOf('--disallowedTools') + 1,
       argv.indexOf('--append-system-prompt'),
@@ -128,7 +137,6 @@ describe('claude-cli substrate with the real Claude Code', () => {
       'mcp__memory__search_nodes',
       'mcp__memory__open_nodes',
     ]);
-    if (!claude) skip(skipReason);
   });
 
   it('offers the model only the role tools; calls to removed and unlisted tools are denied', async ({
@@ -188,8 +196,8 @@ describe('claude-cli substrate with the real Claude Code', () => {
     // The removed tools (not offered) and the unlisted one (offered, not allowed) were all refused.
     expect(result.permissionDenials.map((d) => d.tool).sort()).toEqual([
       'Bash',
-      'mcp__memory__create_entities',
-      'mcp__memory__delete_relations',
+      'memory__create_entities',
+      'memory__delete_relations',
     ]);
     const sent = toolResults(model.turns[4]!);
     expect(sent.find((r) => r.callId === 'toolu_read')?.text).toContain('entities');
@@ -198,9 +206,9 @@ describe('claude-cli substrate with the real Claude Code', () => {
     expect(results.map((e) => (e.type === 'tool_result' ? [e.name, e.denied?.reason ?? 'ran'] : []))).toEqual(
       [
         ['Bash', 'removed_tool'],
-        ['mcp__memory__create_entities', 'removed_tool'],
-        ['mcp__memory__delete_relations', 'permission_denied'],
-        ['mcp__memory__read_graph', 'ran'],
+        ['memory__create_entities', 'removed_tool'],
+        ['memory__delete_relations', 'permission_denied'],
+        ['memory__read_graph', 'ran'],
       ],
     );
     expect(result.turns).toBe(5);
@@ -223,5 +231,121 @@ describe('claude-cli substrate with the real Claude Code', () => {
     const result = await substrate.run(request);
     expect(result.status).toBe('failed');
     expect(result.failure).toMatchObject({ code: 'budget_exhausted' });
+  });
+});
+
+describe('the persona runtime on claude-cli', () => {
+  const settingsFor = (bin: string) => `substrates:\n  claude_cli:\n    command: ${JSON.stringify(bin)}`;
+
+  it('runs the seed workflow with the journal the scripted run leaves', { timeout: 300_000 }, async ({
+    skip,
+  }) => {
+    if (!claude) return skip(skipReason);
+    const scripted = workflowPlace('scripted');
+    const files = scriptFiles(scripted.root);
+    const scriptedRuntime = createRuntime({ home: scripted.home, project: scripted.project, env: {} });
+    await runWorkflow(scriptedRuntime, (i) => `scripted:${files[i]}`);
+
+    await using model = await startModelServer({
+      script: SEED_WORKFLOW.map((step) => ({ text: answerText(step) })),
+    });
+    const place = workflowPlace('claude-cli', settingsFor(claude));
+    const { env } = environment(model.url);
+    const runtime = createRuntime({ home: place.home, project: place.project, cwd: place.project, env });
+    const results = await runWorkflow(runtime, () => 'claude-cli');
+    expect(results.map((r) => [r.status, r.meta.detail])).toEqual(
+      SEED_WORKFLOW.map(() => ['completed', undefined]),
+    );
+    expect(results.every((r) => r.meta.substrate === 'claude-cli')).toBe(true);
+    expect(journalShape(runtime)).toEqual(journalShape(scriptedRuntime));
+    model.assertComplete();
+    // Fresh sessions: each model request holds one user message (the task and its handoff).
+    for (const turn of model.turns)
+      expect(
+        (turn.body as { messages: unknown[] }).messages.filter(
+          (m) => (m as { role: string }).role === 'user',
+        ),
+      ).toHaveLength(1);
+    rmSync(scripted.root, { recursive: true, force: true });
+    rmSync(place.root, { recursive: true, force: true });
+  });
+
+  it("journals the validator's permission denial from Claude Code", { timeout: 120_000 }, async ({
+    skip,
+  }) => {
+    if (!claude) return skip(skipReason);
+    const place = workflowPlace('claude-cli-denial', settingsFor(claude));
+    // A validator persona with a task-relevant memory server: its three read tools, nothing else.
+    writeFileSync(
+      join(place.home, 'personas', 'memory-auditor.yaml'),
+      [
+        'persona: memory-auditor',
+        'system_prompt_uri: prompts/auditor.md',
+        'role: validator',
+        'roles: [validator]',
+        'servers:',
+        '  memory:',
+        `    command: ${JSON.stringify(process.execPath)}`,
+        `    args: [${JSON.stringify(MEMORY_SERVER)}]`,
+        '    classify: { read_graph: read_only, search_nodes: read_only, open_nodes: read_only }',
+        'mcp_servers:',
+        '  task_relevant: [memory]',
+        'surface_profiles:',
+        '  audit: { density: medium, structured_output: required }',
+        '',
+      ].join('\n'),
+    );
+    // Explorer, planner and builder on the scripted substrate make the artifact handoff.
+    const files = scriptFiles(place.root);
+    let read: string | undefined;
+    for (const step of SEED_WORKFLOW.slice(0, 3)) {
+      const i = SEED_WORKFLOW.indexOf(step);
+      const done = await createRuntime({ home: place.home, project: place.project, env: {} }).invoke({
+        persona: step.persona,
+        role: step.role,
+        surface: step.surface,
+        engagement: 'agent',
+        task: step.task,
+        ...(read ? { handoffs: [read] } : {}),
+        substrate: `scripted:${files[i]}`,
+      });
+      expect(done.status, done.meta.detail).toBe('completed');
+      read = done.meta.handoff_id;
+    }
+    const validator = SEED_WORKFLOW[3]!;
+    await using model = await startModelServer({
+      script: [
+        { toolCalls: [{ id: 'toolu_w', name: 'mcp__memory__create_entities', input: { entities: [] } }] },
+        { text: answerText(validator) },
+      ],
+    });
+    const { env } = environment(model.url);
+    const runtime = createRuntime({ home: place.home, project: place.project, cwd: place.project, env });
+    const result = await runtime.invoke({
+      persona: 'memory-auditor',
+      role: 'validator',
+      surface: 'audit',
+      engagement: 'agent',
+      task: validator.task,
+      handoffs: [read!],
+      substrate: 'claude-cli',
+    });
+    expect(result.status, result.meta.detail).toBe('completed');
+    expect([...result.meta.tools].sort()).toEqual([
+      'memory__open_nodes',
+      'memory__read_graph',
+      'memory__search_nodes',
+    ]);
+    const offered = toolNames(model.turns[0]!);
+    expect(offered).toContain('mcp__memory__read_graph');
+    expect(offered).not.toContain('mcp__memory__create_entities');
+    expect(offered).not.toContain('Bash');
+    expect(result.meta.denials).toEqual([
+      { tool: 'memory__create_entities', reason: 'substrate_permission_denial' },
+    ]);
+    const denial = runtime.journal().find((e) => e.kind === 'denial');
+    expect(denial?.title).toBe('denial: memory__create_entities refused to validator by claude-cli');
+    expect(denial?.content).toContain('substrate_permission_denial');
+    rmSync(place.root, { recursive: true, force: true });
   });
 });

@@ -12,7 +12,8 @@
  *
  * Tool calls run inside the CLI, so `request.executeTool` is never called; the CLI's refusals
  * come back as `permissionDenials`: its permission denials, and calls to a removed tool it
- * answered with "No such tool available".
+ * answered with "No such tool available". Tool names in events and denials are the runtime's
+ * (`memory__read_graph`), not Claude Code's (`mcp__memory__read_graph`).
  */
 import { BudgetMeter, unavailable } from './budget.js';
 import { promptText, runCli } from './process.js';
@@ -32,6 +33,13 @@ export function claudeToolName(name: string): string {
 }
 
 const isBuiltIn = (name: string) => !claudeToolName(name).startsWith('mcp__');
+
+/** Back from Claude Code's name to the runtime's (`mcp__memory__read_graph` → `memory__read_graph`). */
+function runtimeToolName(name: string, request: SubstrateRequest): string {
+  if (!name.startsWith('mcp__')) return name;
+  const rest = name.slice('mcp__'.length);
+  return Object.hasOwn(request.mcpServers, rest.split('__')[0]!) ? rest : name;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -117,7 +125,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
           lastText = p.text;
           request.onEvent({ type: 'text', text: p.text });
         } else if (p.type === 'tool_use') {
-          const call = { id: String(p.id), name: String(p.name), input: p.input };
+          const call = { id: String(p.id), name: runtimeToolName(String(p.name), request), input: p.input };
           calls.set(call.id, call);
           request.onEvent({ type: 'tool_call', ...call });
         }
@@ -143,7 +151,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
         const output = resultText(p.content);
         const removed = NO_SUCH_TOOL.exec(output)?.[1];
         const refused = PERMISSION_DENIED.exec(output)?.[1];
-        const name = call?.name ?? removed ?? refused ?? 'unknown';
+        const name = call?.name ?? runtimeToolName(removed ?? refused ?? 'unknown', request);
         // A removed tool is not in permission_denials (the CLI never offered it); record it here.
         if (removed) denials.push({ tool: name, ...(call ? { input: call.input } : {}) });
         request.onEvent({
@@ -188,7 +196,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
   }
   for (const d of list(result?.permission_denials)) {
     const denial = obj(d);
-    denials.push({ tool: String(denial.tool_name), input: denial.tool_input });
+    denials.push({ tool: runtimeToolName(String(denial.tool_name), request), input: denial.tool_input });
   }
   if (result) {
     const usage = obj(result.usage);

@@ -1,0 +1,58 @@
+/**
+ * The persona runtime on the `anthropic` substrate, against the scripted model server on
+ * loopback: the seed's multi-role workflow leaves the same journal as on the scripted
+ * substrate, and a validator's model request carries none of the mutating tools.
+ */
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer } from '../hosts/model-server.js';
+import {
+  answerText,
+  createRuntime,
+  journalShape,
+  runWorkflow,
+  SEED_WORKFLOW,
+  scriptFiles,
+  workflowPlace,
+} from '../hosts/workflow.js';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('the seed workflow on the anthropic substrate', () => {
+  it('completes every session and leaves the journal the scripted run leaves', async () => {
+    const scripted = workflowPlace('scripted');
+    roots.push(scripted.root);
+    const files = scriptFiles(scripted.root);
+    const scriptedRuntime = createRuntime({ home: scripted.home, project: scripted.project, env: {} });
+    const scriptedResults = await runWorkflow(scriptedRuntime, (i) => `scripted:${files[i]}`);
+    expect(scriptedResults.map((r) => r.status)).toEqual(SEED_WORKFLOW.map(() => 'completed'));
+
+    await using model = await startModelServer({
+      script: SEED_WORKFLOW.map((step) => ({ text: answerText(step) })),
+    });
+    const api = workflowPlace('anthropic', 'substrates:\n  retry: { base_delay_ms: 5, max_delay_ms: 20 }');
+    roots.push(api.root);
+    const runtime = createRuntime({
+      home: api.home,
+      project: api.project,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-scripted', ANTHROPIC_BASE_URL: model.url },
+    });
+    const results = await runWorkflow(runtime, () => 'anthropic:claude-scripted');
+    expect(results.map((r) => [r.status, r.meta.detail])).toEqual(
+      SEED_WORKFLOW.map(() => ['completed', undefined]),
+    );
+    model.assertComplete();
+    expect(results.every((r) => r.meta.substrate === 'anthropic')).toBe(true);
+    expect(results[0]!.meta.usage).toMatchObject({ inputTokens: 10 });
+    const shape = journalShape(runtime);
+    expect(shape.length).toBeGreaterThanOrEqual(SEED_WORKFLOW.length * 2);
+    expect(shape).toEqual(journalShape(scriptedRuntime));
+    if (process.env.SHOW_SHAPE) console.log(shape.join('\n'));
+    // Each session fresh: one model request each, holding only its own task and handoff.
+    expect(model.turns).toHaveLength(SEED_WORKFLOW.length);
+    for (const turn of model.turns) expect((turn.body as { messages: unknown[] }).messages).toHaveLength(1);
+  });
+});
