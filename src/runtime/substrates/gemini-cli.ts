@@ -3,16 +3,20 @@
  * Gemini CLI lets a caller control without touching the user's files:
  *
  * - a policy file (`--policy`) from the policy engine: `allow` for each of the role's tools,
- *   `deny` for each removed tool; with `--approval-mode default` in a headless run, any tool
- *   that is neither allowed nor read-only needs a confirmation nobody can give, so it is refused;
+ *   `deny` for each removed tool, with `--approval-mode default` (a headless run then drops the
+ *   shell and edit tools unless allowed);
  * - the invocation's MCP servers in a system settings file (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
- *   which overrides user and project settings) and `--allowed-mcp-server-names` naming only them,
+ *   which overrides user and project settings; Gemini CLI ignores one under a world-writable
+ *   directory, so it lives in `~/.cache/firstlight/gemini-sessions/` for the session) and `--allowed-mcp-server-names` naming only them,
  *   with `tools.exclude` naming the removed tools so they are not offered.
  *
- * The persona's prompt has no flag of its own; it goes on stdin before the task.
+ * A removed tool is not offered; a call to one anyway ("Tool … not found") is reported as a
+ * permission denial. A server tool that is neither the role's nor removed is not stopped (the
+ * runtime passes every server tool outside the role as removed). The persona's prompt has no
+ * flag of its own; it goes on stdin before the task.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BudgetMeter, unavailable } from './budget.js';
 import { promptText, runCli } from './process.js';
@@ -25,10 +29,39 @@ export interface GeminiCliOptions {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** The name Gemini CLI gives a tool: hub tools (`server__tool`) become `mcp_server_tool`. */
+/** The runtime's built-in tool names (Claude Code's) as Gemini CLI names its own. */
+const GEMINI_BUILTINS: Readonly<Record<string, string>> = {
+  Read: 'read_file',
+  Grep: 'grep_search',
+  Glob: 'glob',
+  LS: 'list_directory',
+  WebSearch: 'google_web_search',
+  WebFetch: 'web_fetch',
+  Write: 'write_file',
+  Edit: 'replace',
+  MultiEdit: 'replace',
+  Bash: 'run_shell_command',
+};
+
+/**
+ * The name Gemini CLI gives a tool: hub tools (`server__tool`) become `mcp_server_tool`, the
+ * runtime's built-in names become Gemini's (`Bash` → `run_shell_command`).
+ */
 export function geminiToolName(name: string): string {
   const at = name.indexOf('__');
-  return at === -1 ? name : `mcp_${name.slice(0, at)}_${name.slice(at + 2)}`;
+  if (at !== -1) return `mcp_${name.slice(0, at)}_${name.slice(at + 2)}`;
+  return GEMINI_BUILTINS[name] ?? name;
+}
+
+/** Back from Gemini's name to the runtime's, for events and denials. */
+function runtimeToolName(name: string, request: SubstrateRequest): string {
+  for (const server of Object.keys(request.mcpServers)) {
+    const prefix = `mcp_${server}_`;
+    if (name.startsWith(prefix)) return `${server}__${name.slice(prefix.length)}`;
+  }
+  for (const tool of [...request.tools.map((t) => t.name), ...request.removedTools])
+    if (geminiToolName(tool) === name) return tool;
+  return name;
 }
 
 /** The policy file: one rule per allowed and per removed tool. */
@@ -36,7 +69,7 @@ export function geminiPolicy(request: SubstrateRequest): string {
   const rule = (tool: string, decision: 'allow' | 'deny', priority: number) =>
     `[[rule]]\ntoolName = ${JSON.stringify(geminiToolName(tool))}\ndecision = "${decision}"\npriority = ${priority}\n`;
   return [
-    ...request.removedTools.map((t) => rule(t, 'deny', 900)),
+    ...[...new Set(request.removedTools)].map((t) => rule(t, 'deny', 900)),
     ...request.tools.map((t) => rule(t.name, 'allow', 800)),
   ].join('\n');
 }
@@ -50,7 +83,7 @@ export function geminiSettings(request: SubstrateRequest): object {
         { command: s.command, args: [...s.args], ...(s.env ? { env: s.env } : {}) },
       ]),
     ),
-    tools: { exclude: request.removedTools.map(geminiToolName) },
+    tools: { exclude: [...new Set(request.removedTools.map(geminiToolName))] },
   };
 }
 
@@ -89,12 +122,18 @@ export function geminiCliSubstrate(options: GeminiCliOptions): Substrate {
 
 async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): Promise<SubstrateResult> {
   const meter = new BudgetMeter(request.budget, request.signal);
-  const dir = mkdtempSync(join(tmpdir(), 'firstlight-gemini-'));
+  // Gemini CLI skips a system settings file under a world-writable directory (/tmp), so the
+  // session's files go under the user's cache, private to them.
+  const parent = join(homedir(), '.cache', 'firstlight', 'gemini-sessions');
+  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  const dir = mkdtempSync(join(parent, 'session-'));
   const policyFile = join(dir, 'policy.toml');
   const settingsFile = join(dir, 'settings.json');
   writeFileSync(policyFile, geminiPolicy(request));
   writeFileSync(settingsFile, JSON.stringify(geminiSettings(request)));
   const names = new Map<string, string>();
+  const inputs = new Map<string, unknown>();
+  const removedSet = new Set(request.removedTools);
   const denials: { tool: string; input?: unknown }[] = [];
   let text = '';
   let result: Json | undefined;
@@ -110,24 +149,26 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
       request.onEvent({ type: 'text', text: event.content });
     } else if (event.type === 'tool_use') {
       const id = String(event.tool_id);
-      names.set(id, String(event.tool_name));
-      request.onEvent({ type: 'tool_call', id, name: String(event.tool_name), input: event.parameters });
+      const name = runtimeToolName(String(event.tool_name), request);
+      names.set(id, name);
+      inputs.set(id, event.parameters);
+      request.onEvent({ type: 'tool_call', id, name, input: event.parameters });
     } else if (event.type === 'tool_result') {
       const id = String(event.tool_id);
       const error = obj(event.error);
       const output = typeof event.output === 'string' ? event.output : String(error.message ?? '');
-      const denied = /denied|not allowed|policy/i.test(
-        String(error.type ?? '') + String(error.message ?? ''),
-      );
       const name = names.get(id) ?? 'unknown';
-      if (denied) denials.push({ tool: name });
+      // A removed tool is not registered ("Tool … not found"); a policy denial says so.
+      const removed = removedSet.has(name) && /not found/i.test(output);
+      const refused = !removed && /denied|not allowed|policy/i.test(`${String(error.type ?? '')} ${output}`);
+      if (removed || refused) denials.push({ tool: name, input: inputs.get(id) });
       request.onEvent({
         type: 'tool_result',
         id,
         name,
         output,
         isError: event.status === 'error',
-        ...(denied ? { denied: { reason: 'policy' } } : {}),
+        ...(removed || refused ? { denied: { reason: removed ? 'removed_tool' : 'policy' } } : {}),
       });
     } else if (event.type === 'error') {
       request.onEvent({ type: 'error', code: 'gemini', message: String(event.message), retrying: false });
