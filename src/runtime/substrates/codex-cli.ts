@@ -2,8 +2,9 @@
  * The `codex-cli` substrate: `codex exec --json`, prompt on stdin. What Codex lets a caller
  * control from the command line (`-c key=value` config overrides):
  *
- * - MCP servers: the invocation's servers as `mcp_servers.NAME.*`, each with `enabled_tools`
- *   naming only the role's tools of that server (Codex drops the others from the tool list);
+ * - MCP servers: the invocation's servers as `mcp_servers.NAME.*`, each `required` (waited for)
+ *   and with `enabled_tools` naming only the role's tools of that server (Codex drops the
+ *   others from the tool list, and answers a call to one "unsupported call");
  * - the shell and patch tools cannot be removed: when the role has tools removed, the session
  *   runs under `--sandbox read-only` (the OS sandbox refuses writes from shell commands and
  *   patches) instead of `workspace-write`, with `approval_policy="never"`, so nothing waits
@@ -41,14 +42,18 @@ export function codexArgs(request: SubstrateRequest, options: Pick<CodexCliOptio
     'approval_policy="never"',
   ];
   for (const [name, server] of Object.entries(request.mcpServers)) {
-    const key = `mcp_servers.${JSON.stringify(name)}`;
+    // Codex splits `-c` keys on dots and keeps quotes as part of a name, so the name goes bare
+    // (profile server names are letters, digits, `_` and `-`).
+    const key = `mcp_servers.${name}`;
     args.push('-c', `${key}.command=${toml(server.command)}`, '-c', `${key}.args=${toml(server.args)}`);
     for (const [k, v] of Object.entries(server.env ?? {})) args.push('-c', `${key}.env.${k}=${toml(v)}`);
     const prefix = `${name}__`;
     const tools = request.tools
       .filter((t) => t.name.startsWith(prefix))
       .map((t) => t.name.slice(prefix.length));
-    args.push('-c', `${key}.enabled_tools=${toml(tools)}`);
+    // `required`: Codex waits for the server before the first model request (and fails the
+    // session if it cannot start) instead of offering the model a tool list without it.
+    args.push('-c', `${key}.enabled_tools=${toml(tools)}`, '-c', `${key}.required=true`);
   }
   if (request.systemPrompt) args.push('-c', `developer_instructions=${toml(request.systemPrompt)}`);
   if (options.model) args.push('--model', options.model);

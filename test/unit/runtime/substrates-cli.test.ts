@@ -114,7 +114,7 @@ describe('agent CLI substrates', () => {
     expect(argv.slice(0, 3)).toEqual(['exec', '--json', '--skip-git-repo-check']);
     expect(argv[argv.indexOf('--sandbox') + 1]).toBe('read-only');
     expect(argv).toContain('approval_policy="never"');
-    expect(argv).toContain('mcp_servers."memory".enabled_tools=["read_graph"]');
+    expect(argv).toContain('mcp_servers.memory.enabled_tools=["read_graph"]');
     expect(argv).toContain('developer_instructions="SYSTEM: be brief."');
     expect(argv.at(-1)).toBe('-');
   });
