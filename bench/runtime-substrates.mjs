@@ -41,7 +41,10 @@ writeFileSync(
   artifact,
   JSON.stringify({
     kind: 'artifact',
-    content: { artifact: 'src/cache.ts', claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' } },
+    content: {
+      artifact: 'src/cache.ts',
+      claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' },
+    },
   }),
 );
 const env = { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: model.url };
@@ -65,7 +68,8 @@ async function bespoke() {
     onEvent: () => {},
   });
   const total = performance.now() - t0;
-  if (result.status !== 'completed') throw new Error(`bespoke run ${result.status}: ${result.failure?.message}`);
+  if (result.status !== 'completed')
+    throw new Error(`bespoke run ${result.status}: ${result.failure?.message}`);
   return { total, substrate: result.substrateMs, overhead: total - result.substrateMs };
 }
 
@@ -81,7 +85,8 @@ async function viaRuntime(substrate = spec) {
     substrate,
   });
   const total = performance.now() - t0;
-  if (result.status !== 'completed') throw new Error(`bench invoke ${result.status}: ${JSON.stringify(result.meta)}`);
+  if (result.status !== 'completed')
+    throw new Error(`bench invoke ${result.status}: ${JSON.stringify(result.meta)}`);
   const inside = result.meta.timings.substrate_ms;
   return { total, substrate: inside, overhead: total - inside };
 }
@@ -100,7 +105,9 @@ async function measure(fn, n, warm) {
 // The same pipeline on the scripted substrate (the same answer after the same 500 ms): what
 // invoke() costs whatever the substrate, so the difference is the real substrate's wiring.
 const scripted = () =>
-  viaRuntime(new ScriptedSubstrate({ steps: [{ delay_ms: MODEL_MS, text: 'One finding.', output: findings }] }));
+  viaRuntime(
+    new ScriptedSubstrate({ steps: [{ delay_ms: MODEL_MS, text: 'One finding.', output: findings }] }),
+  );
 const results = {
   bespoke: await measure(bespoke, N, 2),
   invoke: await measure(() => viaRuntime(), N, 2),
@@ -116,11 +123,14 @@ const row = (name, r) => ({
   'overhead p95 ms': fmt(r.overhead.p95),
   'overhead % of session': `${((r.overhead.median / r.substrate.median) * 100).toFixed(2)} %`,
 });
-printTable(`invoke() overhead on the anthropic substrate, model answering in ${MODEL_MS} ms (goal: <= ${GOAL_MS} ms, 2 %)`, [
-  row('bespoke: anthropic substrate.run() directly', results.bespoke),
-  row('runtime.invoke() on anthropic: validator, artifact handoff, journal, handoff write', results.invoke),
-  row('runtime.invoke() on the scripted substrate, same session (peer)', results.scripted),
-]);
+printTable(
+  `invoke() overhead on the anthropic substrate, model answering in ${MODEL_MS} ms (goal: <= ${GOAL_MS} ms, 2 %)`,
+  [
+    row('bespoke: anthropic substrate.run() directly', results.bespoke),
+    row('runtime.invoke() on anthropic: validator, artifact handoff, journal, handoff write', results.invoke),
+    row('runtime.invoke() on the scripted substrate, same session (peer)', results.scripted),
+  ],
+);
 const overhead = results.invoke.overhead.median;
 const verdict = overhead <= GOAL_MS ? 'meets' : 'misses';
 console.log(
