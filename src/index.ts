@@ -61,6 +61,17 @@ export {
   readSelfState,
   renderResumption,
 } from './resume/index.js';
+export type {
+  InvokeRequest,
+  InvokeResult,
+  Runtime,
+  RuntimeOptions,
+  Substrate,
+  SubstrateRequest,
+  SubstrateResult,
+} from './runtime/index.js';
+// runtime: a persona in a role as a fresh session on a substrate (createRuntime().invoke()).
+export { createRuntime, readJournal, resolveSubstrate, ScriptedSubstrate } from './runtime/index.js';
 export type { Firstlight, FirstlightOptions } from './servers/index.js';
 // servers: the composition root, the MCP servers over it and their transports, for embedding.
 export {

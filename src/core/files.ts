@@ -7,17 +7,30 @@ import { SystemError } from './errors.js';
 
 /**
  * Writes a file atomically: a temp file in the same directory, fsync, rename. A reader (or a
- * process killed mid-write) sees the old content or the new, never a torn file.
+ * process killed mid-write) sees the old content or the new, never a torn file. `fsync: false`
+ * keeps the rename's atomicity but not durability across a power loss: for records written on
+ * a latency budget (the runtime's session state and handoffs, as durable as its journal lines).
  */
-export async function writeFileAtomically(path: string, content: string | Buffer): Promise<void> {
+export async function writeFileAtomically(
+  path: string,
+  content: string | Buffer,
+  options: { fsync?: boolean } = {},
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomic(path, content, { fsync: true });
+  await writeFileAtomic(path, content, { fsync: options.fsync ?? true });
 }
 
-/** Synchronous twin of {@link writeFileAtomically}, for hooks that must not start an event loop. */
-export function writeFileAtomicallySync(path: string, content: string | Buffer): void {
+/**
+ * Synchronous twin of {@link writeFileAtomically}, for hooks that must not start an event loop
+ * and for small records on a latency budget (no thread-pool round trips).
+ */
+export function writeFileAtomicallySync(
+  path: string,
+  content: string | Buffer,
+  options: { fsync?: boolean } = {},
+): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic.sync(path, content, { fsync: true });
+  writeFileAtomic.sync(path, content, { fsync: options.fsync ?? true });
 }
 
 export interface LockOptions {

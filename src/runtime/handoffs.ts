@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { UserError, writeFileAtomically } from '../core/index.js';
+import { UserError, writeFileAtomicallySync } from '../core/index.js';
 import { DISPOSITIONS, HANDOFF_FIELDS, HANDOFF_KINDS, type HandoffKind } from './policy.js';
 
 /**
@@ -65,9 +65,9 @@ export function readHandoff(ledger: string, id: string): HandoffRecord | undefin
 }
 
 /** Stores a handoff (a new id, a new file: nothing else writes it). */
-export async function writeHandoff(ledger: string, record: HandoffRecord): Promise<string> {
+export function writeHandoff(ledger: string, record: HandoffRecord): string {
   const file = join(handoffsDir(ledger), `${record.id}.json`);
-  await writeFileAtomically(file, `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomicallySync(file, `${JSON.stringify(record, null, 2)}\n`, { fsync: false });
   return file;
 }
 
@@ -87,7 +87,9 @@ export function resolveHandoffInput(ref: string, options: { ledger: string; cwd:
 function fromFile(ref: string, path: string): HandoffInput {
   let raw: unknown;
   try {
-    raw = parseYaml(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    // JSON is YAML, but JSON.parse is ten times cheaper for the common case.
+    raw = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new UserError(`handoff file ${path} does not parse: ${(error as Error).message.split('\n')[0]}`, {
       code: 'HANDOFF_INVALID',

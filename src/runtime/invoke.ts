@@ -22,7 +22,7 @@ import {
   ROLE_POLICY,
   SURFACE_ENGAGEMENT,
 } from './policy.js';
-import { loadProfile, type Profile, type ProfileRole } from './profile.js';
+import { loadProfileCached, type Profile, type ProfileRole } from './profile.js';
 import { composeSystemPrompt, composeTaskMessage, promptBody } from './prompt.js';
 import { readSession, type SessionState, writeSession } from './sessions.js';
 import { resolveSubstrate } from './substrates/index.js';
@@ -107,7 +107,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       hint: 'pass --task TEXT or --task-file FILE',
     });
   }
-  const profile = loadProfile(request.persona, { home: context.home, cwd: context.cwd });
+  const profile = loadProfileCached(request.persona, { home: context.home, cwd: context.cwd });
   const role = profile.roles.get(request.role);
   if (!role) {
     throw new UserError(`persona "${profile.persona}" does not take role "${request.role}"`, {
@@ -364,11 +364,8 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     meta.removed_tools = [...toolSet.removed];
 
     // 6. Journal the start (and the override, and any acknowledged deviation).
-    const handoffRecords: HandoffRecord[] = [];
-    for (const { record, stored } of records) {
-      if (!stored) await writeHandoff(ledger, record);
-      handoffRecords.push(record);
-    }
+    const handoffRecords = records.map(({ record }) => record);
+    for (const { record, stored } of records) if (!stored) writeHandoff(ledger, record);
     meta.handoff_inputs = handoffRecords.map((r) => r.id);
     meta.acknowledgements = acks.map((a) => ({ kind: a.kind, acknowledgement: a.acknowledgement }));
     const startEntries: JournalWrite[] = [
@@ -678,7 +675,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
         ...(override ? { override_produced: true } : {}),
         inputs: meta.handoff_inputs,
       };
-      await writeHandoff(ledger, record);
+      writeHandoff(ledger, record);
       endEntries.push({
         kind: 'transition',
         title: `${mode ?? role.name} → ${CONSUMER_MODE[produces]} (${produces} handoff ${handoffId})`,
@@ -739,7 +736,6 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
         },
       });
     }
-    await appendJournal(journalDir, endEntries);
     const state: SessionState = {
       id: sessionId,
       profile: profile.file,
@@ -756,7 +752,8 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       created: prior?.created ?? startedAt.toISOString(),
       updated: new Date().toISOString(),
     };
-    await writeSession(ledger, state);
+    writeSession(ledger, state);
+    await appendJournal(journalDir, endEntries);
     const output: InvokeOutput | null =
       status === 'completed'
         ? {

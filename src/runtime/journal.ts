@@ -111,7 +111,12 @@ export function formatEntry(entry: JournalWrite, at: Date): string {
     .join('\t');
 }
 
-/** Appends entries (in order) under the file's lock; writes the header into a new file. */
+/**
+ * Appends entries (in order) as ONE write with O_APPEND, which concurrent writers cannot
+ * interleave (core's append-log). Only creating a day's file takes the cross-process lock, so
+ * its header is written exactly once and always first: the first writer puts header and rows
+ * down in one write while holding it; everyone after sees the file and appends.
+ */
 export async function appendJournal(
   dir: string,
   entries: readonly JournalWrite[],
@@ -119,16 +124,23 @@ export async function appendJournal(
 ): Promise<string> {
   const file = journalFile(dir, now);
   if (entries.length === 0) return file;
-  const rows = entries.map((entry) => formatEntry(entry, now));
+  const rows = entries.map((entry) => formatEntry(entry, now)).join('\n');
+  if (hasContent(file)) {
+    appendLine(file, rows);
+    return file;
+  }
   await withFileLock(
     file,
     async () => {
-      const fresh = !existsSync(file) || statSync(file).size === 0;
-      appendLine(file, (fresh ? [JOURNAL_HEADER, ...rows] : rows).join('\n'));
+      appendLine(file, hasContent(file) ? rows : `${JOURNAL_HEADER}\n${rows}`);
     },
     { waitMs: 10_000 },
   );
   return file;
+}
+
+function hasContent(file: string): boolean {
+  return (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 
 export interface JournalQuery {

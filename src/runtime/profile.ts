@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
-import { ConfigError, NotFoundError } from '../core/index.js';
+import { ConfigError, memoByFiles, NotFoundError } from '../core/index.js';
 import {
   ACCESS_LEVELS,
   type Access,
@@ -183,6 +183,22 @@ export function loadProfile(ref: string, options: { home: string; cwd?: string }
     throw invalid(file, '(file)', `not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   return parseProfile(raw, file);
+}
+
+const cached = new Map<string, () => Profile>();
+
+/**
+ * {@link loadProfile}, reusing the parsed profile while its file is unchanged (by mtime, size
+ * and inode): a long-lived runtime resolves a profile with one stat.
+ */
+export function loadProfileCached(ref: string, options: { home: string; cwd?: string }): Profile {
+  const file = profilePath(ref, options);
+  let memo = cached.get(file);
+  if (!memo) {
+    memo = memoByFiles(() => ({ value: loadProfile(file, options), files: [file] }));
+    cached.set(file, memo);
+  }
+  return memo();
 }
 
 /** Validates a parsed profile document (the YAML's value) from `file`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, memoByFiles } from '../core/index.js';
 import type { HandoffRecord } from './handoffs.js';
 import { HANDOFF_FIELDS, type Mode } from './policy.js';
 import { type Profile, type ProfileRole, profileDir, type SurfaceProfile } from './profile.js';
@@ -11,6 +11,8 @@ import { type Profile, type ProfileRole, profileDir, type SurfaceProfile } from 
  * surface and engagement scaffolding, and the brand discipline and governance by pointer —
  * never their text.
  */
+
+const bodies = new Map<string, () => string>();
 
 /** The system prompt body behind `system_prompt_uri`. */
 export async function promptBody(profile: Profile, home: string): Promise<string> {
@@ -36,7 +38,12 @@ export async function promptBody(profile: Profile, home: string): Promise<string
       ? uri
       : resolve(profileDir(profile), uri);
   try {
-    return readFileSync(path, 'utf8').trim();
+    let memo = bodies.get(path);
+    if (!memo) {
+      memo = memoByFiles(() => ({ value: readFileSync(path, 'utf8').trim(), files: [path] }));
+      bodies.set(path, memo);
+    }
+    return memo();
   } catch {
     throw new ConfigError(`system_prompt_uri: cannot read ${path}`, {
       code: 'PROFILE_INVALID',

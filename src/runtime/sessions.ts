@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../core/index.js';
+import { writeFileAtomicallySync } from '../core/index.js';
 import type { Mode } from './policy.js';
 import type { SubstrateMessage } from './substrates/types.js';
 
@@ -43,6 +43,8 @@ export function readSession(ledger: string, id: string): SessionState | undefine
   }
 }
 
-export async function writeSession(ledger: string, state: SessionState): Promise<void> {
-  await writeFileAtomically(sessionFile(ledger, state.id), `${JSON.stringify(state, null, 2)}\n`);
+export function writeSession(ledger: string, state: SessionState): void {
+  writeFileAtomicallySync(sessionFile(ledger, state.id), `${JSON.stringify(state, null, 2)}\n`, {
+    fsync: false,
+  });
 }

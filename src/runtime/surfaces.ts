@@ -20,7 +20,7 @@ const FUNCTIONAL_BARE = new Set(FUNCTIONAL_EMOJI.map((e) => e.replace(/\uFE0F/g,
 const MODIFIER = '(?:[\\u{1F3FB}-\\u{1F3FF}]|\\uFE0F|\\u20E3|[\\u{E0020}-\\u{E007F}])';
 const BASE = '(?:\\p{Emoji_Presentation}|\\p{Extended_Pictographic}\\uFE0F)';
 const SEQUENCE = `(?:\\p{Regional_Indicator}{2}|${BASE}${MODIFIER}*(?:\\u200D\\p{Extended_Pictographic}${MODIFIER}*)*)`;
-const EMOJI_WITH_SPACE = new RegExp(`([ \\t]?)(${SEQUENCE})([ \\t]?)`, 'gu');
+const EMOJI = new RegExp(SEQUENCE, 'gu');
 const EMOJI_TEST = new RegExp(SEQUENCE, 'u');
 
 /** True when `emoji` (one sequence) is a functional status emoji. */
@@ -34,10 +34,24 @@ export function isFunctionalEmoji(emoji: string): boolean {
  */
 export function stripEmoji(text: string, options: { functional: boolean }): string {
   if (!EMOJI_TEST.test(text)) return text;
-  return text.replace(EMOJI_WITH_SPACE, (match, before: string, emoji: string, after: string) => {
-    if (options.functional && isFunctionalEmoji(emoji)) return match;
-    return before && after ? before : '';
-  });
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(EMOJI)) {
+    if (options.functional && isFunctionalEmoji(match[0])) continue;
+    let start = match.index;
+    let end = start + match[0].length;
+    const spaceBefore = start > from && isSpace(text[start - 1]);
+    const spaceAfter = isSpace(text[end]);
+    if (spaceBefore) start--;
+    else if (spaceAfter && (start === 0 || text[start - 1] === '\n' || start === from)) end++;
+    out += text.slice(from, start);
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+function isSpace(char: string | undefined): boolean {
+  return char === ' ' || char === '\t';
 }
 
 /** What a voice strips from a field with `tag`: nothing, persona emoji, or every emoji. */

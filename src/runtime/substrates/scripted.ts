@@ -64,6 +64,13 @@ export interface RecordedRequest {
   readonly removedTools: readonly string[];
   readonly mcpServers: SubstrateRequest['mcpServers'];
   readonly budget: SubstrateRequest['budget'];
+  /** What each tool call gave back, in order (filled as the run goes). */
+  readonly toolResults: {
+    readonly name: string;
+    readonly output: string;
+    readonly isError: boolean;
+    readonly denied?: boolean;
+  }[];
 }
 
 /** A script asked for a run it does not have, or was left with runs unplayed. */
@@ -101,10 +108,22 @@ export class ScriptedSubstrate implements Substrate {
       removedTools: request.removedTools,
       mcpServers: request.mcpServers,
       budget: request.budget,
+      toolResults: [],
     };
     this.calls.push(recorded);
-    if (this.recordFile) appendLine(this.recordFile, JSON.stringify(recorded));
     const started = performance.now();
+    try {
+      return await this.play(request, recorded, started);
+    } finally {
+      if (this.recordFile) appendLine(this.recordFile, JSON.stringify(recorded));
+    }
+  }
+
+  private async play(
+    request: SubstrateRequest,
+    recorded: RecordedRequest,
+    started: number,
+  ): Promise<SubstrateResult> {
     const index = request.messages.filter((m) => m.role === 'assistant').length;
     const run = this.runs[index];
     const usage = { inputTokens: estimateTokens(request.systemPrompt), outputTokens: 0 };
@@ -162,6 +181,12 @@ export class ScriptedSubstrate implements Substrate {
         };
         emit({ type: 'tool_call', ...toolCall });
         const result = await request.executeTool(toolCall);
+        recorded.toolResults.push({
+          name: toolCall.name,
+          output: result.output,
+          isError: result.isError,
+          ...(result.denied ? { denied: true } : {}),
+        });
         emit({ type: 'tool_result', id: toolCall.id, name: toolCall.name, ...result });
       }
     }
