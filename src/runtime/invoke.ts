@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { ConfigError, type Logger, loadSettings, NotFoundError, UserError } from '../core/index.js';
+import {
+  ConfigError,
+  type Logger,
+  loadSettings,
+  memoByFiles,
+  NotFoundError,
+  type Settings,
+  UserError,
+} from '../core/index.js';
 import { detect } from './detectors.js';
 import {
   type HandoffRecord,
@@ -52,6 +60,19 @@ export interface RuntimeContext {
 /** Where journal, handoffs and sessions live: `<project>/.firstlight`, else the home. */
 export function ledgerDir(context: Pick<RuntimeContext, 'home' | 'project'>): string {
   return context.project ? join(context.project, '.firstlight') : context.home;
+}
+
+const settingsMemo = new Map<string, () => Settings>();
+
+/** The home's settings (substrates: and the rest), re-read only when firstlight.yaml changes. */
+function settingsOf(home: string): Settings {
+  const file = join(home, 'firstlight.yaml');
+  let memo = settingsMemo.get(file);
+  if (!memo) {
+    memo = memoByFiles(() => ({ value: loadSettings(file).settings, files: [file] }));
+    settingsMemo.set(file, memo);
+  }
+  return memo();
 }
 
 /** The mode that reads a handoff of each kind. */
@@ -414,7 +435,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     // The invocation's substrate, else the runtime's, the profile's, the settings' default.
     const settings =
       request.substrate === undefined && context.substrate === undefined && !profile.substrate
-        ? loadSettings(join(context.home, 'firstlight.yaml')).settings
+        ? settingsOf(context.home)
         : undefined;
     const substrateSpec =
       request.substrate ?? context.substrate ?? profile.substrate ?? settings?.substrates.default;
@@ -429,7 +450,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
         ? await resolveSubstrate(substrateSpec, {
             cwd: context.cwd,
             env: context.env,
-            settings: settings ?? loadSettings(join(context.home, 'firstlight.yaml')).settings,
+            settings: settings ?? settingsOf(context.home),
           })
         : substrateSpec;
     const messages: SubstrateMessage[] = prior

@@ -39,6 +39,8 @@ export function anthropicSubstrate(options: ApiSubstrateOptions): Substrate {
     async run(request) {
       if (options.keyRequired && !options.apiKey)
         return unavailable(missingKey('anthropic', options.apiKeyEnv));
+      // The meter starts first: loading the SDK and building its client is substrate time.
+      const meter = new BudgetMeter(request.budget, request.signal);
       // Loaded on first use: the CLI's other commands never pay for the SDK.
       const sdk = await import('@anthropic-ai/sdk');
       const client = new sdk.Anthropic({
@@ -46,7 +48,7 @@ export function anthropicSubstrate(options: ApiSubstrateOptions): Substrate {
         baseURL: options.baseUrl,
         maxRetries: 0,
       });
-      return runLoop(sdk, client, options, request);
+      return runLoop(sdk, client, options, request, meter);
     },
   };
 }
@@ -56,8 +58,8 @@ async function runLoop(
   client: Anthropic,
   options: ApiSubstrateOptions,
   request: SubstrateRequest,
+  meter: BudgetMeter,
 ): Promise<SubstrateResult> {
-  const meter = new BudgetMeter(request.budget, request.signal);
   const messages: MessageParam[] = request.messages.map((m) => ({ role: m.role, content: m.content }));
   const tools: Anthropic.Tool[] = request.tools.map((t) => ({
     name: t.name,

@@ -10,7 +10,7 @@ export class BudgetMeter {
   inputTokens = 0;
   outputTokens = 0;
   costUsd: number | undefined;
-  readonly started = Date.now();
+  readonly started = performance.now();
   /** Aborts on the caller's signal or when the wall time runs out. */
   readonly signal: AbortSignal;
   private readonly wallTimer: AbortController;
@@ -63,7 +63,7 @@ export class BudgetMeter {
   }
 
   get elapsedMs(): number {
-    return Date.now() - this.started;
+    return performance.now() - this.started;
   }
 
   dispose(): void {

@@ -49,8 +49,15 @@ export function isRealSubstrateKind(kind: string): kind is RealSubstrateKind {
   return (REAL_SUBSTRATE_KINDS as readonly string[]).includes(kind);
 }
 
+/** Parsed `substrates:` by the settings object it came from (a runtime reuses its settings). */
+const parsedSettings = new WeakMap<object, SubstrateSettings>();
+
 function substrateSettings(context: SubstrateContext): SubstrateSettings {
-  const parsed = substrateSettingsSchema.safeParse(context.settings?.substrates ?? {});
+  const raw = context.settings?.substrates;
+  const known = raw !== null && typeof raw === 'object' ? parsedSettings.get(raw) : undefined;
+  if (known) return known;
+  const parsed = substrateSettingsSchema.safeParse(raw ?? {});
+  if (parsed.success && raw !== null && typeof raw === 'object') parsedSettings.set(raw, parsed.data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new UserError(`firstlight.yaml substrates.${issue.path.join('.')}: ${issue.message}`, {
