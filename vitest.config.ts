@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The real-host suite runs on its own: `npm run test:hosts` (vitest.hosts.config.ts).
-    exclude: [...configDefaults.exclude, 'test/hosts/**'],
+    // So does the reliability suite: `npm run test:reliability` (vitest.reliability.config.ts).
+    exclude: [...configDefaults.exclude, 'test/hosts/**', 'test/reliability/**'],
     // e2e tests spawn real servers and clients; two cores do not like many at once.
     maxWorkers: 2,
     minWorkers: 1,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packagePath, resolveHome } from '../core/index.js';
+import { packagePath, resolveHome, UserError as UsageError } from '../core/index.js';
 
 /** Options every command takes. */
 export interface HomeOption {
@@ -26,4 +26,16 @@ export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A positive integer option (`--limit 20`), or the usage error naming it. */
+export function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`${flag} must be a positive integer, not "${value}"`, {
+      code: 'INVALID_ARGUMENT',
+      hint: `pass ${flag} 20`,
+    });
+  }
+  return n;
 }

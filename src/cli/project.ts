@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { requireDir } from '../core/index.js';
 import { findProject } from '../guidance/index.js';
 
 /**
@@ -7,5 +8,6 @@ import { findProject } from '../guidance/index.js';
  * else the git root, else here), so every command agrees on one root from any subdirectory.
  */
 export function projectDir(flag: string | undefined, home: string): string {
+  if (flag) requireDir(flag, '--project');
   return flag ? resolve(flag) : findProject(process.cwd(), { home }).dir;
 }

@@ -1,5 +1,6 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureDir } from './dirs.js';
 
 /**
  * Appends `line` and a newline in ONE write with O_APPEND: concurrent writers on a local file
@@ -7,7 +8,7 @@ import { dirname } from 'node:path';
  * handed to the kernel. So small records need no lock. The directory is created if missing.
  */
 export function appendLine(file: string, line: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  ensureDir(dirname(file));
   appendFileSync(file, `${line}\n`, { flag: 'a' });
 }
 

@@ -1,22 +1,22 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
+import { ensureDir } from './dirs.js';
 import { SystemError } from './errors.js';
 
 /**
  * Writes a file atomically: a temp file in the same directory, fsync, rename. A reader (or a
  * process killed mid-write) sees the old content or the new, never a torn file. `fsync: false`
  * keeps the rename's atomicity but not durability across a power loss: for records written on
- * a latency budget (the runtime's session state and handoffs, as durable as its journal lines).
+ * a latency budget (the runtime's session state, as durable as its journal lines).
  */
 export async function writeFileAtomically(
   path: string,
   content: string | Buffer,
   options: { fsync?: boolean } = {},
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  ensureDir(dirname(path));
   await writeFileAtomic(path, content, { fsync: options.fsync ?? true });
 }
 
@@ -29,7 +29,7 @@ export function writeFileAtomicallySync(
   content: string | Buffer,
   options: { fsync?: boolean } = {},
 ): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensureDir(dirname(path));
   writeFileAtomic.sync(path, content, { fsync: options.fsync ?? true });
 }
 
@@ -52,7 +52,7 @@ export async function withFileLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const waitMs = options.waitMs ?? 30_000;
-  await mkdir(dirname(target), { recursive: true });
+  ensureDir(dirname(target));
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(target, {

@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensureDir } from './dirs.js';
 import { UserError } from './errors.js';
 import { packagePath } from './package-root.js';
 
@@ -86,7 +87,7 @@ export function initHome(dir: string, options: { force?: boolean; from?: string 
       });
     }
   }
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const example = options.from ?? exampleHomeDir();
   for (const entry of HOME_TEMPLATE) {
     const source = join(example, entry);

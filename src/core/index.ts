@@ -7,6 +7,15 @@
 
 export type { Tail } from './append-log.js';
 export { appendLine, readTailLines } from './append-log.js';
+export {
+  appendStateLine,
+  confineFile,
+  readStateFile,
+  readStateTail,
+  UnsafeFileError,
+  writeStateFile,
+  writeStateFileSync,
+} from './confine.js';
 export type {
   Prompt,
   PromptSpec,
@@ -16,6 +25,7 @@ export type {
   ResourceText,
 } from './content-spec.js';
 export { definePrompt } from './content-spec.js';
+export { ensureDir, requireDir } from './dirs.js';
 export type { FirstlightErrorOptions } from './errors.js';
 export {
   asFirstlightError,
@@ -40,6 +50,8 @@ export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
 export { matchToolGlob, toolGlob } from './glob/index.js';
 export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput } from './home.js';
 export { ensureHome, exampleHomeDir, HOME_TEMPLATE, homePaths, initHome, resolveHome } from './home.js';
+export type { Leftover } from './leftovers.js';
+export { describeLeftovers, LEFTOVER_MIN_AGE_MS, sweepLeftovers } from './leftovers.js';
 export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';

@@ -1,5 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { ConfigError, UserError, withFileLock, writeFileAtomically } from '../core/index.js';
+import { existsSync, lstatSync } from 'node:fs';
+import {
+  ConfigError,
+  isFirstlightError,
+  readStateFile,
+  UserError,
+  withFileLock,
+  writeStateFile,
+} from '../core/index.js';
 
 /** The taskspace as tools and the packet show it (a type alias: loose packet schemas accept it). */
 export type Taskspace = {
@@ -21,15 +28,14 @@ export const TASKSPACE_LIMITS = { name: 200, description: 2_000, initial_prompt:
 /** Reads `<project>/.firstlight/taskspace.json`. */
 export function readTaskspace(file: string): TaskspaceRead {
   // The common case on every packet: no store. Answer it without throwing ENOENT.
-  if (!existsSync(file)) return { status: 'missing', file, taskspace: null };
-  let text: string;
+  if (!existsSync(file) && !isLink(file)) return { status: 'missing', file, taskspace: null };
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readStateFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { status: 'missing', file, taskspace: null };
     return { status: 'unreadable', file, taskspace: null, problem: (error as Error).message };
   }
+  if (text === undefined) return { status: 'missing', file, taskspace: null };
   const parsed = parseStore(text);
   if ('problem' in parsed) return { status: 'unreadable', file, taskspace: null, problem: parsed.problem };
   if (parsed.raw === null) return { status: 'empty', file, taskspace: null };
@@ -71,10 +77,11 @@ export async function writeTaskspace(
   return withFileLock(file, async () => {
     let text: string | undefined;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readStateFile(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw unreadable(file, (error as Error).message);
+      // A symlink out of .firstlight/ or a FIFO: refused as it is, naming the path.
+      if (isFirstlightError(error)) throw error;
+      throw unreadable(file, (error as Error).message);
     }
     const parsed = text === undefined ? { raw: null } : parseStore(text);
     if ('problem' in parsed) throw unreadable(file, parsed.problem);
@@ -87,7 +94,7 @@ export async function writeTaskspace(
       initial_prompt: patch.initial_prompt === undefined ? previous.initial_prompt : patch.initial_prompt,
       updated_at: (options.now ?? (() => new Date()))().toISOString(),
     };
-    await writeFileAtomically(file, `${JSON.stringify(next, null, 2)}\n`);
+    await writeStateFile(file, `${JSON.stringify(next, null, 2)}\n`);
     return {
       file,
       taskspace: toTaskspace(next),
@@ -95,6 +102,15 @@ export async function writeTaskspace(
       initial_prompt_cleared: previous.initial_prompt !== null && next.initial_prompt === null,
     };
   });
+}
+
+/** A dangling symlink is not "missing": existsSync follows links. */
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** The JSON object in the store, null for an empty file, or what is wrong with it. */

@@ -2,7 +2,8 @@
  * `firstlight doctor`: per installed host and scope, is each file there with our part current,
  * and does the configured server command actually answer `bootstrap_session`?
  */
-import { readTextIfExists } from '../core/index.js';
+import { join } from 'node:path';
+import { describeLeftovers, readTextIfExists, sweepLeftovers } from '../core/index.js';
 import { adapterFor } from './adapters/index.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
@@ -40,6 +41,8 @@ export interface DoctorReport {
   hosts: HostDiagnosis[];
   /** Set when nothing is installed at all. */
   note?: string;
+  /** What a crash left in the home or the project's .firstlight/ (temp files, stale locks), removed by this run. */
+  swept?: string;
 }
 
 export interface ProbeResult {
@@ -67,6 +70,8 @@ const CHECK_OF: Record<Surface['kind'], CheckName> = {
 
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const hosts: HostDiagnosis[] = [];
+  const leftovers = sweepLeftovers([options.home, join(options.project, '.firstlight')]);
+  const swept = leftovers.length > 0 ? describeLeftovers(leftovers, options.home) : undefined;
   const probes = new Map<string, Promise<ProbeResult>>();
   for (const scope of ['project', 'user'] as const) {
     const manifest = readManifest(manifestPath(scope, options.project, options.home));
@@ -119,6 +124,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     project: options.project,
     ok: hosts.length > 0 && hosts.every((h) => h.ok),
     hosts,
+    ...(swept ? { swept } : {}),
     ...(hosts.length === 0
       ? { note: 'firstlight is not installed here: run `firstlight install HOST`' }
       : {}),

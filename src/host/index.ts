@@ -34,7 +34,8 @@ export type { CommandInput, ResolvedCommands } from './install/command.js';
 export { resolveCommands, shellQuote } from './install/command.js';
 export type { FileAction, FileReport, InstallOptions, InstallReport } from './install/installer.js';
 export type { InstalledCommand } from './install/manifest.js';
-export { doctor, install, probeServer, uninstall } from './lazy.js';
+export type { InstalledScope, InstallStatusOptions } from './install-status.js';
+export { doctor, handshakeServer, install, installStatus, probeServer, uninstall } from './lazy.js';
 export type { ProbeOptions } from './probe.js';
 export {
   renderDoctorReport,

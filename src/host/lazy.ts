@@ -5,6 +5,7 @@
  */
 import type { DoctorOptions, DoctorReport, ProbeResult } from './doctor.js';
 import type { InstallOptions, InstallReport } from './install/installer.js';
+import type { InstalledScope, InstallStatusOptions } from './install-status.js';
 import type { ProbeOptions } from './probe.js';
 
 /** Writes the chosen hosts' files and records them in the manifest; re-running changes nothing. */
@@ -28,4 +29,17 @@ export async function probeServer(
   options: ProbeOptions,
 ): Promise<ProbeResult> {
   return (await import('./probe.js')).probeServer(server, options);
+}
+
+/** Starts a server command and completes the MCP handshake only (no tool call: records nothing). */
+export async function handshakeServer(
+  server: { command: string; args: string[] },
+  options: ProbeOptions,
+): Promise<ProbeResult> {
+  return (await import('./probe.js')).handshakeServer(server, options);
+}
+
+/** Per scope, the hosts the install manifests name and whether their server command can start. */
+export async function installStatus(options: InstallStatusOptions): Promise<InstalledScope[]> {
+  return (await import('./install-status.js')).installStatus(options);
 }

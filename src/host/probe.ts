@@ -69,3 +69,43 @@ export async function probeServer(
 function textOf(result: { content?: { type: string; text?: string }[] }): string {
   return result.content?.find((c) => c.type === 'text')?.text ?? '';
 }
+
+/**
+ * A lighter probe for `firstlight status --probe`: start the command, complete the MCP
+ * handshake and list the tools. It calls no tool, so the home records nothing.
+ */
+export async function handshakeServer(
+  server: { command: string; args: string[] },
+  options: ProbeOptions,
+): Promise<ProbeResult> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: Object.fromEntries(
+      Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+    cwd: options.cwd,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'firstlight-status', version: '0.0.0' });
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(transport), timeout]);
+    const { tools } = await Promise.race([client.listTools(), timeout]);
+    return { ok: true, detail: `answers the MCP handshake (${tools.length} tools)` };
+  } catch (error) {
+    return {
+      ok: false,
+      detail: `\`${[server.command, ...server.args].join(' ')}\` failed: ${(error as Error).message}`,
+    };
+  } finally {
+    clearTimeout(timer);
+    await client.close().catch(() => {});
+  }
+}

@@ -109,9 +109,10 @@ export function renderUninstallReport(report: InstallReport): string {
 }
 
 export function renderDoctorReport(report: DoctorReport): string {
-  if (report.hosts.length === 0) return `firstlight doctor: ${report.note ?? 'nothing installed'}`;
+  const swept = report.swept ? `\n  info ${report.swept}` : '';
+  if (report.hosts.length === 0) return `firstlight doctor: ${report.note ?? 'nothing installed'}${swept}`;
   const lines = [
-    `firstlight doctor: ${report.project} — ${report.ok ? 'all checks pass' : 'PROBLEMS FOUND'}`,
+    `firstlight doctor: ${report.project} — ${report.ok ? 'all checks pass' : 'PROBLEMS FOUND'}${swept}`,
   ];
   for (const h of report.hosts) {
     lines.push('', `${h.name} (${h.scope}): ${h.ok ? 'ok' : 'FAILING'}`);

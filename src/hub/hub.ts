@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, SystemError, silentLogger, UserError } from '../core/index.js';
 import { ProcessGroupTransport, type ServerSpec } from './process-group-transport.js';
 
@@ -10,15 +10,75 @@ export interface CallOptions {
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
+/** How a backend's server process ended when nobody asked it to (or why it was put down). */
+export interface CrashInfo {
+  /** `exit code 1`, `killed by SIGKILL`, or `hung: no answer to read_file within 3 s`. */
+  how: string;
+  /** The last lines it wrote to stderr. */
+  stderr: string;
+  at: number;
+}
+
+/** A backend's health, as `describe_capability` shows it. */
+export interface BackendStatus {
+  state: 'running' | 'crashed';
+  restarts: number;
+  pid: number | undefined;
+  last_crash?: { how: string; stderr: string; at: string };
+}
+
+/** A backend call failed because its server process is gone (or was put down as hung). */
+export class BackendCrashedError extends SystemError {
+  constructor(name: string, crash: CrashInfo) {
+    const clue = crash.stderr.trim() ? `; its stderr ended with: ${lastLines(crash.stderr, 5)}` : '';
+    super(`backend "${name}" crashed (${crash.how})${clue}`, {
+      code: 'BACKEND_CRASHED',
+      hint: 'it is restarted on the next call (with a growing pause between restarts); describe_capability shows its state',
+    });
+  }
+}
+
+/** A backend call got no answer in time; the server is put down and restarted on the next call. */
+export class BackendTimeoutError extends SystemError {
+  constructor(name: string, tool: string, ms: number) {
+    super(`backend "${name}" did not answer ${tool} within ${ms / 1000} s`, {
+      code: 'BACKEND_TIMEOUT',
+      hint: 'the server was stopped and is restarted on the next call; pass a larger execute timeout if the call is just slow',
+    });
+  }
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}
+
+/** Pause before restart number `n` (1-based): 0.25 s, doubling, at most 8 s. */
+export function restartBackoffMs(n: number): number {
+  return Math.min(8_000, 250 * 2 ** Math.max(0, n - 1));
+}
+
 /** A live connection to one backend MCP server. */
 export class BackendConnection {
+  /** Set when the server process ended by itself, or was put down as hung. */
+  crashed: CrashInfo | undefined;
+  /** Restarts before this connection (a restarted backend gets a new connection). */
+  restarts = 0;
+
   constructor(
     readonly name: string,
     readonly spec: ServerSpec,
     readonly client: Client,
     readonly tools: Tool[],
     private readonly transport: ProcessGroupTransport,
-  ) {}
+  ) {
+    transport.onCrash = ({ code, signal }) => {
+      this.crashed ??= {
+        how: signal ? `killed by ${signal}` : `exit code ${code}`,
+        stderr: transport.recentStderr,
+        at: Date.now(),
+      };
+    };
+  }
 
   get pid(): number | undefined {
     return this.transport.pid;
@@ -30,10 +90,39 @@ export class BackendConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    if (this.crashed) throw new BackendCrashedError(this.name, this.crashed);
     const onProgress = options.onProgress;
-    const result = await this.client.callTool({ name: tool, arguments: args }, undefined, {
+    const timeout = options.timeoutMs ?? 300_000;
+    let result: unknown;
+    try {
+      result = await this.callOnce(tool, args, options, timeout, onProgress);
+    } catch (error) {
+      if (this.crashed) throw new BackendCrashedError(this.name, this.crashed);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        // A server that does not answer in time may never answer: put it down, restart on next use.
+        this.crashed = {
+          how: `hung: no answer to ${tool} within ${timeout / 1000} s`,
+          stderr: this.transport.recentStderr,
+          at: Date.now(),
+        };
+        void this.close().catch(() => {});
+        throw new BackendTimeoutError(this.name, tool, timeout);
+      }
+      throw error;
+    }
+    return result as CallToolResult;
+  }
+
+  private callOnce(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    timeout: number,
+    onProgress: CallOptions['onProgress'],
+  ): Promise<unknown> {
+    return this.client.callTool({ name: tool, arguments: args }, undefined, {
       signal: options.signal,
-      timeout: options.timeoutMs ?? 300_000,
+      timeout,
       // Only with onprogress does the SDK send a progressToken (and reset the timeout on
       // progress), so it is passed only when someone listens: a token makes the backend and
       // the SDK track progress for every call, which a loop of small relay calls pays for.
@@ -45,7 +134,24 @@ export class BackendConnection {
           }
         : {}),
     });
-    return result as CallToolResult;
+  }
+
+  status(): BackendStatus {
+    const crash = this.crashed;
+    return {
+      state: crash ? 'crashed' : 'running',
+      restarts: this.restarts,
+      pid: crash ? undefined : this.pid,
+      ...(crash
+        ? {
+            last_crash: {
+              how: crash.how,
+              stderr: lastLines(crash.stderr, 5),
+              at: new Date(crash.at).toISOString(),
+            },
+          }
+        : {}),
+    };
   }
 
   /** Closes the session and kills the server's process group. */
@@ -71,6 +177,7 @@ export interface HubOptions {
  */
 export class Hub {
   private readonly connections = new Map<string, BackendConnection>();
+  private readonly restarting = new Map<string, Promise<BackendConnection>>();
   private readonly log: Logger;
 
   constructor(private readonly options: HubOptions = {}) {
@@ -79,6 +186,40 @@ export class Hub {
 
   get(name: string): BackendConnection | undefined {
     return this.connections.get(name);
+  }
+
+  /**
+   * The connection for a call: a crashed backend is restarted first (after a pause that grows
+   * with each restart, at most 8 s). A restart that fails throws, and the next call tries again.
+   */
+  async live(name: string): Promise<BackendConnection | undefined> {
+    const connection = this.connections.get(name);
+    if (!connection?.crashed) return connection;
+    let pending = this.restarting.get(name);
+    if (!pending) {
+      pending = this.restart(name, connection).finally(() => this.restarting.delete(name));
+      this.restarting.set(name, pending);
+    }
+    return pending;
+  }
+
+  private async restart(name: string, old: BackendConnection): Promise<BackendConnection> {
+    const crash = old.crashed!;
+    const n = old.restarts + 1;
+    const wait = crash.at + restartBackoffMs(n) - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.log.warn(`backend "${name}" ${crash.how}; restarting it (restart ${n})`);
+    await old.close().catch(() => {});
+    try {
+      const fresh = await this.connect(name, old.spec);
+      fresh.restarts = n;
+      return fresh;
+    } catch (error) {
+      // Counted, and the pause before the next try starts now.
+      old.restarts = n;
+      crash.at = Date.now();
+      throw error;
+    }
   }
 
   names(): string[] {

@@ -37,6 +37,13 @@ export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Called once when the server's process ends by itself (not through `close`), before
+   * `onclose`: the exit code or signal, for the crash report.
+   */
+  onCrash?: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
+  private closing = false;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
 
   constructor(
     private readonly spec: ServerSpec,
@@ -77,9 +84,13 @@ export class ProcessGroupTransport implements Transport {
         if (child.pid) liveGroups.add(child.pid);
         resolve();
       });
+      child.on('exit', (code, signal) => {
+        this.exit = { code, signal };
+      });
       child.on('close', () => {
         if (child.pid) liveGroups.delete(child.pid);
         this.child = undefined;
+        if (!this.closing) this.onCrash?.(this.exit);
         this.onclose?.();
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
@@ -119,6 +130,7 @@ export class ProcessGroupTransport implements Transport {
 
   /** Ends stdin, then SIGTERM to the group after `graceMs`, then SIGKILL. */
   async close(graceMs = 500): Promise<void> {
+    this.closing = true;
     const child = this.child;
     if (!child?.pid) return;
     const pid = child.pid;

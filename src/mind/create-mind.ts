@@ -16,6 +16,8 @@ export const MIND_SERVER_TOOL_NAMES: readonly string[] = [
   'read_memory_file',
   'remember',
   'recall',
+  'forget_memory',
+  'restore_memory',
   'observe',
   'reflect',
   'internalize',

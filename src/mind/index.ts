@@ -9,6 +9,8 @@ export type {
   CognitionDeps,
   CognitionEvent,
   CognitionResult,
+  EventListing,
+  EventQuery,
   ObserveInput,
   PredictionError,
   ReflectInput,
@@ -22,6 +24,7 @@ export {
   cognitionTools,
   eventFileFor,
   LEXICAL_WEIGHT,
+  listEvents,
   PREDICTION_ERROR_MEASURE,
   polarityOf,
   predictionError,
@@ -34,7 +37,9 @@ export { assembleContract, CONTRACT_ERROR_PREFIX } from './contract.js';
 export type { CreateMindOptions } from './create-mind.js';
 export { createMind, MIND_SERVER_TOOL_NAMES } from './create-mind.js';
 export type {
+  CheckedMemory,
   Facet,
+  ForgetResult,
   MemoryCatalog,
   MemoryEntry,
   MemoryFile,
@@ -45,6 +50,7 @@ export type {
   MemorySnapshot,
   MemoryStoreOptions,
   MemoryToolDeps,
+  MemoryType,
   RecallHit,
   RecallIndexOptions,
   RecallOptions,
@@ -52,21 +58,32 @@ export type {
   RememberInput,
   RememberOptions,
   RememberResult,
+  RestoreResult,
+  SaveEditResult,
+  TrashOptions,
+  TrashRecord,
 } from './memory/index.js';
 export {
+  CUSTOM_TYPE_PREFIX,
   catalogOf,
+  checkMemoryText,
   excerptAround,
   FIELD_BOOST,
   fileNameFor,
+  forgetMemory,
   INDEX_FILE,
   isProblem,
+  isValidType,
+  listForgotten,
   listMemories,
   listMemoryFiles,
   MAX_CONTENT_CHARS,
   MAX_K,
   MAX_MEMORY_BYTES,
+  MEMORY_TYPES,
   MemoryStore,
   matchesFacet,
+  memoryFileFor,
   memoryTools,
   normalizeType,
   openRecallIndex,
@@ -76,7 +93,11 @@ export {
   readMemoryEntry,
   readMemoryFile,
   remember,
+  restoreMemory,
   SUPERSEDED_FACTOR,
+  saveEditedMemory,
+  TRASH_DIR,
+  validTypesText,
 } from './memory/index.js';
 export type { BootstrapOptions, MindOptions, PacketSections, SectionResult } from './mind.js';
 export { Mind } from './mind.js';
@@ -99,6 +120,8 @@ export {
 export { BOOTSTRAP_RULE, cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 export type { RenderOptions } from './render-markdown.js';
 export { DEFAULT_MARKDOWN_MAX_CHARS, renderPacketMarkdown } from './render-markdown.js';
+export type { SessionHistory } from './session-files.js';
+export { readSessionHistory } from './session-files.js';
 export type { MindServerParts } from './surface.js';
 export { mindServerPrompts, mindServerResources, mindServerTools } from './surface.js';
 export type { ConnectionInfo } from './tools.js';

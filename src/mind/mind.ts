@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  describeLeftovers,
   estimateTokensForChars,
   homePaths,
   type Logger,
@@ -7,6 +8,7 @@ import {
   memoByFiles,
   type Settings,
   silentLogger,
+  sweepLeftovers,
 } from '../core/index.js';
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
@@ -96,6 +98,8 @@ export class Mind {
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
   private warming: Promise<void> | undefined;
   private readonly quickOverview: boolean;
+  /** Said once, in the next packet: what the start swept after a crash. */
+  private readonly startupNotices: string[] = [];
 
   constructor(options: MindOptions) {
     this.home = options.home;
@@ -110,6 +114,16 @@ export class Mind {
       watch: options.watchMemory ?? false,
     });
     this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
+    // What a process killed mid-write left (temp files, stale locks): swept and said once.
+    const swept = sweepLeftovers([
+      options.home,
+      ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : []),
+    ]);
+    if (swept.length > 0) {
+      const notice = describeLeftovers(swept, options.home);
+      this.log.warn(notice);
+      this.startupNotices.push(notice);
+    }
     this.quickOverview = options.quickMemoryOverview ?? false;
     this.sections = options.sections ?? {};
     this.toolNames = options.toolNames ?? [];
@@ -206,6 +220,7 @@ export class Mind {
       budget: { chars: 0, tokens_estimate: 0 },
     };
     reasons.push(...this.ledger.problems());
+    if (!options.preview) reasons.push(...this.startupNotices.splice(0));
     return withBudget(packet);
   }
 

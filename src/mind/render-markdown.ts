@@ -37,13 +37,14 @@ export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOpt
     ? '## Mind contract\n\n'
     : '## Mind contract (UNAVAILABLE)\n\n';
   const fixed = [...head, ...tail].join('\n\n').length + contractHeader.length + 4;
-  let contract = packet.mind_contract.trim();
+  // The persona's own headings go under "## Mind contract", not beside it.
+  let contract = demoteHeadings(packet.mind_contract.trim(), SECTION_LEVEL + 1);
   const room = maxChars - fixed;
   if (contract.length > room) {
     const keep = Math.max(0, room - CONTRACT_CUT_NOTE.length);
     contract = `${contract.slice(0, keep).replace(/\s+\S*$/, '')}${CONTRACT_CUT_NOTE}`;
   }
-  let text = [...head, `${contractHeader}${contract}`, ...tail].join('\n\n');
+  let text = withoutBlankRuns([...head, `${contractHeader}${contract}`, ...tail].join('\n\n'));
   // Last resort (a huge resumption or context): cut from the end, never the beginning.
   if (text.length > maxChars) text = `${text.slice(0, maxChars - 2).replace(/\s+\S*$/, '')}\n…`;
   return text;
@@ -111,7 +112,67 @@ function guidanceSection(packet: BootstrapPacket): string {
 function taskspaceSection(packet: BootstrapPacket): string {
   const t = packet.taskspace;
   if (!t) return '';
-  const lines = [`## Taskspace: ${t.name}`, '', t.description];
+  const lines = [`## Taskspace: ${t.name}`];
+  const description = demoteHeadings(t.description.trim(), SECTION_LEVEL + 1);
+  if (description !== '') lines.push('', description);
   if (t.initial_prompt) lines.push('', `Initial task: ${t.initial_prompt}`);
   return lines.join('\n');
+}
+
+/** The level of the packet's own sections (`## Active context`). */
+const SECTION_LEVEL = 2;
+const HEADING = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Shifts an embedded document's ATX headings so its shallowest one sits at `level` (never past
+ * `######`, the deepest markdown has), leaving fenced code alone: a persona's own `# Name` and
+ * `## Voice` become `###` and `####` under the packet's `## Mind contract`, instead of reading
+ * as packet sections.
+ */
+function demoteHeadings(text: string, level: number): string {
+  const lines = text.split('\n');
+  const inFence = fencedLines(lines);
+  let shallowest = 7;
+  lines.forEach((line, i) => {
+    const m = inFence[i] ? null : HEADING.exec(line);
+    if (m) shallowest = Math.min(shallowest, m[2]!.length);
+  });
+  const shift = level - shallowest;
+  if (shallowest === 7 || shift <= 0) return text;
+  return lines
+    .map((line, i) =>
+      inFence[i]
+        ? line
+        : line.replace(
+            HEADING,
+            (_all, indent: string, hashes: string) =>
+              `${indent}${'#'.repeat(Math.min(6, hashes.length + shift))}`,
+          ),
+    )
+    .join('\n');
+}
+
+/** Which lines are inside (or open/close) a fenced code block. */
+function fencedLines(lines: string[]): boolean[] {
+  let open: string | undefined;
+  return lines.map((line) => {
+    const m = FENCE.exec(line);
+    if (open === undefined) {
+      if (m) open = m[1]![0]!.repeat(m[1]!.length);
+      return open !== undefined;
+    }
+    if (m && m[1]![0] === open[0] && m[1]!.length >= open.length && line.trim() === m[1]) open = undefined;
+    return true;
+  });
+}
+
+/** One blank line at most between blocks, none at the ends: whitespace-only lines count as blank. */
+function withoutBlankRuns(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.trim() === '' ? '' : line))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

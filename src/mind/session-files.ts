@@ -1,6 +1,6 @@
 import { existsSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { appendLine, readTailLines, readTextIfExists } from '../core/index.js';
+import { appendStateLine, readStateFile, readStateTail } from '../core/index.js';
 
 /** One session start: a line of `<home>/sessions.jsonl`. */
 export interface SessionRecord {
@@ -74,7 +74,7 @@ function asRecord(value: unknown): SessionRecord | undefined {
 }
 
 function readLog(file: string): FileRead | undefined {
-  const tail = readTailLines(file, TAIL_BYTES);
+  const tail = readStateTail(file, TAIL_BYTES);
   if (!tail) return undefined;
   const records: SessionRecord[] = [];
   const bad: string[] = [];
@@ -92,7 +92,7 @@ function readLog(file: string): FileRead | undefined {
 
 /** `sessions.json`: `{current, previous}`, each a session start or null. */
 function readSingle(file: string): FileRead | undefined {
-  const text = readTextIfExists(file);
+  const text = readStateFile(file);
   if (text === undefined) return undefined;
   const fail = (why: string): FileRead => ({ records: [], problem: why, size: text.length });
   let value: unknown;
@@ -164,7 +164,7 @@ export function upkeep(files: SessionFiles, now: Date): string[] {
   for (const { file, problem, records } of read.corrupt) {
     const aside = freeName(`${file}.corrupt-${now.getTime()}`);
     renameSync(file, aside);
-    for (const record of records) appendLine(files.log, JSON.stringify(record));
+    for (const record of records) appendStateLine(files.log, JSON.stringify(record));
     notices.push(
       `${basename(file)}: ${problem}; kept it as ${basename(aside)} and carried its ${records.length} readable session start(s) into ${basename(files.log)}`,
     );
@@ -172,10 +172,60 @@ export function upkeep(files: SessionFiles, now: Date): string[] {
   const moved = new Set(read.corrupt.map((c) => c.file));
   if (read.singlePresent && !moved.has(files.single)) {
     for (const record of readSingle(files.single)?.records ?? []) {
-      appendLine(files.log, JSON.stringify(record));
+      appendStateLine(files.log, JSON.stringify(record));
     }
     unlinkSync(files.single);
   }
   if (read.logSize > ROTATE_BYTES && !moved.has(files.log)) renameSync(files.log, files.rotated);
   return notices;
+}
+
+/** Every session start a home's files hold, newest first, and what could not be read. */
+export interface SessionHistory {
+  sessions: SessionRecord[];
+  /** Lines or files that are not session starts (`sessions.jsonl line 3: not valid JSON (…)`). */
+  problems: string[];
+}
+
+/**
+ * All the session starts of a home (the log, its rotated predecessor and a `sessions.json` not
+ * yet folded in), whole files rather than tails, newest first; the same start seen twice is
+ * listed once. Reads only: nothing is moved aside or rotated.
+ */
+export function readSessionHistory(home: string): SessionHistory {
+  const files = sessionFiles(home);
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const sessions: SessionRecord[] = [];
+  const add = (record: SessionRecord) => {
+    const key = `${record.at}\u0000${record.session_id ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    sessions.push(record);
+  };
+  for (const file of [files.rotated, files.log]) {
+    let text: string | undefined;
+    try {
+      text = readStateFile(file);
+    } catch (error) {
+      problems.push(`${basename(file)} could not be read (${(error as Error).message})`);
+      continue;
+    }
+    if (text === undefined) continue;
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      const parsed = parseStart(line);
+      if (typeof parsed === 'string') problems.push(`${basename(file)} line ${i + 1}: ${parsed}`);
+      else add(parsed);
+    });
+  }
+  try {
+    const single = readSingle(files.single);
+    if (single?.problem) problems.push(`${basename(files.single)}: ${single.problem}`);
+    for (const record of single?.records ?? []) add(record);
+  } catch (error) {
+    problems.push(`${basename(files.single)} could not be read (${(error as Error).message})`);
+  }
+  sessions.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { sessions, problems };
 }

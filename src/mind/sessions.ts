@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { appendLine, memoByFiles, withFileLock } from '../core/index.js';
+import { appendStateLine, memoByFiles, withFileLock } from '../core/index.js';
 import {
   needsUpkeep,
   readSessions,
@@ -150,7 +150,7 @@ export class SessionLog {
       }
     }
     try {
-      appendLine(this.files.log, JSON.stringify(start));
+      appendStateLine(this.files.log, JSON.stringify(start));
     } catch (error) {
       report(`could not record the session start: ${(error as Error).message}`);
     }

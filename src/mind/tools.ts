@@ -95,8 +95,15 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     name: 'list_memory_files',
     title: 'List memory files',
     description:
-      'Deliberate deeper access: every memory file with its name, type, description and tags, plus files skipped as malformed. Prefer recall(query) to search.',
-    input: {},
+      'Deliberate deeper access: every memory file with its name, type, description and tags (optionally only one type), plus files skipped as malformed. Prefer recall(query) to search.',
+    input: {
+      type: z
+        .string()
+        .min(1)
+        .max(40)
+        .optional()
+        .describe('Only memories of this type, e.g. feedback or custom:recipe.'),
+    },
     output: {
       files: z.array(
         z.object({
@@ -110,7 +117,11 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
       skipped: z.array(z.object({ file: z.string(), problem: z.string() })),
     },
     annotations: READ_ONLY,
-    handler: async () => listMemories(mind.memory.snapshot()),
+    handler: async ({ type }) => {
+      const listing = listMemories(mind.memory.snapshot());
+      const wanted = type?.trim().toLowerCase();
+      return wanted ? { ...listing, files: listing.files.filter((f) => f.type === wanted) } : listing;
+    },
   });
 
   const readFile = defineTool({

@@ -1,4 +1,4 @@
-import { type Logger, SystemError } from '../core/index.js';
+import { isFirstlightError, type Logger, SystemError } from '../core/index.js';
 import { type BackendConnection, Hub, unwrapToolResult } from '../hub/index.js';
 import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
 import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
@@ -9,6 +9,8 @@ interface RawExecution extends ExecutionResult {
 }
 
 const NOTICE = '[firstlight-repl]';
+/** Node's setTimeout limit (2^31-1 ms), in whole seconds. */
+const MAX_TIMER_S = Math.floor(0x7fffffff / 1000);
 
 /** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
 class RunningCell {
@@ -25,6 +27,11 @@ class RunningCell {
     this.controller ??= new AbortController();
     this.controller.abort(reason);
   }
+}
+
+/** An error's text for Python, with its code when it is one of ours (`BACKEND_CRASHED: …`). */
+function named(error: unknown): string {
+  return isFirstlightError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
 }
 
 /** A request's kernel was killed (or died) and a new one started; the message says what was lost. */
@@ -118,7 +125,13 @@ export class KernelHost {
   }
 
   private async relay(request: RelayRequest): Promise<RelayAnswer> {
-    const connection = this.hub.get(request.capability);
+    let connection: BackendConnection | undefined;
+    try {
+      // A crashed backend is restarted here, on its next use.
+      connection = await this.hub.live(request.capability);
+    } catch (error) {
+      return { ok: false, error: named(error) };
+    }
     if (!connection) return { ok: false, error: `capability '${request.capability}' is not installed` };
     if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
     // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
@@ -134,7 +147,14 @@ export class KernelHost {
       });
       return { ok: true, result: unwrapToolResult(result) };
     } catch (error) {
-      return { ok: false, error: (error as Error).message };
+      if (controller.signal.aborted && parent?.aborted) {
+        // The cell's timeout ended the call: the backend had not answered by then.
+        return {
+          ok: false,
+          error: `BACKEND_TIMEOUT: backend "${request.capability}" did not answer ${request.tool} before the cell's timeout`,
+        };
+      }
+      return { ok: false, error: named(error) };
     } finally {
       parent?.removeEventListener('abort', onAbort);
       if (this.running) this.running.activity = 'running';
@@ -152,14 +172,19 @@ export class KernelHost {
   ): Promise<ExecutionResult> {
     const kernel = await this.liveKernel();
     const settings = this.deps.settings;
-    const timeoutS = options.timeoutS ?? settings.timeout_s;
+    // Node fires a timer past 2^31-1 ms at once: a caller that got past the schema is capped.
+    const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);
     const running = new RunningCell();
     this.running = running;
-    const timing: { phase: 'running' | 'interrupted' | 'killed' } = { phase: 'running' };
+    const timing: { phase: 'running' | 'interrupted' | 'killed'; during?: string } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
     const started = Date.now();
     const timer = setTimeout(() => {
       timing.phase = 'interrupted';
+      // A relay call that had not answered is named in the result: the usual cause is the backend.
+      if (running.activity.startsWith('calling ')) {
+        timing.during = ` while ${running.activity}, which had not answered (BACKEND_TIMEOUT)`;
+      }
       running.abort(new Error(`execute timed out after ${timeoutS} s`));
       kernel.interrupt();
       graceTimer = setTimeout(() => {
@@ -185,9 +210,11 @@ export class KernelHost {
       delete raw.names;
       this.lastCount = raw.execution_count;
       result = raw;
-      if (timing.phase !== 'running' && raw.error_type === 'KeyboardInterrupt') {
+      const cut =
+        raw.error_type === 'KeyboardInterrupt' || (raw.error_message ?? '').includes('BACKEND_TIMEOUT');
+      if (timing.phase !== 'running' && cut) {
         result.error_type = 'TimeoutError';
-        result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt); the namespace is intact`;
+        result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt)${timing.during ?? ''}; the namespace is intact`;
       } else if (timing.phase !== 'running') {
         // e.g. os.system ignores SIGINT while it waits, but the child it waits for does not.
         result.stderr += `${NOTICE} the cell passed the ${timeoutS} s timeout; the interrupt stopped a subprocess and the cell then ended by itself\n`;

@@ -1,5 +1,12 @@
-import { ConfigError, NotFoundError, UserError } from '../core/index.js';
-import type { ServerSpec } from '../hub/index.js';
+import {
+  ConfigError,
+  describeLeftovers,
+  NotFoundError,
+  sweepLeftovers,
+  UnsafeFileError,
+  UserError,
+} from '../core/index.js';
+import type { BackendStatus, ServerSpec } from '../hub/index.js';
 import { KernelHost, KernelRestartedError } from './harness.js';
 import { checkCapabilityName, pythonNamesFor } from './names.js';
 import { type InstallInput, serverSpecFor } from './server-spec.js';
@@ -31,13 +38,16 @@ export class Repl extends KernelHost {
    */
   static async start(deps: ReplDeps): Promise<Repl> {
     const repl = new Repl(deps);
+    // What a harness killed mid-save left (temp files, stale locks): swept and said once.
+    const swept = sweepLeftovers([repl.store.dir]);
+    if (swept.length > 0) repl.notice(describeLeftovers(swept, deps.home));
     await repl.serial(() => repl.ensureKernel());
-    if (deps.settings.autosave && repl.store.exists(AUTOSAVE)) {
+    if (deps.settings.autosave && repl.hasState(AUTOSAVE)) {
       repl.restoreState(AUTOSAVE).then(
         (result) => repl.notice(result.message),
         (error) => {
           let kept = '';
-          if (error instanceof ConfigError) {
+          if (error instanceof ConfigError || error instanceof UnsafeFileError) {
             // Unreadable as a whole: the autosave at shutdown would overwrite it, so keep it.
             try {
               kept = `; the file was kept as ${repl.store.setAside(AUTOSAVE, deps.clock?.() ?? new Date())}`;
@@ -50,6 +60,15 @@ export class Repl extends KernelHost {
       );
     }
     return repl;
+  }
+
+  /** Whether a state is there; a file that is there but refused (a symlink out, a FIFO) counts. */
+  private hasState(name: string): boolean {
+    try {
+      return this.store.exists(name);
+    } catch {
+      return true;
+    }
   }
 
   /** Starts a backend MCP server and injects it as a capability object named `name`. */
@@ -108,14 +127,15 @@ export class Repl extends KernelHost {
   }
 
   /** The capability's documentation, from its tool specs (or its own describe()). */
-  describeCapability(name: string): Promise<{ name: string; description: string }> {
+  describeCapability(name: string): Promise<{ name: string; description: string; backend?: BackendStatus }> {
     return this.serial(async () => {
       const kernel = await this.liveKernel();
       const text = (await kernel.request<{ text: string | null }>('describe', { name })).text;
       if (text === null) {
         throw this.unknownCapability(name, (await kernel.request<{ names: string[] }>('natives')).names);
       }
-      return { name, description: text };
+      const backend = this.hub.get(name)?.status();
+      return backend ? { name, description: text, backend } : { name, description: text };
     });
   }
 

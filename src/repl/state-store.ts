@@ -1,14 +1,14 @@
-import { mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import {
   ConfigError,
   homePaths,
   NotFoundError,
-  readTextIfExists,
+  readStateFile,
   UserError,
   withFileLock,
-  writeFileAtomically,
+  writeStateFile,
 } from '../core/index.js';
 
 /**
@@ -144,7 +144,7 @@ export class StateStore {
   }
 
   exists(name: string): boolean {
-    return readTextIfExists(this.fileFor(name)) !== undefined;
+    return readStateFile(this.fileFor(name)) !== undefined;
   }
 
   /**
@@ -161,16 +161,15 @@ export class StateStore {
 
   async write(name: string, state: SavedState): Promise<string> {
     const file = this.fileFor(name);
-    mkdirSync(this.dir, { recursive: true });
     // Several harnesses may share a home: the lock keeps two saves of one name from interleaving.
-    await withFileLock(file, () => writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`));
+    await withFileLock(file, () => writeStateFile(file, `${JSON.stringify(state, null, 2)}\n`));
     return file;
   }
 
   /** Reads a state; entries of the wrong shape come back in `invalid`, not as a failure. */
   read(name: string): { state: SavedState; invalid: UnrestoredEntry[] } {
     const file = this.fileFor(name);
-    const text = readTextIfExists(file);
+    const text = readStateFile(file);
     if (text === undefined) {
       const known = this.list();
       throw new NotFoundError(

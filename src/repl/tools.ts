@@ -2,6 +2,20 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, type ToolAnnotations, WRITES_ADDITIVE } from '../core/index.js';
 import type { Repl } from './repl.js';
 
+/** One line on a relay capability's server for describe_capability's text. */
+function backendLine(backend: {
+  state: string;
+  restarts: number;
+  pid?: number | undefined;
+  last_crash?: { how: string } | undefined;
+}): string {
+  const crash = backend.last_crash ? `; last crash: ${backend.last_crash.how}` : '';
+  return `server: ${backend.state}${backend.pid ? ` (pid ${backend.pid})` : ''}, restarts: ${backend.restarts}${crash}`;
+}
+
+/** The longest `execute` timeout (24 h): far below Node's timer limit (2^31-1 ms, about 24.8 days). */
+export const MAX_EXECUTE_TIMEOUT_S = 86_400;
+
 const problem = z.object({ name: z.string(), kind: z.string(), reason: z.string() });
 
 const executionResult = {
@@ -57,9 +71,15 @@ export function replTools(repl: Repl): Tool[] {
         code: z.string().describe('Python code; may be many lines'),
         timeout: z
           .number()
-          .positive()
+          .positive('timeout is in seconds and must be above 0 (range: 0 < timeout <= 86400)')
+          .max(
+            MAX_EXECUTE_TIMEOUT_S,
+            `timeout is in seconds, at most ${MAX_EXECUTE_TIMEOUT_S} (24 h); range: 0 < timeout <= ${MAX_EXECUTE_TIMEOUT_S}`,
+          )
           .optional()
-          .describe('Seconds before the cell is interrupted (default from settings: repl.timeout_s)'),
+          .describe(
+            `Seconds before the cell is interrupted, at most ${MAX_EXECUTE_TIMEOUT_S} (default from settings: repl.timeout_s)`,
+          ),
       },
       output: executionResult,
       annotations: RUNS_CODE,
@@ -118,10 +138,25 @@ export function replTools(repl: Repl): Tool[] {
       description:
         "A capability's methods with their parameters and descriptions, from the server's tool specs (or the object's describe()).",
       input: { name: z.string() },
-      output: { name: z.string(), description: z.string() },
+      output: {
+        name: z.string(),
+        description: z.string(),
+        backend: z
+          .object({
+            state: z.enum(['running', 'crashed']),
+            restarts: z.number().int(),
+            pid: z.number().int().optional(),
+            last_crash: z.object({ how: z.string(), stderr: z.string(), at: z.string() }).optional(),
+          })
+          .optional()
+          .describe(
+            "A relay capability's server: running or crashed (restarted on the next call), restarts so far, the last crash",
+          ),
+      },
       annotations: READ_ONLY,
       handler: async ({ name }) => repl.describeCapability(name),
-      text: (output) => output.description,
+      text: (output) =>
+        output.backend ? `${output.description}\n\n${backendLine(output.backend)}` : output.description,
     }),
     defineTool({
       name: 'save_state',

@@ -27,7 +27,15 @@ export interface InternalizeInput {
   fallbackKey?: string;
   source?: string;
   now?: Date;
+  /**
+   * How the caller spells the two inputs in its errors: the tool's `stream_tail` and `anchors`
+   * (the default), or the CLI's `--tail` and `--anchor`.
+   */
+  fieldNames?: { tail: string; anchor: string };
 }
+
+/** The tool's argument names, which errors name by default. */
+const TOOL_FIELDS = { tail: 'stream_tail', anchor: 'anchors' } as const;
 
 /** What `internalize` reports back. */
 export interface InternalizeResult {
@@ -50,7 +58,7 @@ export async function internalize(input: InternalizeInput): Promise<InternalizeR
     .map((a) => (typeof a === 'string' ? { text: a, trigger: DEFAULT_TRIGGER } : a))
     .map((a) => ({ text: a.text.trim(), trigger: a.trigger?.trim() || DEFAULT_TRIGGER }))
     .filter((a) => a.text !== '');
-  validate(input.streamTail, anchors);
+  validate(input.streamTail, anchors, input.fieldNames ?? TOOL_FIELDS);
   const sessionKey = input.sessionId || input.fallbackKey || 'library';
   const { state, backup } = await captureSelfState(homePaths(input.home).selfState, {
     streamTail: input.streamTail,
@@ -71,25 +79,32 @@ export async function internalize(input: InternalizeInput): Promise<InternalizeR
   };
 }
 
-function validate(tail: string, anchors: readonly { text: string }[]): void {
+function validate(
+  tail: string,
+  anchors: readonly { text: string }[],
+  names: { tail: string; anchor: string },
+): void {
   if (tail.trim() === '' && anchors.length === 0) {
-    throw new UserError('nothing to internalize: stream_tail is empty and no anchors were given', {
+    throw new UserError(`nothing to internalize: ${names.tail} is empty and no ${names.anchor} given`, {
       code: 'INVALID_ARGUMENT',
-      hint: 'pass stream_tail (your last words, verbatim) and/or at least one anchor',
+      hint: `pass ${names.tail} (your last words, verbatim) and/or at least one ${names.anchor}`,
     });
   }
   if (tail.length > MAX_TAIL_INPUT_CHARS) {
-    throw new UserError(`stream_tail is ${tail.length} characters; at most ${MAX_TAIL_INPUT_CHARS}`, {
+    throw new UserError(`${names.tail} is ${tail.length} characters; at most ${MAX_TAIL_INPUT_CHARS}`, {
       code: 'INVALID_ARGUMENT',
-      hint: 'pass only the last ~100 tokens of your thought as stream_tail',
+      hint: `pass only the last ~100 tokens of your thought as ${names.tail}`,
     });
   }
   const long = anchors.find((a) => a.text.length > MAX_ANCHOR_CHARS);
   if (long) {
-    throw new UserError(`an anchor is ${long.text.length} characters; at most ${MAX_ANCHOR_CHARS}`, {
-      code: 'INVALID_ARGUMENT',
-      hint: `anchors are short verbatim phrases: shorten "${long.text.slice(0, 40)}…"`,
-    });
+    throw new UserError(
+      `an anchor (${names.anchor}) is ${long.text.length} characters; at most ${MAX_ANCHOR_CHARS}`,
+      {
+        code: 'INVALID_ARGUMENT',
+        hint: `anchors are short verbatim phrases: shorten "${long.text.slice(0, 40)}…"`,
+      },
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import { readTextIfExists, withFileLock, writeFileAtomically } from '../core/index.js';
+import { isFirstlightError, readStateFile, withFileLock, writeStateFile } from '../core/index.js';
 
 /** Anchors kept per record (the newest; only the newest five are injected). */
 export const MAX_STORED_ANCHORS = 50;
@@ -62,7 +62,15 @@ export type ReadResult =
 
 /** Reads self-state.json; a malformed file is reported, never thrown. */
 export function readSelfState(file: string): ReadResult {
-  const text = readTextIfExists(file);
+  let text: string | undefined;
+  try {
+    text = readStateFile(file);
+  } catch (error) {
+    // A symlink out of the home or a FIFO: malformed, so a capture moves it aside (the link
+    // itself is renamed; what it points at is never read or written).
+    if (isFirstlightError(error)) return { status: 'malformed', problem: error.message };
+    throw error;
+  }
   if (text === undefined) return { status: 'missing' };
   let raw: unknown;
   try {
@@ -145,7 +153,7 @@ export async function captureSelfState(file: string, input: CaptureInput): Promi
     const sessions = { ...(previous?.sessions ?? {}) };
     if (input.sessionId) sessions[input.sessionId] = record(sessions[input.sessionId]);
     const state: SelfState = { version: 1, ...record(previous), sessions: newestSessions(sessions) };
-    if (written) await writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`);
+    if (written) await writeStateFile(file, `${JSON.stringify(state, null, 2)}\n`);
     return backup ? { state, written, kept, backup } : { state, written, kept };
   });
 }
@@ -159,7 +167,7 @@ export async function withSelfState<T>(
   work: (read: ReadResult, write: (state: SelfState) => Promise<void>) => Promise<T>,
 ): Promise<T> {
   return withFileLock(file, () =>
-    work(readSelfState(file), (state) => writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`)),
+    work(readSelfState(file), (state) => writeStateFile(file, `${JSON.stringify(state, null, 2)}\n`)),
   );
 }
 

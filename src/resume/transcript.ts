@@ -1,8 +1,9 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { cutFront } from './self-state.js';
 import {
   isEntry,
   isJsonDocument,
+  openTranscript,
   readDocumentRecords,
   TRANSCRIPT_READERS,
   type TranscriptEntry,
@@ -160,7 +161,7 @@ export function extractTranscriptTail(path: string, options: ExtractOptions = {}
     if (isEntry(entry)) takeEntry(entry);
   };
 
-  const fd = openSync(path, 'r');
+  const fd = openTranscript(path);
   try {
     const size = fstatSync(fd).size;
     if (reader.document && isJsonDocument(fd, size)) {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { UserError, writeFileAtomicallySync } from '../core/index.js';
+import { UserError } from '../core/index.js';
 import { DISPOSITIONS, HANDOFF_FIELDS, HANDOFF_KINDS, type HandoffKind } from './policy.js';
 
 /**
@@ -64,10 +64,16 @@ export function readHandoff(ledger: string, id: string): HandoffRecord | undefin
   return JSON.parse(readFileSync(file, 'utf8')) as HandoffRecord;
 }
 
-/** Stores a handoff (a new id, a new file: nothing else writes it). */
+/**
+ * Stores a handoff. Its id is new and published (returned, journaled) only after this write,
+ * so one exclusive create (`wx`) is as safe as temp+rename here and costs one file creation
+ * instead of two plus a rename.
+ */
 export function writeHandoff(ledger: string, record: HandoffRecord): string {
-  const file = join(handoffsDir(ledger), `${record.id}.json`);
-  writeFileAtomicallySync(file, `${JSON.stringify(record, null, 2)}\n`, { fsync: false });
+  const dir = handoffsDir(ledger);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${record.id}.json`);
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`, { flag: 'wx' });
   return file;
 }
 

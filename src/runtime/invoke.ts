@@ -9,6 +9,7 @@ import {
   type Settings,
   UserError,
 } from '../core/index.js';
+import { runAttempts } from './attempts.js';
 import { detect } from './detectors.js';
 import {
   type HandoffRecord,
@@ -18,12 +19,11 @@ import {
   resolveHandoffInput,
   writeHandoff,
 } from './handoffs.js';
-import { appendJournal, type JournalWrite, journalFile } from './journal.js';
+import { appendJournal, type JournalWrite, journalFile, readJournal } from './journal.js';
 import { type Override, overrideProblems, readOverrideFile } from './override.js';
 import {
   admits,
   canonicalSurface,
-  type FailureCode,
   type HandoffKind,
   type Mode,
   type RefusalReason,
@@ -34,17 +34,10 @@ import { loadProfileCached, type Profile, type ProfileRole } from './profile.js'
 import { composeSystemPrompt, composeTaskMessage, promptBody } from './prompt.js';
 import { readSession, type SessionState, writeSession } from './sessions.js';
 import { resolveSubstrate } from './substrates/index.js';
-import type { Substrate, SubstrateMessage, ToolCall, ToolCallResult, Usage } from './substrates/types.js';
-import {
-  applyVoice,
-  emissionTokens,
-  extractFencedJson,
-  structuredProblems,
-  VOICES,
-  type Voice,
-} from './surfaces.js';
+import type { Substrate, SubstrateMessage, ToolCall, ToolCallResult } from './substrates/types.js';
+import { applyVoice, VOICES, type Voice } from './surfaces.js';
 import { type CatalogTool, computeToolSet, staticToolClass, widestAccess } from './tools.js';
-import type { InvokeMeta, InvokeOutput, InvokeRequest, InvokeResult, Outcome } from './types.js';
+import type { InvokeMeta, InvokeOutput, InvokeRequest, InvokeResult } from './types.js';
 
 /** What every invocation of one runtime shares. */
 export interface RuntimeContext {
@@ -224,17 +217,26 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
   let prior: SessionState | undefined;
   if (request.continue) {
     prior = readSession(ledger, request.continue);
-    if (!prior) {
+    // Only sessions that yielded the turn keep a state file; any other session is known by its
+    // journal start row, which is enough to refuse continuing it into another mode.
+    const known = prior ?? sessionFromJournal(journalDir, request.continue);
+    if (!known) {
       throw new NotFoundError(
         `no session "${request.continue}" in ${ledger}`,
         'pass --continue the session_id an assistant session returned (and the same --project)',
       );
     }
-    if (prior.role !== role.name || prior.mode !== mode) {
+    if (known.role !== role.name || known.mode !== mode) {
       return refuse(
         'same_session_transition',
-        `session ${prior.id} is ${prior.role} (${prior.mode ?? 'no mode'}); ${role.name} (${mode ?? 'no mode'}) needs a fresh session with an encoded handoff`,
+        `session ${request.continue} is ${known.role} (${known.mode ?? 'no mode'}); ${role.name} (${mode ?? 'no mode'}) needs a fresh session with an encoded handoff`,
       );
+    }
+    if (!prior) {
+      throw new UserError(`session ${request.continue} is over, not waiting for a turn`, {
+        code: 'SESSION_NOT_WAITING',
+        hint: 'only an assistant session that asked a question can be continued; start a fresh session instead',
+      });
     }
     if (prior.status !== 'yielded') {
       throw new UserError(`session ${prior.id} is ${prior.status}, not waiting for a turn`, {
@@ -504,168 +506,71 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       }
     };
     const controller = new AbortController();
+    const wallTimer = profile.budget?.wall_time_ms
+      ? setTimeout(() => controller.abort(), profile.budget.wall_time_ms)
+      : undefined;
     const budget = {
       maxTurns: profile.budget?.max_turns ?? 20,
       ...(profile.budget?.max_tokens ? { maxTokens: profile.budget.max_tokens } : {}),
       ...(profile.budget?.wall_time_ms ? { wallTimeMs: profile.budget.wall_time_ms } : {}),
     };
-    const maxRetries = surfaceProfile?.max_retries ?? 2;
+    // For substrates that start the servers themselves (agent CLIs); API substrates use executeTool.
+    const mcpServers = Object.fromEntries(
+      serverNames.map((name) => {
+        const server = profile.servers[name]!;
+        return [name, { command: server.command, args: server.args, env: server.env }];
+      }),
+    );
     const produces = role.produces;
-    let substrateMs = 0;
-    let usage: Usage = { inputTokens: 0, outputTokens: 0 };
-    let failure: { code: FailureCode | string; detail: string } | undefined;
-    let outcome: Outcome | undefined;
-    let prose = '';
-    let data: unknown;
-    let handoffContent: Record<string, unknown> | undefined;
-    let attempts = 0;
-    for (;;) {
-      attempts++;
-      const result = await substrate.run({
-        sessionId,
-        systemPrompt,
-        messages: [...messages],
-        tools: [...locked.values()].map(({ name, description, inputSchema }) => ({
-          name,
-          description,
-          inputSchema,
-        })),
-        // An agent CLI starts the servers itself, so their tools outside the set are removed too.
-        removedTools: [...toolSet.removed, ...catalog.filter((t) => !locked.has(t.name)).map((t) => t.name)],
-        mcpServers: Object.fromEntries(
-          serverNames.map((name) => {
-            const server = profile.servers[name]!;
-            return [
-              name,
-              { command: server.command, args: server.args, ...(server.env ? { env: server.env } : {}) },
-            ];
-          }),
-        ),
-        executeTool,
-        budget,
-        signal: controller.signal,
-        onEvent: () => {},
-      });
-      substrateMs += result.substrateMs;
-      // An agent CLI's own refusals (it ran the tools, not executeTool): journaled the same way.
-      if (result.permissionDenials.length > 0) {
-        for (const denial of result.permissionDenials)
-          denials.push({ tool: denial.tool, reason: 'substrate_permission_denial' });
-        await appendJournal(
-          journalDir,
-          result.permissionDenials.map((denial) => ({
-            kind: 'denial' as const,
-            title: `${denial.tool} refused to ${role.name} by ${substrate.kind}`,
-            session: sessionId,
-            fields: {
-              ...baseFields,
-              tool: denial.tool,
-              reason: 'substrate_permission_denial',
-              substrate: substrate.kind,
-              input: JSON.stringify(denial.input ?? {}).slice(0, 200),
-            },
+    const { attempts, substrateMs, usage, failure, outcome, prose, data, handoffContent, permissionDenials } =
+      await runAttempts({
+        substrate,
+        request: {
+          sessionId,
+          systemPrompt,
+          tools: [...locked.values()].map(({ name, description, inputSchema }) => ({
+            name,
+            description,
+            inputSchema,
           })),
-        );
-      }
-      usage = {
-        inputTokens: usage.inputTokens + result.usage.inputTokens,
-        outputTokens: usage.outputTokens + result.usage.outputTokens,
-        ...(result.usage.costUsd !== undefined || usage.costUsd !== undefined
-          ? { costUsd: (usage.costUsd ?? 0) + (result.usage.costUsd ?? 0) }
-          : {}),
-      };
-      if (result.status === 'failed') {
-        failure = {
-          code: result.failure?.code ?? 'substrate_error',
-          detail: result.failure?.message ?? 'the substrate failed',
-        };
-        break;
-      }
-      const fenced = extractFencedJson(result.text);
-      prose = fenced.value === undefined ? result.text.trim() : fenced.prose;
-      data = fenced.value;
-      const object =
-        data && typeof data === 'object' && !Array.isArray(data)
-          ? (data as Record<string, unknown>)
-          : undefined;
-      const retry = (problem: string): boolean => {
-        if (attempts > maxRetries) return false;
-        messages.push({ role: 'assistant', content: result.text }, { role: 'user', content: problem });
-        return true;
-      };
-      // A clarifying question: the caller's turn (assistant), or a named failure (agent).
-      const question =
-        typeof object?.clarifying_question === 'string'
-          ? object.clarifying_question
-          : fenced.value === undefined && prose.endsWith('?')
-            ? prose.split('\n').at(-1)!
-            : undefined;
-      if (question !== undefined) {
-        if (request.engagement === 'agent') {
-          failure = { code: 'clarification_required', detail: question };
-        } else {
-          outcome = { type: 'turn_yielded', question };
-          messages.push({ role: 'assistant', content: result.text });
-        }
-        break;
-      }
-      const insufficient = object?.outcome as Record<string, unknown> | undefined;
-      if (insufficient && insufficient.type === 'handoff_insufficient') {
-        outcome = {
-          type: 'handoff_insufficient',
-          missing: Array.isArray(insufficient.missing) ? insufficient.missing.map(String) : [],
-          proposed_resolution: String(insufficient.proposed_resolution ?? 'request fresh upstream session'),
-          handoffs: meta.handoff_inputs,
-        };
-        break;
-      }
-      const cap = surfaceProfile?.max_tokens_per_emission;
-      if (cap !== undefined && emissionTokens(prose) > cap) {
-        const tokens = emissionTokens(prose);
-        if (
-          retry(
-            `Your emission was about ${tokens} tokens; this surface allows ${cap}. Say it again in at most ${cap} tokens.`,
-          )
-        )
-          continue;
-        failure = {
-          code: 'density_exceeded',
-          detail: `${tokens} tokens against a cap of ${cap}, after ${attempts} attempt(s)`,
-        };
-        break;
-      }
-      if (surfaceProfile?.structured_output === 'required') {
-        const problems =
-          fenced.value === undefined
-            ? [fenced.problem!]
-            : structuredProblems(fenced.value, surfaceProfile.output_schema);
-        if (problems.length > 0) {
-          if (retry(`Your answer must end with one fenced \`\`\`json block: ${problems.join('; ')}.`))
-            continue;
-          failure = { code: 'structured_output_invalid', detail: problems.join('; ') };
-          break;
-        }
-      }
-      const candidate = object?.handoff;
-      handoffContent =
-        candidate && typeof candidate === 'object' && !Array.isArray(candidate)
-          ? (candidate as Record<string, unknown>)
-          : undefined;
-      if (produces && !override) {
-        const missing = handoffContent ? missingFields(produces, handoffContent) : ['handoff'];
-        if (missing.length > 0) {
-          const problem = handoffContent
-            ? `Your ${produces} handoff lacks: ${missing.join(', ')}. Emit it again, complete.`
-            : `End with a fenced \`\`\`json block {"handoff": {...}} holding your ${produces} handoff.`;
-          if (retry(problem)) continue;
-          failure = {
-            code: 'deliverable_incomplete',
-            detail: `${produces} handoff lacks: ${missing.join(', ')}`,
-          };
-          break;
-        }
-      }
-      break;
+          // An agent CLI starts the servers itself, so their tools outside the set are removed too.
+          removedTools: [
+            ...toolSet.removed,
+            ...catalog.filter((t) => !locked.has(t.name)).map((t) => t.name),
+          ],
+          mcpServers,
+          executeTool,
+          budget,
+          signal: controller.signal,
+          onEvent: request.onEvent ?? (() => {}),
+        },
+        messages,
+        surfaceProfile,
+        produces,
+        requireHandoff: !override,
+        engagement: request.engagement,
+        handoffInputs: meta.handoff_inputs,
+      });
+    if (wallTimer) clearTimeout(wallTimer);
+    // An agent CLI's own refusals (it ran the tools, not executeTool): journaled the same way.
+    if (permissionDenials.length > 0) {
+      for (const denial of permissionDenials)
+        meta.denials.push({ tool: denial.tool, reason: 'substrate_permission_denial' });
+      await appendJournal(
+        journalDir,
+        permissionDenials.map((denial) => ({
+          kind: 'denial' as const,
+          title: `${denial.tool} refused to ${role.name} by ${substrate.kind}`,
+          session: sessionId,
+          fields: {
+            ...baseFields,
+            tool: denial.tool,
+            reason: 'substrate_permission_denial',
+            substrate: substrate.kind,
+            input: JSON.stringify(denial.input ?? {}).slice(0, 200),
+          },
+        })),
+      );
     }
     meta.attempts = attempts;
 
@@ -773,7 +678,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       created: prior?.created ?? startedAt.toISOString(),
       updated: new Date().toISOString(),
     };
-    writeSession(ledger, state);
+    if (state.status === 'yielded' || prior) writeSession(ledger, state);
     await appendJournal(journalDir, endEntries);
     const output: InvokeOutput | null =
       status === 'completed'
@@ -810,6 +715,15 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
   } finally {
     if (hub) await hub.closeAll();
   }
+}
+
+/** A session's role and mode from its journal start row (sessions without a state file). */
+function sessionFromJournal(dir: string, id: string): { role: string; mode: Mode | null } | undefined {
+  const start = readJournal(dir, { type: 'session_start' }).find((entry) => entry.session === id);
+  if (!start) return undefined;
+  const field = (key: string) => new RegExp(`(?:^|; )${key}=([^;]+)`).exec(start.content)?.[1];
+  const mode = field('mode');
+  return { role: field('role') ?? '', mode: !mode || mode === 'none' ? null : (mode as Mode) };
 }
 
 function round(ms: number): number {

@@ -1,5 +1,5 @@
 import type { HandoffKind, Mode, RefusalReason } from './policy.js';
-import type { Substrate, SubstrateMessage, Usage } from './substrates/types.js';
+import type { Substrate, SubstrateEvent, SubstrateMessage, Usage } from './substrates/types.js';
 import type { FieldTag, Voice } from './surfaces.js';
 
 /** One invocation: a persona in a role, on a surface, under an engagement, for a task. */
@@ -27,6 +27,8 @@ export interface InvokeRequest {
   readonly continue?: string;
   /** A substrate, or a spec (`scripted:FILE`, a kind name); else the runtime's default. */
   readonly substrate?: Substrate | string;
+  /** Receives the substrate's events as they happen (text, tool calls and results, usage). */
+  readonly onEvent?: (event: SubstrateEvent) => void;
 }
 
 /** A receiving session's structured refusal of its input. */

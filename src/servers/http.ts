@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, UserError } from '../core/index.js';
+import { MAX_REQUEST_BYTES } from './bounded-stdio.js';
 import {
   checkBind,
   checkRequest,
@@ -39,7 +40,8 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 4 * 1024 * 1024;
+/** The request size limit, the same as on stdio. */
+const MAX_BODY = MAX_REQUEST_BYTES;
 /**
  * Streamable HTTP with one MCP server per session. Every request passes three checks first: the
  * Host header names this server (DNS-rebinding defence), an Origin, when sent, is one of ours,

@@ -4,6 +4,7 @@
  * default, token beyond it, Host/Origin checked).
  */
 
+export { BoundedStdioServerTransport, MAX_REQUEST_BYTES } from './bounded-stdio.js';
 export type { Firstlight, FirstlightOptions } from './compose.js';
 export { createFirstlight } from './compose.js';
 export type { HttpOptions, RunningHttpServer } from './http.js';

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from '../core/index.js';
+import { BoundedStdioServerTransport } from './bounded-stdio.js';
 
 export interface StdioOptions {
   log: Logger;
@@ -9,11 +9,13 @@ export interface StdioOptions {
 }
 
 /**
- * Serves one MCP server on stdin/stdout and exits when stdin closes (the host went away) or on
+ * Serves one MCP server on stdin/stdout (requests bounded: see BoundedStdioServerTransport) and exits when stdin closes (the host went away) or on
  * SIGINT/SIGTERM, after `onShutdown`.
  */
 export async function serveStdio(server: McpServer, options: StdioOptions): Promise<void> {
-  const transport = new StdioServerTransport();
+  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, undefined, (message) =>
+    options.log.warn(`refused a request: ${message}`),
+  );
   let stopping = false;
   const stop = async (why: string) => {
     if (stopping) return;

@@ -98,9 +98,17 @@ describe('resumption across processes', () => {
     expect(packet.resumption?.stream_tail).toBe(TAIL);
     expect(Object.keys(packet)[0]).toBe('resumption');
 
+    const human = runCli(['internalize', '--home', home.dir, '--tail', 'short words', '--anchor', 'three']);
+    expect(human.stdout).toBe('firstlight: stored 11 characters of your last words; 3 anchors kept\n');
+    const long = runCli(['internalize', '--home', home.dir, '--anchor', 'x'.repeat(600)]);
+    expect(long.status).toBe(2);
+    expect(long.stderr).toMatch(/an anchor \(--anchor\) is 600 characters/);
     const bad = runCli(['internalize', '--home', home.dir, '--tail', '   ']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/nothing to internalize[\s\S]*fix: pass stream_tail/);
+    expect(bad.stderr).toMatch(
+      /nothing to internalize: --tail is empty and no --anchor given[\s\S]*fix: pass --tail/,
+    );
+    expect(bad.stderr).not.toMatch(/stream_tail/);
   });
 
   it('with nothing captured there is no resumption section', () => {

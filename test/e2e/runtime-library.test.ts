@@ -155,6 +155,22 @@ describe('createRuntime', () => {
     ).rejects.toThrow(/not waiting for a turn/);
   });
 
+  it('a finished agent session (no state file) is known by its journal: continuing it into another mode is refused', async () => {
+    const done = await runtime.invoke(
+      request('explorer', { steps: [{ text: 'x', output: DELIVERABLES.explorer }] }).req,
+    );
+    expect(done.status).toBe('completed');
+    const fix = await runtime.invoke(
+      request('planner', { steps: [{ text: 'never' }] }, { continue: done.meta.session_id }).req,
+    );
+    expect(fix.meta.refusal_reason).toBe('same_session_transition');
+    await expect(
+      runtime.invoke(
+        request('explorer', { steps: [{ text: 'never' }] }, { continue: done.meta.session_id }).req,
+      ),
+    ).rejects.toThrow(/not waiting for a turn/);
+  });
+
   it.each([
     [
       'explorer',
@@ -258,6 +274,29 @@ describe('createRuntime', () => {
       expect(result.output?.text, voice).toBe(voice === 'persona' ? `${text} 🦦` : expected);
       expect(result.output?.data, voice).toEqual({ note: expected });
     }
+  });
+
+  it('streams substrate events to onEvent, and a substrate that throws ends the session as failed', async () => {
+    const events: string[] = [];
+    const ok = await runtime.invoke({
+      ...request('observer', { steps: [{ text: 'hello' }] }).req,
+      onEvent: (event) => events.push(event.type),
+    });
+    expect(ok.status).toBe('completed');
+    expect(events).toEqual(['text', 'usage']);
+    const broken: Substrate = {
+      kind: 'broken',
+      enforcement: { toolList: true, execution: true },
+      run: async () => {
+        throw new Error('connection reset');
+      },
+    };
+    const failed = await runtime.invoke(request('observer', broken).req);
+    expect(failed.status).toBe('failed');
+    expect(failed.meta.failure_reason).toBe('substrate_error');
+    expect(failed.meta.detail).toBe('connection reset');
+    const end = runtime.journal({ type: 'session_end' }).find((e) => e.session === failed.meta.session_id);
+    expect(end?.title).toContain('failed (substrate_error)');
   });
 
   it('invokeMany fans out within a mode under a concurrency limit, results in request order', async () => {

@@ -6,7 +6,7 @@ import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './r
  * row, and no substrate touched (its script does not even exist); every allowed combination
  * completes on the scripted substrate.
  */
-describe('firstlight invoke: the policy table', () => {
+describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
   let fx: RuntimeFixture;
   const base = (role: string, surface = 'audit', engagement = 'agent') => [
     '--persona',
@@ -272,6 +272,47 @@ describe('firstlight invoke: the policy table', () => {
       ...NO_SUBSTRATE,
     ]);
     expect(refused.result.meta.refusal_reason).toBe('mutating_tools_for_role');
+  });
+
+  it('assistant engagement through the CLI: the question yields the turn, --continue carries the session on', () => {
+    const task = fx.file('task.txt', 'What should we cache?');
+    const script = fx.script({
+      runs: [{ steps: [{ text: 'Staging or production?' }] }, { steps: [{ text: 'Production, then.' }] }],
+    });
+    const first = fx.invoke([
+      '--persona',
+      'team',
+      '--role',
+      'observer',
+      '--surface',
+      'sidebar-chat',
+      '--engagement',
+      'assistant',
+      '--task-file',
+      task,
+      '--substrate',
+      `scripted:${script.path}`,
+    ]);
+    expect(first.code).toBe(0);
+    expect(first.result.outcome).toEqual({ type: 'turn_yielded', question: 'Staging or production?' });
+    // Persona, role, surface and engagement come from the saved session.
+    const second = fx.invoke([
+      '--continue',
+      first.result.meta.session_id,
+      '--task',
+      'production',
+      '--substrate',
+      `scripted:${script.path}`,
+    ]);
+    expect(second.code).toBe(0);
+    expect(second.result.output?.text).toBe('Production, then.');
+    const received = script.received();
+    expect(received[0]!.messages[0]!.content).toContain('What should we cache?');
+    expect(received[1]!.messages.map((m) => m.content)).toEqual([
+      received[0]!.messages[0]!.content,
+      'Staging or production?',
+      'production',
+    ]);
   });
 
   it('bad usage exits 2: an unknown role, an unknown surface, a mode that contradicts the role', () => {

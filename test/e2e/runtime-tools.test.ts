@@ -25,7 +25,7 @@ const FS_SERVER = join(
 );
 const MUTATING_FS_TOOLS = ['write_file', 'edit_file', 'create_directory', 'move_file'];
 
-describe('firstlight invoke: tools', () => {
+describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
   let fx: RuntimeFixture;
   let handoffFiles: Record<string, string>;
   const args = (role: string) => [
@@ -161,20 +161,22 @@ describe('firstlight invoke: tools', () => {
     expect(script.received()[0]!.tools.map((t) => t.name)).toContain('workspace__write_file');
   });
 
-  it("an operational read-only server's tools are present in every role", () => {
-    const operational = [
-      'notes__read_file',
-      'notes__read_text_file',
-      'notes__read_media_file',
-      'notes__read_multiple_files',
-      'notes__list_directory',
-      'notes__list_directory_with_sizes',
-      'notes__list_allowed_directories',
-      'notes__directory_tree',
-      'notes__search_files',
-      'notes__get_file_info',
-    ];
-    for (const role of ['explorer', 'planner', 'builder', 'validator', 'resolver', 'general', 'observer']) {
+  const OPERATIONAL = [
+    'notes__read_file',
+    'notes__read_text_file',
+    'notes__read_media_file',
+    'notes__read_multiple_files',
+    'notes__list_directory',
+    'notes__list_directory_with_sizes',
+    'notes__list_allowed_directories',
+    'notes__directory_tree',
+    'notes__search_files',
+    'notes__get_file_info',
+  ];
+
+  it.each(['explorer', 'planner', 'builder', 'validator', 'resolver', 'general', 'observer'])(
+    "an operational read-only server's tools are present in every role: %s",
+    (role) => {
       const deliverable = DELIVERABLES[role];
       const script = fx.script({ steps: [{ text: 'ok', ...(deliverable ? { output: deliverable } : {}) }] });
       const handoff = handoffFiles[role];
@@ -186,11 +188,12 @@ describe('firstlight invoke: tools', () => {
       ]);
       expect(result.status, `${role}: ${result.meta.detail ?? ''}`).toBe('completed');
       const names = script.received()[0]!.tools.map((t) => t.name);
-      expect(names, role).toEqual(expect.arrayContaining(operational));
+      expect(names).toEqual(expect.arrayContaining(OPERATIONAL));
       const mutating = names.filter((n) => MUTATING_FS_TOOLS.some((t) => n.endsWith(`__${t}`)));
-      expect(mutating.length > 0, role).toBe(['builder', 'resolver', 'general'].includes(role));
-    }
-  });
+      expect(mutating.length > 0).toBe(['builder', 'resolver', 'general'].includes(role));
+    },
+    60_000,
+  );
 
   it('refuses at load a profile whose operational server could mutate while it allows a read-only role (exit 2, naming the field)', () => {
     const bad = {

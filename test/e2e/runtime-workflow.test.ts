@@ -7,7 +7,7 @@ import { type RuntimeFixture, runtimeFixture } from './runtime-fixture.js';
  * fresh session reading only the encoded handoff, with one handoff_insufficient detour, and
  * `firstlight journal` telling the story.
  */
-describe('firstlight invoke: the multi-role workflow', () => {
+describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () => {
   let fx: RuntimeFixture;
   const sessions: string[] = [];
   const handoffs: Record<string, string> = {};

@@ -49,10 +49,11 @@ export function registerInternalize(program: Command): void {
         fallbackKey: 'cli',
         source: 'cli',
         now: new Date(),
+        fieldNames: { tail: '--tail', anchor: '--anchor' },
       });
       print(options.json, result, () =>
         [
-          `firstlight: internalized ${result.stream_tail_chars} characters of tail and ${result.anchors_next.length} of ${result.anchors_stored} anchors (key ${result.session_key})`,
+          `firstlight: stored ${result.stream_tail_chars} characters of your last words; ${result.anchors_stored} anchor${result.anchors_stored === 1 ? '' : 's'} kept${result.anchors_stored > result.anchors_next.length ? ` (the newest ${result.anchors_next.length} are shown next time)` : ''}${options.sessionId ? ` for session ${options.sessionId}` : ''}`,
           ...result.warnings.map((w) => `  warning: ${w}`),
         ].join('\n'),
       );

@@ -19,7 +19,7 @@ export function registerRemember(program: Command): void {
     .description('store a memory (content on stdin): one markdown file + one MEMORY.md index line')
     .requiredOption(
       '--type <type>',
-      'memory type: user, feedback, caution, project, reference, note, session_digest, …',
+      'memory type: user, feedback, caution, project, reference, note, session, session_digest, or custom:NAME',
     )
     .option('--name <name>', 'title (default: the first line of the content)')
     .option('--description <text>', 'one-line hook (default: the first sentence)')

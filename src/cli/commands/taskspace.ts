@@ -36,7 +36,9 @@ export function registerTaskspace(program: Command): void {
       ].join('\n'),
     )
     .action(async (options: TaskspaceOptions) => {
-      const { ConfigError, UserError } = await import('../../core/index.js');
+      const { ConfigError, UserError, requireDir } = await import('../../core/index.js');
+      // --project names a directory that exists; only its .firstlight/ is created.
+      if (options.project !== undefined) requireDir(options.project, '--project');
       const { createGuidance } = await import('../../guidance/index.js');
       if (options.initialPrompt !== undefined && options.clearInitialPrompt) {
         throw new UserError('--initial-prompt and --clear-initial-prompt contradict each other', {

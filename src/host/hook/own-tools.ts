@@ -14,6 +14,7 @@ export const OWN_TOOLS: readonly string[] = [
   'bootstrap_session',
   'context',
   'expand_reference',
+  'forget_memory',
   'get_system_prompt',
   'get_taskspace',
   'internalize',
@@ -23,6 +24,7 @@ export const OWN_TOOLS: readonly string[] = [
   'recall',
   'reflect',
   'remember',
+  'restore_memory',
   'update_taskspace',
 ];
 

@@ -40,7 +40,12 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
       reason: `firstlight gate: ${tool} is gated (${glob}) and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
     };
   }
-  const proof = proveBootstrap(input.transcriptPath, deps.config.maxTranscriptBytes, deps.transcript);
+  const proof = proveBootstrap(
+    input.transcriptPath,
+    deps.config.maxTranscriptBytes,
+    deps.transcript,
+    input.sessionId,
+  );
   if (proof.ok) return { kind: 'allow' };
   return {
     kind: 'deny',

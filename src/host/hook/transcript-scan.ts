@@ -5,11 +5,12 @@
  * is the host's transcript format (the resume part's transcripts face); which calls are ours is
  * own-tools.ts; the judge of the result is below. Anything unreadable: not proven.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import {
   contentTexts,
   isEntry,
   isJsonDocument,
+  openTranscript,
   readDocumentRecords,
   type ToolOutcome,
   TRANSCRIPT_READERS,
@@ -110,6 +111,22 @@ function judge(tool: ProofTool, outcome: ToolOutcome): BootstrapProof {
   return judgeTexts(tool, outcome.texts);
 }
 
+/**
+ * The reader, deaf to lines of another session: a line that names its session (Claude Code's
+ * `sessionId`) proves something only for that session, so a resumed or copied transcript's
+ * older bootstrap does not unlock the new session (it calls bootstrap_session itself).
+ */
+function sessionReader(reader: TranscriptReader, sessionId: string | null | undefined): TranscriptReader {
+  if (!sessionId) return reader;
+  const other = (entry: TranscriptEntry) =>
+    typeof entry.sessionId === 'string' && entry.sessionId !== sessionId;
+  return {
+    ...reader,
+    calls: (entry) => (other(entry) ? [] : reader.calls(entry)),
+    outcome: (entry, id) => (other(entry) ? undefined : reader.outcome(entry, id)),
+  };
+}
+
 /** Our proof-tool calls in a record. */
 const ourCalls = (reader: TranscriptReader, entry: TranscriptEntry): { id: string; tool: ProofTool }[] =>
   reader.calls(entry).flatMap((call) => {
@@ -130,6 +147,11 @@ function verdictIn(
 /** Every line naming a proof tool holds one of these bytes. */
 const NEEDLES = [Buffer.from('bootstrap_session'), Buffer.from('get_system_prompt')];
 const NEWLINE = 0x0a;
+/**
+ * The scan gives up (not proven) past this: reads are synchronous, so the deadline is checked
+ * between 1 MB chunks (a slow network file system, not a FIFO: those are refused at open).
+ */
+export const TRANSCRIPT_READ_TIMEOUT_MS = 5_000;
 /** Read size: a reused buffer, so a 60 MB transcript costs 60 MB of copying and no more memory. */
 const CHUNK = 1 << 20;
 
@@ -215,19 +237,23 @@ export function proveBootstrap(
   path: string,
   maxBytes: number,
   format: TranscriptFormat = 'claude',
+  sessionId?: string | null,
 ): BootstrapProof {
-  const reader = TRANSCRIPT_READERS[format];
+  const reader = sessionReader(TRANSCRIPT_READERS[format], sessionId);
   const log = new CallLog();
   let truncated = false;
   try {
-    const fd = openSync(path, 'r');
+    const fd = openTranscript(path);
     try {
       const size = fstatSync(fd).size;
       if (reader.document && isJsonDocument(fd, size)) {
         const problem = readDocument(fd, size, maxBytes, reader, log);
         if (problem) return { ok: false, reason: problem };
       } else {
-        truncated = readLines(fd, size, maxBytes, reader, log);
+        const read = readLines(fd, size, maxBytes, reader, log, Date.now() + TRANSCRIPT_READ_TIMEOUT_MS);
+        if (read === 'timeout')
+          return { ok: false, reason: `transcript read took over ${TRANSCRIPT_READ_TIMEOUT_MS / 1000} s` };
+        truncated = read;
       }
     } finally {
       closeSync(fd);
@@ -239,7 +265,9 @@ export function proveBootstrap(
       reason:
         code === 'ENOENT'
           ? `no transcript at ${path}`
-          : `transcript unreadable (${code ?? (error as Error).message})`,
+          : code === 'ENOTREG'
+            ? `transcript unreadable (${(error as Error).message}, not a regular file)`
+            : `transcript unreadable (${code ?? (error as Error).message})`,
     };
   }
   if (log.calls.length === 0) {
@@ -264,7 +292,8 @@ function readLines(
   maxBytes: number,
   reader: TranscriptReader,
   log: CallLog,
-): boolean {
+  deadline: number,
+): boolean | 'timeout' {
   let pos = Math.max(0, size - maxBytes);
   const truncated = pos > 0;
   let buf = Buffer.allocUnsafe(2 * CHUNK);
@@ -275,6 +304,7 @@ function readLines(
       buf.copy(bigger, 0, 0, carry);
       buf = bigger;
     }
+    if (Date.now() > deadline) return 'timeout';
     const n = readSync(fd, buf, carry, Math.min(CHUNK, size - pos), pos);
     if (n === 0) break;
     pos += n;

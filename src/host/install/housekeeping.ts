@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { withFileLock, writeFileAtomicallySync } from '../../core/index.js';
+import { withFileLock, writeStateFileSync } from '../../core/index.js';
 import { type Manifest, readManifest } from './manifest.js';
 
 /**
@@ -42,7 +42,7 @@ export async function lockedManifest<T>(path: string, dryRun: boolean, work: (m:
     const manifest = readManifest(path);
     const value = work(manifest);
     if (Object.keys(manifest.files).length === 0) rmSync(path, { force: true });
-    else writeFileAtomicallySync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+    else writeStateFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
     return value;
   });
   // The manifest's directory goes when nothing is left in it (install made it; the lock too).

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { readTextIfExists } from '../../core/index.js';
+import { readStateFile } from '../../core/index.js';
 import type { HostId, Scope } from '../ids.js';
 
 export interface ManifestEntry {
@@ -44,7 +44,7 @@ export function manifestPath(scope: Scope, project: string, home: string): strin
 }
 
 export function readManifest(path: string): Manifest {
-  const text = readTextIfExists(path);
+  const text = readStateFile(path);
   if (text === undefined) return { version: 1, files: {} };
   try {
     const parsed = JSON.parse(text) as Manifest;

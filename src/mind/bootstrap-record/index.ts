@@ -15,7 +15,7 @@
  * {@link MAX_RECORDS}.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Records older than this are pruned: a session resumed later bootstraps again. */
@@ -70,15 +70,34 @@ export async function writeBootstrapRecord(
   };
   // Imported here, not at the top: the gate loads this module on every tool call and only reads.
   const { default: writeFileAtomic } = await import('write-file-atomic');
-  await writeFileAtomic(bootstrapRecordPath(home, sessionId), `${JSON.stringify(record)}\n`, { fsync: true });
+  const file = bootstrapRecordPath(home, sessionId);
+  if (!regularOrAbsent(file))
+    throw new Error(`refused ${file}: not a regular file (a symlink, FIFO or device)`);
+  await writeFileAtomic(file, `${JSON.stringify(record)}\n`, { fsync: true });
   pruneBootstrapRecords(home, options.now, options);
+}
+
+/**
+ * True when `file` is a regular file (not a symlink) or does not exist. The gate loads this
+ * module on every tool call, so it checks with one lstat instead of importing core's
+ * confineFile (which brings the write libraries along); records are never links.
+ */
+function regularOrAbsent(file: string): boolean {
+  try {
+    return lstatSync(file).isFile();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /** The record for `sessionId`, or null when there is none or it is unreadable. */
 export function readBootstrapRecord(home: string, sessionId: string): BootstrapRecord | null {
   let text: string;
+  const file = bootstrapRecordPath(home, sessionId);
+  // Records are only ever regular files: a FIFO here would hang the gate, a link would read elsewhere.
+  if (!regularOrAbsent(file)) return null;
   try {
-    text = readFileSync(bootstrapRecordPath(home, sessionId), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return null;
   }

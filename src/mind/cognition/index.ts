@@ -4,8 +4,8 @@
  * flags (feedback/caution memories by `applies_to` glob or rank), and measures prediction error.
  */
 
-export type { CognitionEvent } from './events.js';
-export { appendEvent, eventFileFor, readRecentEvents } from './events.js';
+export type { CognitionEvent, EventListing, EventQuery } from './events.js';
+export { appendEvent, eventFileFor, listEvents, readRecentEvents } from './events.js';
 export type { CautionaryFlag } from './flags.js';
 export { CAUTIONARY_TYPES, cautionaryFlags } from './flags.js';
 export type { CognitionDeps, CognitionResult, ObserveInput, ReflectInput, ReflectKind } from './pipeline.js';

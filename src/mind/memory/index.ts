@@ -1,7 +1,8 @@
 /**
  * @module mind/memory — memory files: the cached entry snapshot (frontmatter only), the packet
  * catalog, confined reads, `remember` (file + MEMORY.md line under a cross-process lock on
- * memory/), and BM25 `recall` over a derived, persisted, incrementally refreshed index (its
+ * memory/), hand edits checked before they are saved, forget/restore through memory/.trash/,
+ * the closed list of memory types, and BM25 `recall` over a derived, persisted, incrementally refreshed index (its
  * text analysis lives in core).
  */
 
@@ -9,12 +10,14 @@ export type { MemoryFile, MemoryListing } from './access.js';
 export { listMemories, readMemoryFile } from './access.js';
 export type { MemoryCatalog } from './catalog.js';
 export { catalogOf } from './catalog.js';
+export type { CheckedMemory, SaveEditResult } from './edit.js';
+export { checkMemoryText, saveEditedMemory } from './edit.js';
 export type { MemoryEntry, MemoryProblem } from './entries.js';
 export { INDEX_FILE, isProblem, listMemoryFiles, MAX_MEMORY_BYTES, readMemoryEntry } from './entries.js';
 export { excerptAround } from './excerpt.js';
 export type { Facet } from './facet.js';
 export { matchesFacet, parseFacet } from './facet.js';
-export { fileNameFor, normalizeType } from './names.js';
+export { fileNameFor } from './names.js';
 export type { MemoryOverview, MemoryPerson } from './overview.js';
 export { overviewOf } from './overview.js';
 export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from './recall-index.js';
@@ -25,3 +28,7 @@ export type { MemorySnapshot, MemoryStoreOptions } from './store.js';
 export { MemoryStore } from './store.js';
 export type { MemoryToolDeps } from './tools.js';
 export { memoryTools, openRecallIndex } from './tools.js';
+export type { ForgetResult, RestoreResult, TrashOptions, TrashRecord } from './trash.js';
+export { forgetMemory, listForgotten, memoryFileFor, restoreMemory, TRASH_DIR } from './trash.js';
+export type { MemoryType } from './types.js';
+export { CUSTOM_TYPE_PREFIX, isValidType, MEMORY_TYPES, normalizeType, validTypesText } from './types.js';

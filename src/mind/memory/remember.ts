@@ -12,8 +12,9 @@ import {
 } from '../../core/index.js';
 import { INDEX_FILE } from './entries.js';
 import { readFrontmatter } from './fast-frontmatter.js';
-import { fileNameFor, indexTitle, normalizeType, oneLine } from './names.js';
+import { fileNameFor, indexTitle, oneLine } from './names.js';
 import { MemoryStore } from './store.js';
+import { normalizeType } from './types.js';
 
 /** What `remember` accepts; everything but content and type is optional. */
 export interface RememberInput {
@@ -45,7 +46,7 @@ export interface RememberOptions {
 /** Content above this is refused: a memory is a note, recall reads whole files. */
 export const MAX_CONTENT_CHARS = 200_000;
 const MAX_TAGS = 32;
-const INDEX_HEADER = '# Memory index\n\n';
+export const INDEX_HEADER = '# Memory index\n\n';
 /** write-file-atomic's temp files (`name.md.<number>`); one this old was left by a killed writer. */
 const TEMP_FILE = /\.md\.\d+$/;
 const STALE_TEMP_MS = 60_000;
@@ -195,7 +196,7 @@ function validate(input: RememberInput): ValidInput {
 }
 
 /** A MEMORY.md line `- [Title](file.md) - hook`, found by a predicate on title and file. */
-function findIndexLine(
+export function findIndexLine(
   lines: string[],
   match: (title: string, file: string) => boolean,
 ): { index: number; file: string } | undefined {
@@ -232,7 +233,7 @@ function removeStaleTemps(dir: string, now: Date): void {
   }
 }
 
-function unescapeTitle(title: string): string {
+export function unescapeTitle(title: string): string {
   return title.replace(/\\([[\]\\])/g, '$1');
 }
 
@@ -243,7 +244,7 @@ function unescapeTitle(title: string): string {
  * every concurrent remember waits on. `appendFileSync`'s `flush` option would do, but Node 20
  * has it only from 20.10 and older releases ignore it silently.
  */
-function appendOnce(path: string, text: string): void {
+export function appendOnce(path: string, text: string): void {
   const fd = openSync(path, 'a');
   try {
     writeSync(fd, text);

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import * as z from 'zod';
-import { defineTool, READ_ONLY, type Tool } from '../../core/index.js';
+import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
 import type { Mind } from '../mind.js';
 import { MAX_K, RecallIndex } from './recall-index.js';
 import { remember } from './remember.js';
+import { forgetMemory, restoreMemory } from './trash.js';
+import { MEMORY_TYPES } from './types.js';
 
 /**
  * The saved recall index under cache/: a JSON header line, then one `term<TAB>postings` line per
@@ -36,16 +38,19 @@ const hitSchema = z.object({
 });
 export const recallHitSchema = hitSchema;
 
-/** `remember` and `recall`. */
+/** `remember`, `recall`, `forget_memory` and `restore_memory`. */
 export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
   const rememberTool = defineTool({
     name: 'remember',
     title: 'Remember',
-    description:
-      'Store something that should outlive this session as one memory file (markdown + frontmatter) and one MEMORY.md index line. type: user | feedback | caution | project | reference | note | session_digest (or your own). Give applies_to tool-name globs on feedback/caution memories so observe() raises them before those tools. An existing name is refused unless replace is true.',
+    description: `Store something that should outlive this session as one memory file (markdown + frontmatter) and one MEMORY.md index line. type: one of ${MEMORY_TYPES.join(' | ')}, or custom:NAME for another kind. Give applies_to tool-name globs on feedback/caution memories so observe() raises them before those tools. An existing name is refused unless replace is true.`,
     input: {
       content: z.string().min(1).describe('The memory itself, markdown.'),
-      type: z.string().min(1).max(40).describe('Memory type, e.g. feedback, caution, user, project, note.'),
+      type: z
+        .string()
+        .min(1)
+        .max(40)
+        .describe(`Memory type: ${MEMORY_TYPES.join(', ')}; or custom:NAME (e.g. custom:recipe).`),
       name: z.string().max(200).optional().describe('Title; defaults to the first line of content.'),
       description: z.string().max(500).optional().describe('One-line hook; defaults to the first sentence.'),
       tags: z.array(z.string().max(80)).max(32).optional(),
@@ -89,5 +94,42 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
       recall().recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
   });
 
-  return [rememberTool, recallTool];
+  const forgetTool = defineTool({
+    name: 'forget_memory',
+    title: 'Forget a memory',
+    description:
+      'Forget one memory (by its name or file name): its file moves to memory/.trash/ and its MEMORY.md line is removed, so recall stops finding it. Reversible with restore_memory(name). Use it for a memory that is wrong or no longer wanted; for a fact that changed, remember the new one with replace: true.',
+    input: {
+      name: z
+        .string()
+        .min(1)
+        .max(300)
+        .describe('The memory name or file name, as list_memory_files shows it.'),
+    },
+    output: {
+      name: z.string(),
+      type: z.string(),
+      file: z.string(),
+      trashed_as: z.string(),
+      index_line_removed: z.boolean(),
+    },
+    // It removes a memory from what recall and the packet see (restorable, but still a removal).
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    handler: async ({ name }) => forgetMemory(mind.home, name, { now: mind.clock(), store: mind.memory }),
+  });
+
+  const restoreTool = defineTool({
+    name: 'restore_memory',
+    title: 'Restore a forgotten memory',
+    description:
+      'Undo forget_memory: puts the memory back byte for byte and re-adds its MEMORY.md line. Refused when a memory now holds its name.',
+    input: {
+      name: z.string().min(1).max(300).describe('The forgotten memory name or file name.'),
+    },
+    output: { name: z.string(), type: z.string(), file: z.string(), index_line_restored: z.boolean() },
+    annotations: WRITES_ADDITIVE,
+    handler: async ({ name }) => restoreMemory(mind.home, name, { store: mind.memory }),
+  });
+
+  return [rememberTool, recallTool, forgetTool, restoreTool];
 }

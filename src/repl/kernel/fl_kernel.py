@@ -18,6 +18,8 @@ import linecache
 import os
 import signal
 import sys
+import threading
+import time
 import traceback
 import types
 import weakref
@@ -282,7 +284,29 @@ class NoInterrupt:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGINT)
 
 
+def end_group():
+    """Kills the kernel's process group (itself and whatever its cells started), when it leads one."""
+    sys.stdout.flush()
+    if os.getpgrp() == os.getpid():
+        os.killpg(os.getpid(), signal.SIGKILL)
+    os._exit(0)
+
+
+def watch_parent(interval=0.25):
+    """
+    The harness may die without a word (kill -9): then the kernel is re-parented, and it takes
+    its whole process group along, so no cell's subprocess outlives the harness. Polling the
+    parent pid works on Linux and macOS alike (PR_SET_PDEATHSIG is Linux-only).
+    """
+    parent = os.getppid()
+    while True:
+        time.sleep(interval)
+        if os.getppid() != parent:
+            end_group()
+
+
 def main():
+    threading.Thread(target=watch_parent, name="fl-parent-watch", daemon=True).start()
     control_in = os.fdopen(CONTROL_FD, "rb")
     control_out = os.fdopen(os.dup(CONTROL_FD), "wb")
     relay_in = os.fdopen(RELAY_FD, "rb")
@@ -314,7 +338,8 @@ def main():
         except KeyboardInterrupt:
             continue
         if not raw:
-            return
+            # The harness closed the channel (or died): nothing started here may linger.
+            end_group()
         request = json.loads(raw)
         try:
             result = dispatch(kernel, request)

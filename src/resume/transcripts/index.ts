@@ -34,7 +34,7 @@
  * Light by design: the gate runs on every tool call and imports this face directly (resume's
  * index.ts pulls in zod, YAML and the file locks through core).
  */
-import { readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 export type TranscriptFormat = 'claude' | 'codex' | 'gemini';
 /** One parsed line (or a record of a JSON document). */
@@ -111,6 +111,21 @@ export function contentTexts(blocks: unknown): string[] {
     .map((b) => b.text as string);
 }
 
+/**
+ * Opens a transcript for reading, only when it is a regular file: the path comes from the
+ * host's hook input, and a FIFO there would block the hook forever (O_NONBLOCK makes the open
+ * itself return; the check refuses it). A directory, socket or device is refused the same way,
+ * with an error whose `code` is `ENOTREG`.
+ */
+export function openTranscript(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const stats = fstatSync(fd);
+  if (stats.isFile()) return fd;
+  closeSync(fd);
+  const kind = stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a directory' : 'not a regular file';
+  throw Object.assign(new Error(`${path} is ${kind}`), { code: 'ENOTREG' });
+}
+
 /** A pretty-printed JSON document (Gemini CLI's older session files) opens with a lone `{` line. */
 export function isJsonDocument(fd: number, size: number): boolean {
   const head = Buffer.alloc(Math.min(size, 64));
@@ -153,12 +168,22 @@ function claudeBlocks(entry: Entry): Entry[] {
 const CLAUDE_USER = /"type"\s*:\s*"user"/;
 const CLAUDE_TOOL_RESULT = /"type"\s*:\s*"tool_result"/;
 
+/**
+ * Claude Code lines that may carry proof: the main conversation's (a subagent's `isSidechain`
+ * lines orient the subagent, not the session), a call only in an `assistant` line (the model's
+ * own turn) and a result only in a `user` line (where the host records results). A
+ * `tool_result` in an assistant line, or a `tool_use` in a user line, is not the host's record.
+ */
+const claudeLine = (entry: Entry, type: 'assistant' | 'user'): boolean =>
+  entry.type === type && entry.isSidechain !== true;
+
 const claude: TranscriptReader = {
   calls: (entry) =>
-    claudeBlocks(entry)
+    (claudeLine(entry, 'assistant') ? claudeBlocks(entry) : [])
       .filter((b) => b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
       .map((b) => ({ id: b.id as string, name: b.name as string, server: null })),
   outcome(entry, id) {
+    if (!claudeLine(entry, 'user')) return undefined;
     const block = claudeBlocks(entry).find((b) => b.type === 'tool_result' && b.tool_use_id === id);
     if (!block) return undefined;
     if (block.is_error === true) return { status: 'error' };

@@ -94,7 +94,7 @@ describe('initHome', () => {
     temps.push(t.dispose);
     const home = join(t.dir, 'h');
     expect(ensureHome(home).created).toBe(true);
-    expect(readdirSync(home).sort()).toEqual(['firstlight.yaml', 'memory', 'persona']);
+    expect(readdirSync(home).sort()).toEqual(['firstlight.yaml', 'memory', 'persona', 'personas']);
     expect(ensureHome(home).created).toBe(false);
   });
 });

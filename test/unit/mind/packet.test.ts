@@ -185,4 +185,55 @@ describe('renderPacketMarkdown', () => {
       h.dispose();
     }
   });
+
+  it("demotes the persona's own headings below the packet's sections, leaving fenced code alone", async () => {
+    const h = exampleHomeCopy();
+    try {
+      writeFileSync(
+        join(h.dir, 'persona', 'agent_system.md'),
+        '# Ada\n\nIntro.\n\n## Voice\n\nPlain.\n\n```md\n# not a heading\n## nor this\n```\n\n#### Deep\n\n##### Deeper\n\n###### Deepest\n',
+      );
+      const packet = await createMind({ home: h.dir }).bootstrap({ preview: true });
+      expect(packet.mind_contract).toContain('\n## Voice\n');
+      const md = renderPacketMarkdown(packet);
+      const headings = md.split('\n').filter((l) => /^#{1,6} /.test(l));
+      expect(headings.filter((l) => /^#{1,2} /.test(l))).toEqual([
+        '# firstlight: session bootstrap',
+        '## Mind contract',
+        '# not a heading',
+        '## nor this',
+        '## Active context',
+        '## Memory',
+        '## Per-turn protocol',
+        '## Guidance',
+      ]);
+      expect(md).toContain('\n### Ada\n');
+      expect(md).toContain('\n#### Voice\n');
+      expect(md).toContain('\n###### Deep\n');
+      // Past ###### markdown has no level: the deepest headings stay at six.
+      expect(md).toContain('\n###### Deeper\n');
+      expect(md).toContain('\n###### Deepest\n');
+      expect(md).toContain('```md\n# not a heading\n## nor this\n```');
+    } finally {
+      h.dispose();
+    }
+  });
+
+  it('leaves no runs of blank lines: an empty taskspace description, blank-line runs in the contract', async () => {
+    const h = exampleHomeCopy();
+    try {
+      writeFileSync(join(h.dir, 'persona', 'agent_system.md'), '# Ada\n\n\n\nIntro.\n   \n\t\nMore.\n\n\n');
+      const packet = await createMind({ home: h.dir }).bootstrap({ preview: true });
+      packet.taskspace = { name: 'Retries', description: '', initial_prompt: null };
+      const md = renderPacketMarkdown(packet);
+      expect(md).not.toMatch(/\n[ \t]*\n[ \t]*\n/);
+      expect(md).toContain('### Ada\n\nIntro.\n\nMore.');
+      expect(md.endsWith('## Taskspace: Retries')).toBe(true);
+      packet.taskspace = { name: 'Retries', description: '## Goal\n\nFewer retries.', initial_prompt: 'Go' };
+      const withText = renderPacketMarkdown(packet);
+      expect(withText).toMatch(/## Taskspace: Retries\n\n### Goal\n\nFewer retries\.\n\nInitial task: Go$/);
+    } finally {
+      h.dispose();
+    }
+  });
 });

@@ -1,0 +1,174 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { HomeOption } from '../io.js';
+
+interface JsonOption extends HomeOption {
+  json?: boolean;
+}
+
+const HOME_HELP = 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)';
+
+/** `firstlight memory list|show|edit|forget|restore`: the mind's memory without touching raw files. */
+export function registerMemory(program: Command): void {
+  const memory = program
+    .command('memory')
+    .description('see and manage memories: list, show, edit, forget, restore')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  firstlight memory list --type feedback\n  firstlight memory show "Squash merges only"\n  EDITOR=nano firstlight memory edit user_alex\n  firstlight memory forget "Old cache decision"\n  firstlight memory restore "Old cache decision"',
+    );
+
+  memory
+    .command('list')
+    .description('list memories: type, name, description, file (MEMORY.md itself is not listed)')
+    .option('--type <type>', 'only memories of this type (user, feedback, …, or custom:NAME)')
+    .option('--forgotten', 'list forgotten memories (memory/.trash/) that `memory restore` can bring back')
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', 'print JSON')
+    .action(async (options: JsonOption & { type?: string; forgotten?: boolean }) => {
+      const { print } = await import('../io.js');
+      const mind = await import('../../mind/index.js');
+      const home = await homeOf(options);
+      if (options.forgotten) {
+        const forgotten = mind.listForgotten(home);
+        print(options.json, { forgotten }, () =>
+          forgotten.length === 0
+            ? 'firstlight: nothing forgotten'
+            : forgotten
+                .map((r) => `${r.forgotten_at}  ${r.type}  ${r.name}  (was memory/${r.file})`)
+                .join('\n'),
+        );
+        return;
+      }
+      const store = new mind.MemoryStore(join(home, 'memory'), {
+        cacheFile: join(home, 'cache', 'memory-entries.json'),
+      });
+      const listing = mind.listMemories(store.snapshot());
+      const all = listing.files.filter((f) => f.type !== 'index');
+      const type = options.type === undefined ? undefined : typeFilter(options.type, all, mind.normalizeType);
+      const files = type === undefined ? all : all.filter((f) => f.type === type);
+      const otherTypes: Record<string, number> = {};
+      for (const f of all) if (!mind.isValidType(f.type)) otherTypes[f.type] = (otherTypes[f.type] ?? 0) + 1;
+      const result = { memories: files, skipped: listing.skipped, other_types: otherTypes };
+      print(options.json, result, () => {
+        const lines = files.map(
+          (f) => `${f.type.padEnd(15)} ${f.name}${f.description ? ` — ${f.description}` : ''}  (${f.file})`,
+        );
+        lines.push(
+          `${files.length} memor${files.length === 1 ? 'y' : 'ies'}${type ? ` of type ${type}` : ''}`,
+        );
+        const others = Object.entries(otherTypes);
+        if (others.length > 0) {
+          lines.push(
+            `types outside the list (${mind.validTypesText()}): ${others.map(([t, n]) => `${t} (${n})`).join(', ')}; they load and recall as before, and \`memory edit\` keeps them`,
+          );
+        }
+        for (const s of listing.skipped) lines.push(`skipped ${s.file}: ${s.problem}`);
+        return lines.join('\n');
+      });
+    });
+
+  memory
+    .command('show')
+    .description('print one memory (by name or file name): its frontmatter and body')
+    .argument('<name>', 'the memory name or file name (as `memory list` shows it)')
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', 'print JSON: {file, frontmatter, body}')
+    .action(async (name: string, options: JsonOption) => {
+      const { readFileSync } = await import('node:fs');
+      const { print } = await import('../io.js');
+      const mind = await import('../../mind/index.js');
+      const home = await homeOf(options);
+      const memoryDir = join(home, 'memory');
+      const file = mind.memoryFileFor(memoryDir, storeOf(mind, home), name);
+      const read = mind.readMemoryFile(memoryDir, file);
+      print(options.json, read, () => readFileSync(join(memoryDir, file), 'utf8').replace(/\n$/, ''));
+    });
+
+  memory
+    .command('edit')
+    .description('open one memory in $VISUAL or $EDITOR; the result is checked before it is saved')
+    .argument('<name>', 'the memory name or file name')
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      '\nThe editor works on a copy. On save the frontmatter must still parse, with a name and a type\nfrom the list; otherwise nothing is written, the error names the field, and your edited copy is\nkept at the path the error gives. A name or description you change is carried into MEMORY.md.',
+    )
+    .action(async (name: string, options: JsonOption) => {
+      const { editMemory } = await import('./memory-edit.js');
+      const home = await homeOf(options);
+      const result = await editMemory(home, name);
+      const { print } = await import('../io.js');
+      print(options.json, result, () =>
+        result.changed
+          ? `firstlight: saved memory/${result.file}${result.index_line_updated ? ' and its MEMORY.md line' : ''}`
+          : `firstlight: no changes to memory/${result.file}`,
+      );
+    });
+
+  memory
+    .command('forget')
+    .description('forget a memory: its file moves to memory/.trash/ and its MEMORY.md line is removed')
+    .argument('<name>', 'the memory name or file name')
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: JsonOption) => {
+      const { print } = await import('../io.js');
+      const mind = await import('../../mind/index.js');
+      const home = await homeOf(options);
+      const result = await mind.forgetMemory(home, name);
+      print(
+        options.json,
+        result,
+        () =>
+          `firstlight: forgot "${result.name}" (${result.type}); it is in memory/${mind.TRASH_DIR}/${result.trashed_as}\n  undo: firstlight memory restore ${quoteArg(result.name)}`,
+      );
+    });
+
+  memory
+    .command('restore')
+    .description('bring a forgotten memory back, byte for byte, with its MEMORY.md line')
+    .argument('<name>', 'the forgotten memory name or file name (see `memory list --forgotten`)')
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: JsonOption) => {
+      const { print } = await import('../io.js');
+      const mind = await import('../../mind/index.js');
+      const home = await homeOf(options);
+      const result = await mind.restoreMemory(home, name);
+      print(options.json, result, () => `firstlight: restored "${result.name}" to memory/${result.file}`);
+    });
+}
+
+/** The home for a command, made ready as every command does. */
+async function homeOf(options: HomeOption): Promise<string> {
+  const { ensureHome } = await import('../../core/index.js');
+  const { homeFrom } = await import('../io.js');
+  const home = homeFrom(options);
+  ensureHome(home);
+  return home;
+}
+
+type Mind = typeof import('../../mind/index.js');
+
+function storeOf(mind: Mind, home: string) {
+  return new mind.MemoryStore(join(home, 'memory'), {
+    cacheFile: join(home, 'cache', 'memory-entries.json'),
+  });
+}
+
+/**
+ * `--type`: a type from the list (or custom:NAME), or one the home's files already use (older
+ * homes); anything else is the error that names the valid types.
+ */
+function typeFilter(given: string, files: { type: string }[], normalize: (t: string) => string): string {
+  const t = given.trim().toLowerCase();
+  if (files.some((f) => f.type === t)) return t;
+  return normalize(given);
+}
+
+/** A name as a shell argument in the undo line. */
+function quoteArg(text: string): string {
+  return /^[A-Za-z0-9_.-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,175 @@
+/**
+ * The R-suite's helpers: the CLI under test (`FIRSTLIGHT_CLI` points the suite at another
+ * build, e.g. an older commit's, to see a probe fail there), raw stdio JSON-RPC for probes that
+ * must write what no SDK client would, process checks through /proc, and figures for the table.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { RunnerTestCase } from 'vitest';
+import { CLI, REPO_ROOT } from '../helpers/index.js';
+
+export const CLI_UNDER_TEST = process.env.FIRSTLIGHT_CLI ?? CLI;
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Numbers a probe measured, printed in the suite's table. */
+    figures?: Record<string, string | number>;
+  }
+}
+
+/** Records a figure (a time, a size, a count) for the summary table. */
+export function figure(task: RunnerTestCase, name: string, value: string | number): void {
+  task.meta.figures = { ...(task.meta.figures ?? {}), [name]: value };
+}
+
+export function cli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {},
+) {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [CLI_UNDER_TEST, ...args], {
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd ?? REPO_ROOT,
+    timeout: options.timeoutMs ?? 30_000,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { ...result, ms: Date.now() - started };
+}
+
+/** A real SDK client over stdio to the CLI under test, with the server's pid and stderr. */
+export async function wire(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_UNDER_TEST, ...args],
+    env: { ...(process.env as Record<string, string>), ...options.env },
+    cwd: options.cwd ?? REPO_ROOT,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'firstlight-reliability', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    pid: transport.pid as number,
+    stderr: () => stderr,
+    close: async () => {
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+/** A server under test driven line by line: write anything, read its JSON-RPC answers by id. */
+export function rawServer(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  const child: ChildProcess = spawn(process.execPath, [CLI_UNDER_TEST, ...args], {
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd ?? REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: raw protocol messages
+  const answers: any[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      try {
+        answers.push(JSON.parse(line));
+      } catch {
+        answers.push({ unparsed: line });
+      }
+    }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  child.stdin?.on('error', () => {});
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    answers,
+    stderr: () => stderr,
+    exited,
+    send: (message: unknown) => child.stdin?.write(`${JSON.stringify(message)}\n`),
+    write: (bytes: string | Buffer) =>
+      new Promise<void>((resolve) => {
+        if (child.stdin?.write(bytes)) resolve();
+        else child.stdin?.once('drain', () => resolve());
+      }),
+    /** The answer with this id, within `ms` (undefined when none came). */
+    answer: async (id: number | string | null, ms = 10_000) => {
+      const until = Date.now() + ms;
+      for (;;) {
+        const found = answers.find((a) => a.id === id);
+        if (found || Date.now() > until || child.exitCode !== null) return found;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    initialize: () =>
+      child.stdin?.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'r', version: '0' } } })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+      ),
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+function stat(pid: number): { state: string; ppid: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [state, ppid] = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: state as string, ppid: Number(ppid) };
+}
+
+/** True when the process no longer runs (absent, or a zombie: PID 1 here may not reap). */
+export function gone(pid: number): boolean {
+  const s = stat(pid);
+  return s === undefined || s.state === 'Z';
+}
+
+/** Live children of `pid` (only pids this test started are ever asked about). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((child) => {
+      const s = stat(child);
+      return s !== undefined && s.ppid === pid && s.state !== 'Z';
+    });
+}
+
+/** Waits for every pid to be gone; returns those still running after `ms`. */
+export async function waitGone(pids: number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = pids.filter((pid) => !gone(pid));
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A tool result's structured content, or its text parsed as JSON. */
+export function structuredOf<T = Record<string, unknown>>(result: unknown): T {
+  const r = result as { structuredContent?: T; content?: { type: string; text?: string }[] };
+  if (r.structuredContent) return r.structuredContent;
+  return JSON.parse(r.content?.find((c) => c.type === 'text')?.text ?? 'null') as T;
+}
+
+export function textOf(result: unknown): string {
+  const r = result as { content?: { type: string; text?: string }[] };
+  return r.content?.find((c) => c.type === 'text')?.text ?? '';
+}

@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  confineFile,
+  ensureDir,
+  readStateFile,
+  requireDir,
+  sweepLeftovers,
+  UnsafeFileError,
+  writeStateFile,
+} from '../../../src/core/index.js';
+import { tempDir } from '../../helpers/index.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+function dir(): string {
+  const t = tempDir('firstlight-confine-');
+  cleanups.push(t.dispose);
+  return t.dir;
+}
+
+describe('confineFile and the state-file helpers', () => {
+  it('accepts a missing file, a regular file and a link inside its directory', async () => {
+    const d = dir();
+    expect(() => confineFile(join(d, 'absent.json'))).not.toThrow();
+    await writeStateFile(join(d, 'a.json'), '{}');
+    symlinkSync(join(d, 'a.json'), join(d, 'b.json'));
+    expect(readStateFile(join(d, 'b.json'))).toBe('{}');
+  });
+
+  it('refuses a link out of the directory, a dangling link and a FIFO, naming the path', async () => {
+    const d = dir();
+    const outside = join(dir(), 'x.json');
+    writeFileSync(outside, 'outside');
+    symlinkSync(outside, join(d, 'out.json'));
+    symlinkSync(join(d, 'nowhere.json'), join(d, 'dangling.json'));
+    execFileSync('mkfifo', [join(d, 'pipe.json')]);
+    await expect(writeStateFile(join(d, 'out.json'), 'evil')).rejects.toThrow(UnsafeFileError);
+    expect(readFileSync(outside, 'utf8')).toBe('outside');
+    expect(() => readStateFile(join(d, 'dangling.json'))).toThrow(/leads nowhere/);
+    expect(() => readStateFile(join(d, 'pipe.json'))).toThrow(/pipe\.json: a FIFO/);
+  });
+});
+
+describe('ensureDir and requireDir', () => {
+  it('creates missing levels, and fails fast under /proc and under a file', () => {
+    const d = dir();
+    ensureDir(join(d, 'a', 'b', 'c'));
+    expect(existsSync(join(d, 'a', 'b', 'c'))).toBe(true);
+    expect(() => ensureDir('/proc/forbidden/x')).toThrow(/cannot create directory/);
+    writeFileSync(join(d, 'file'), '');
+    expect(() => ensureDir(join(d, 'file', 'sub'))).toThrow(/is not a directory/);
+  });
+
+  it('requireDir names a missing directory and never creates it', () => {
+    const missing = join(dir(), 'nope');
+    expect(() => requireDir(missing, '--project')).toThrow(/--project .*nope does not exist/);
+    expect(existsSync(missing)).toBe(false);
+  });
+});
+
+describe('sweepLeftovers', () => {
+  it('removes old temp files and stale locks, keeps fresh ones and user files', () => {
+    const d = dir();
+    mkdirSync(join(d, 'memory'));
+    const old = new Date(Date.now() - 120_000);
+    for (const name of ['memory/a.md.123456', 'memory/v1.2', 'self-state.json.99'])
+      writeFileSync(join(d, name), '');
+    mkdirSync(join(d, 'sessions.jsonl.lock'));
+    for (const name of ['memory/a.md.123456', 'memory/v1.2', 'sessions.jsonl.lock'])
+      utimesSync(join(d, name), old, old);
+    const removed = sweepLeftovers([d]).map((l) => `${l.kind} ${l.path.slice(d.length + 1)}`);
+    expect(removed.sort()).toEqual(['lock sessions.jsonl.lock', 'temp memory/a.md.123456']);
+    expect(existsSync(join(d, 'memory', 'v1.2'))).toBe(true);
+    expect(existsSync(join(d, 'self-state.json.99'))).toBe(true);
+  });
+});
