@@ -76,6 +76,8 @@ export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
+export type { SubstrateSettings } from './substrate-settings.js';
+export { substrateSettingsSchema } from './substrate-settings.js';
 export {
   contentTerms,
   normalizeTerm,

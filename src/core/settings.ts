@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from './errors.js';
 import { readTextIfExists } from './files.js';
+import { substrateSettingsSchema } from './substrate-settings.js';
 
 /**
  * `firstlight.yaml`: every key optional, every default here. Unknown keys are reported as
@@ -81,6 +82,8 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    /** The persona runtime's substrates (see substrate-settings.ts). */
+    substrates: substrateSettingsSchema.prefault({}),
   })
   .passthrough();
 

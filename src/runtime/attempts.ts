@@ -45,6 +45,8 @@ export interface AttemptsResult {
   /** The fenced JSON, parsed. */
   readonly data: unknown;
   readonly handoffContent?: Record<string, unknown>;
+  /** The substrate's own refusals over every attempt (an agent CLI's permission denials). */
+  readonly permissionDenials: SubstrateResult['permissionDenials'];
 }
 
 export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult> {
@@ -58,6 +60,7 @@ export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult>
   let data: unknown;
   let handoffContent: Record<string, unknown> | undefined;
   let attempts = 0;
+  const permissionDenials: SubstrateResult['permissionDenials'][number][] = [];
   for (;;) {
     attempts++;
     let result: SubstrateResult;
@@ -69,6 +72,7 @@ export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult>
       break;
     }
     substrateMs += result.substrateMs;
+    permissionDenials.push(...result.permissionDenials);
     usage = {
       inputTokens: usage.inputTokens + result.usage.inputTokens,
       outputTokens: usage.outputTokens + result.usage.outputTokens,
@@ -177,5 +181,6 @@ export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult>
     prose,
     data,
     ...(handoffContent ? { handoffContent } : {}),
+    permissionDenials,
   };
 }

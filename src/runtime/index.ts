@@ -53,6 +53,11 @@ export type { Runtime, RuntimeOptions } from './runtime.js';
 export { createRuntime } from './runtime.js';
 export type { SessionState } from './sessions.js';
 export { readSession } from './sessions.js';
+export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
+export { codexArgs } from './substrates/codex-cli.js';
+export type { RealSubstrateKind, SubstrateContext } from './substrates/create.js';
+export { createSubstrate, isRealSubstrateKind, REAL_SUBSTRATE_KINDS } from './substrates/create.js';
+export { geminiArgs, geminiPolicy, geminiToolName } from './substrates/gemini-cli.js';
 export type { SubstrateFactory, SubstrateFactoryOptions } from './substrates/index.js';
 export {
   parseSubstrateSpec,

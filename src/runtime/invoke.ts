@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { ConfigError, type Logger, NotFoundError, UserError } from '../core/index.js';
+import {
+  ConfigError,
+  type Logger,
+  loadSettings,
+  memoByFiles,
+  NotFoundError,
+  type Settings,
+  UserError,
+} from '../core/index.js';
 import { runAttempts } from './attempts.js';
 import { detect } from './detectors.js';
 import {
@@ -45,6 +53,19 @@ export interface RuntimeContext {
 /** Where journal, handoffs and sessions live: `<project>/.firstlight`, else the home. */
 export function ledgerDir(context: Pick<RuntimeContext, 'home' | 'project'>): string {
   return context.project ? join(context.project, '.firstlight') : context.home;
+}
+
+const settingsMemo = new Map<string, () => Settings>();
+
+/** The home's settings (substrates: and the rest), re-read only when firstlight.yaml changes. */
+function settingsOf(home: string): Settings {
+  const file = join(home, 'firstlight.yaml');
+  let memo = settingsMemo.get(file);
+  if (!memo) {
+    memo = memoByFiles(() => ({ value: loadSettings(file).settings, files: [file] }));
+    settingsMemo.set(file, memo);
+  }
+  return memo();
 }
 
 /** The mode that reads a handoff of each kind. */
@@ -413,7 +434,13 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       engagement: request.engagement,
       ...(override ? { collapsed: override.modes_collapsed } : {}),
     });
-    const substrateSpec = request.substrate ?? context.substrate;
+    // The invocation's substrate, else the runtime's, the profile's, the settings' default.
+    const settings =
+      request.substrate === undefined && context.substrate === undefined && !profile.substrate
+        ? settingsOf(context.home)
+        : undefined;
+    const substrateSpec =
+      request.substrate ?? context.substrate ?? profile.substrate ?? settings?.substrates.default;
     if (!substrateSpec) {
       throw new UserError('no substrate to run the session on', {
         code: 'SUBSTRATE_MISSING',
@@ -422,7 +449,11 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     }
     const substrate =
       typeof substrateSpec === 'string'
-        ? await resolveSubstrate(substrateSpec, { cwd: context.cwd, env: context.env })
+        ? await resolveSubstrate(substrateSpec, {
+            cwd: context.cwd,
+            env: context.env,
+            settings: settings ?? settingsOf(context.home),
+          })
         : substrateSpec;
     const messages: SubstrateMessage[] = prior
       ? [...prior.messages, { role: 'user', content: request.task }]
@@ -491,8 +522,8 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       }),
     );
     const produces = role.produces;
-    const { attempts, substrateMs, usage, failure, outcome, prose, data, handoffContent } = await runAttempts(
-      {
+    const { attempts, substrateMs, usage, failure, outcome, prose, data, handoffContent, permissionDenials } =
+      await runAttempts({
         substrate,
         request: {
           sessionId,
@@ -502,7 +533,11 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
             description,
             inputSchema,
           })),
-          removedTools: toolSet.removed,
+          // An agent CLI starts the servers itself, so their tools outside the set are removed too.
+          removedTools: [
+            ...toolSet.removed,
+            ...catalog.filter((t) => !locked.has(t.name)).map((t) => t.name),
+          ],
           mcpServers,
           executeTool,
           budget,
@@ -515,9 +550,28 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
         requireHandoff: !override,
         engagement: request.engagement,
         handoffInputs: meta.handoff_inputs,
-      },
-    );
+      });
     if (wallTimer) clearTimeout(wallTimer);
+    // An agent CLI's own refusals (it ran the tools, not executeTool): journaled the same way.
+    if (permissionDenials.length > 0) {
+      for (const denial of permissionDenials)
+        meta.denials.push({ tool: denial.tool, reason: 'substrate_permission_denial' });
+      await appendJournal(
+        journalDir,
+        permissionDenials.map((denial) => ({
+          kind: 'denial' as const,
+          title: `${denial.tool} refused to ${role.name} by ${substrate.kind}`,
+          session: sessionId,
+          fields: {
+            ...baseFields,
+            tool: denial.tool,
+            reason: 'substrate_permission_denial',
+            substrate: substrate.kind,
+            input: JSON.stringify(denial.input ?? {}).slice(0, 200),
+          },
+        })),
+      );
+    }
     meta.attempts = attempts;
 
     // 8. Detectors, voice, handoff, journal, session state.

@@ -99,6 +99,8 @@ const profileSchema = z
     brand_discipline_uri: z.string().optional(),
     inheritance: z.array(z.string()).default([]),
     retraction_conditions: z.union([z.string(), z.array(z.string())]).optional(),
+    /** The substrate this persona runs on unless the invocation names one (`anthropic:MODEL`…). */
+    substrate: z.string().min(1).optional(),
     budget: z
       .object({
         max_turns: z.number().int().positive().optional(),
@@ -141,6 +143,7 @@ export interface Profile {
   readonly inheritance: readonly string[];
   readonly retractionConditions: readonly string[];
   readonly budget?: RawProfile['budget'];
+  readonly substrate?: string;
 }
 
 /** Older canon role names, read as the named role they became. */
@@ -273,6 +276,7 @@ export function parseProfile(raw: unknown, file: string): Profile {
           ? p.retraction_conditions
           : [p.retraction_conditions],
     ...(p.budget ? { budget: p.budget } : {}),
+    ...(p.substrate ? { substrate: p.substrate } : {}),
   };
   checkOperationalConflicts(profile);
   return profile;

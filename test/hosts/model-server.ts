@@ -11,7 +11,8 @@
  *   (SSE with `?alt=sse`, else one JSON array).
  *
  * Each model request consumes the next step of the script: a reply (text and/or tool calls),
- * an error status (`{ status: 529 }`), or a function of the recorded request returning one of
+ * an error status (`{ status: 529 }`), a reply whose stream breaks off with an in-stream
+ * overload (`{ text, streamError: {} }`), any of them after `delayMs`, or a function of the recorded request returning one of
  * those. Past the end of the script, every request gets the fallback (a plain "done").
  * Side requests (count_tokens, model listings, anything else) are answered sensibly and
  * recorded apart, so they never consume the script.
@@ -50,6 +51,7 @@ export type {
   ReplyTurn,
   ScriptStep,
   SentToolResult,
+  StreamError,
   ToolCall,
   Turn,
   WireFormat,
@@ -199,6 +201,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       ? (options.sideTurn ?? schemaAnswer)(recorded)
       : resolveStep(script.length > 0 ? script.shift()! : fallback, recorded);
     const codec = CODECS[kind.wire];
+    if (turn.delayMs) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
     if (isError(turn)) {
       sendJson(res, turn.status, codec.error(turn));
       return;
@@ -211,7 +214,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       sendJson(res, 200, codec.json(turn as ReplyTurn, ids, model));
       return;
     }
-    const chunks = codec.stream(turn as ReplyTurn, ids, model);
+    const reply = turn as ReplyTurn;
+    let chunks = codec.stream(reply, ids, model);
+    if (reply.streamError) {
+      const after = reply.streamError.afterChunks ?? Math.max(1, Math.floor(chunks.length / 2));
+      chunks = [...chunks.slice(0, after), codec.streamError(reply.streamError)];
+    }
     if (kind.wire === 'gemini' && url.searchParams.get('alt') !== 'sse') {
       sendJson(
         res,

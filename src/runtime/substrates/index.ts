@@ -13,6 +13,8 @@ export interface SubstrateFactoryOptions {
   readonly arg?: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** Loaded settings (`substrates:` holds models, base URLs, key variables, retries). */
+  readonly settings?: { readonly substrates?: unknown };
 }
 
 export type SubstrateFactory = (options: SubstrateFactoryOptions) => Promise<Substrate>;
@@ -28,7 +30,23 @@ export const SUBSTRATE_FACTORIES: Readonly<Record<string, SubstrateFactory>> = {
     const { scriptedSubstrateFromFile } = await import('./scripted.js');
     return scriptedSubstrateFromFile(resolve(cwd, arg));
   },
+  anthropic: (options) => real('anthropic', options),
+  'openai-compatible': (options) => real('openai-compatible', options),
+  'claude-cli': (options) => real('claude-cli', options),
+  'codex-cli': (options) => real('codex-cli', options),
+  'gemini-cli': (options) => real('gemini-cli', options),
+  command: (options) => real('command', options),
 };
+
+/** The model APIs and agent CLIs (create.ts), built from the spec, environment and settings. */
+async function real(kind: string, options: SubstrateFactoryOptions): Promise<Substrate> {
+  const { createSubstrate } = await import('./create.js');
+  return createSubstrate(options.arg === undefined ? kind : `${kind}:${options.arg}`, {
+    cwd: options.cwd,
+    env: options.env,
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
+}
 
 /** The kinds the registry knows, for help text and errors. */
 export function substrateKinds(): string[] {
@@ -45,19 +63,20 @@ export function parseSubstrateSpec(spec: string): { kind: string; arg?: string }
 /** Resolves a spec to a substrate; an unknown kind is a UserError listing the known ones. */
 export async function resolveSubstrate(
   spec: string,
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; settings?: { readonly substrates?: unknown } } = {},
 ): Promise<Substrate> {
   const { kind, arg } = parseSubstrateSpec(spec);
   const factory = Object.hasOwn(SUBSTRATE_FACTORIES, kind) ? SUBSTRATE_FACTORIES[kind] : undefined;
   if (!factory) {
     throw new UserError(`unknown substrate "${kind}"`, {
       code: 'SUBSTRATE_UNKNOWN',
-      hint: `pass --substrate one of: ${substrateKinds().join(', ')} (scripted takes a file: scripted:FILE)`,
+      hint: `pass --substrate one of: ${substrateKinds().join(', ')} (scripted takes a file: scripted:FILE; the others an optional model: anthropic:MODEL)`,
     });
   }
   return factory({
     ...(arg !== undefined ? { arg } : {}),
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
+    ...(options.settings ? { settings: options.settings } : {}),
   });
 }

@@ -103,6 +103,11 @@ export const anthropicCodec: WireCodec = {
     return { type: 'error', error: { type, message: turn.message ?? type } };
   },
 
+  streamError(error) {
+    const type = error.type ?? 'overloaded_error';
+    return sse({ type: 'error', error: { type, message: error.message ?? 'Overloaded' } }, 'error');
+  },
+
   toolNames(body) {
     return list(body, 'tools').map((t) => String(field(t, 'name')));
   },

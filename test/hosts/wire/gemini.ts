@@ -63,6 +63,16 @@ export const geminiCodec: WireCodec = {
     };
   },
 
+  streamError(error) {
+    return JSON.stringify({
+      error: {
+        code: 503,
+        message: error.message ?? 'The model is overloaded.',
+        status: error.type ?? 'UNAVAILABLE',
+      },
+    });
+  },
+
   toolNames(body) {
     return list(body, 'tools').flatMap((t) =>
       list(t, 'functionDeclarations').map((d) => String(field(d, 'name'))),

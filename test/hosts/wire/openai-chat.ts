@@ -90,6 +90,17 @@ export const chatCodec: WireCodec = {
     return { error: { message: turn.message ?? `status ${turn.status}`, type: 'server_error', code: null } };
   },
 
+  // OpenAI-compatible servers (vLLM, OpenRouter…) send the error as a data chunk of its own.
+  streamError(error) {
+    return sse({
+      error: {
+        message: error.message ?? 'The server is overloaded',
+        type: 'server_error',
+        code: error.type ?? 'overloaded',
+      },
+    });
+  },
+
   toolNames(body) {
     return list(body, 'tools').map((t) => String(field(field(t, 'function'), 'name') ?? field(t, 'name')));
   },

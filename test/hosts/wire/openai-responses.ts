@@ -135,6 +135,18 @@ export const responsesCodec: WireCodec = {
     return { error: { message: turn.message ?? `status ${turn.status}`, type: 'server_error', code: null } };
   },
 
+  streamError(error) {
+    return sse(
+      {
+        type: 'error',
+        code: error.type ?? 'server_is_overloaded',
+        message: error.message ?? 'The server is overloaded',
+        param: null,
+      },
+      'error',
+    );
+  },
+
   toolNames(body) {
     // Function tools carry `name`; built-in and namespaced tools carry only `type` (and `tools`).
     return list(body, 'tools').flatMap((t) => {

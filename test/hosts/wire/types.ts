@@ -23,12 +23,29 @@ export interface ToolCall {
 export interface ReplyTurn {
   text?: string;
   toolCalls?: ToolCall[];
+  /** Milliseconds to wait before answering (a model that takes its time). */
+  delayMs?: number;
+  /**
+   * Streamed replies only: the stream breaks off with this API's in-stream error event (an
+   * overload by default) after `afterChunks` chunks (default: half the stream), and ends.
+   */
+  streamError?: StreamError;
+}
+
+/** An error event inside a 200 stream, as an API sends one when it overloads mid-answer. */
+export interface StreamError {
+  afterChunks?: number;
+  /** The error's type (Anthropic) or code (OpenAI); default an overload. */
+  type?: string;
+  message?: string;
 }
 
 /** An HTTP error instead of a reply (529 overloaded, 429, 500…), to test a host's retries. */
 export interface ErrorTurn {
   status: number;
   message?: string;
+  /** Milliseconds to wait before answering. */
+  delayMs?: number;
 }
 
 export type Turn = ReplyTurn | ErrorTurn;
@@ -74,6 +91,8 @@ export interface WireCodec {
   stream(turn: ReplyTurn, ids: IdSource, model: string): string[];
   /** The error body this API returns with an error status. */
   error(turn: ErrorTurn): unknown;
+  /** The raw chunk this API sends when a stream fails midway (an overload). */
+  streamError(error: StreamError): string;
   /** The tool names offered in a request. */
   toolNames(body: unknown): string[];
   /** The tool results a request carries back to the model, oldest first. */

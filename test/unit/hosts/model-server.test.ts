@@ -357,3 +357,48 @@ describe('toolResults', () => {
     ]);
   });
 });
+
+describe('startModelServer: overloads mid-stream and slow replies', () => {
+  it('breaks an Anthropic stream off with an overloaded_error event, then answers the next step', async () => {
+    server = await startModelServer({ script: [{ text: 'partial', streamError: {} }, { text: 'whole' }] });
+    const evs = await events(await post('/v1/messages', { model: 'm', stream: true, messages: [] }));
+    expect(evs.at(-1)).toEqual({
+      event: 'error',
+      data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+    });
+    expect(evs.map((e) => e.event)).not.toContain('message_stop');
+    const next = await events(await post('/v1/messages', { model: 'm', stream: true, messages: [] }));
+    expect(next.at(-1)?.event).toBe('message_stop');
+  });
+
+  it('breaks Chat Completions and Responses streams off with their own error shapes', async () => {
+    server = await startModelServer({
+      script: [
+        { text: 'a', streamError: { afterChunks: 1 } },
+        { text: 'b', streamError: { afterChunks: 2 } },
+      ],
+    });
+    const chat = await events(await post('/v1/chat/completions', { stream: true, messages: [] }));
+    expect(chat).toHaveLength(2);
+    expect(JSON.parse(chat[1]!.data)).toMatchObject({ error: { code: 'overloaded' } });
+    const responses = await events(await post('/v1/responses', { stream: true, input: [] }));
+    expect(responses).toHaveLength(3);
+    expect(responses[2]!.event).toBe('error');
+    expect(JSON.parse(responses[2]!.data)).toMatchObject({ type: 'error', code: 'server_is_overloaded' });
+  });
+
+  it('waits delayMs before answering a reply or an error', async () => {
+    server = await startModelServer({
+      script: [
+        { text: 'slow', delayMs: 150 },
+        { status: 529, delayMs: 100 },
+      ],
+    });
+    let started = Date.now();
+    expect((await (await post('/v1/messages', { messages: [] })).json()).content[0].text).toBe('slow');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    started = Date.now();
+    expect((await post('/v1/messages', { messages: [] })).status).toBe(529);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Running an agent CLI for one session: the prompt on stdin, each stdout line handed over as
+ * it arrives (the CLIs stream JSON lines), stderr kept for the failure message, the whole
+ * process group killed when the session's signal aborts (a wall-time budget, a caller abort).
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** The last few KB of stderr. */
+  readonly stderr: string;
+  /** Set when the executable could not be started (ENOENT: not installed). */
+  readonly spawnError?: NodeJS.ErrnoException;
+}
+
+export interface CliOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin: string;
+  readonly signal: AbortSignal;
+  onLine(line: string): void;
+}
+
+const STDERR_KEEP = 8192;
+
+export function runCli(command: string, args: readonly string[], options: CliOptions): Promise<CliRun> {
+  return new Promise((resolve) => {
+    if (options.signal.aborted) {
+      resolve({ code: null, signal: 'SIGTERM', stderr: '' });
+      return;
+    }
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so an abort also ends what the CLI started (MCP servers, shells).
+      detached: process.platform !== 'win32',
+    });
+    let stderr = '';
+    let spawnError: NodeJS.ErrnoException | undefined;
+    const kill = () => {
+      if (child.exitCode !== null || child.pid === undefined) return;
+      try {
+        if (process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    options.signal.addEventListener('abort', kill, { once: true });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.stdin);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      options.onLine(line);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+    });
+    child.on('close', (code, signal) => {
+      options.signal.removeEventListener('abort', kill);
+      resolve({ code, signal, stderr, ...(spawnError ? { spawnError } : {}) });
+    });
+  });
+}
+
+/** The conversation as one prompt for a CLI that takes a single message. */
+export function promptText(messages: readonly { role: string; content: string }[]): string {
+  if (messages.length === 1) return messages[0]!.content;
+  return messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n\n');
+}
