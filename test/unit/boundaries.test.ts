@@ -23,12 +23,17 @@ const ALLOWED: Record<string, string[]> = {
  * folder's own index.ts. The hook gate runs on every tool call and must not load what
  * resume/index.ts or mind/index.ts do (zod, YAML and the file locks, through core), so it reads
  * transcripts through resume/transcripts/index.ts and the mind's bootstrap record through
- * mind/bootstrap-record/index.ts, and matches tool-name globs through core/glob/index.ts.
+ * mind/bootstrap-record/index.ts, and matches tool-name globs through core/glob/index.ts. The
+ * tool hooks observe and caution through mind/observation/index.ts, which in turn takes only
+ * core's text analysis, globs and append-only log.
  */
 const LIGHT_FACES: Record<string, string[]> = {
-  [join('core', 'glob', 'index.js')]: ['host'],
+  [join('core', 'glob', 'index.js')]: ['host', 'mind'],
+  [join('core', 'text', 'index.js')]: ['mind'],
+  [join('core', 'append-log.js')]: ['mind'],
   [join('resume', 'transcripts', 'index.js')]: ['host'],
   [join('mind', 'bootstrap-record', 'index.js')]: ['host'],
+  [join('mind', 'observation', 'index.js')]: ['host'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -42,3 +42,35 @@ export function matchToolGlob(toolName: string, globs: readonly string[]): strin
   }
   return null;
 }
+
+/** `Name(argGlob)`: a tool-name glob with a glob its arguments must match (`Bash(git push*)`). */
+const CALL_PATTERN = /^([^()]*[^()@!+*?])\((.*)\)$/s;
+
+/**
+ * A matcher for one `applies_to` pattern: a tool-name glob (`deploy_*`), or a tool-name glob
+ * with an argument glob in parentheses (`Bash(git push*)`), which must match one of the call's
+ * string or number argument values (nested ones too). Throws on a glob picomatch cannot compile.
+ */
+export function callGlob(pattern: string): (toolName: string, argValues: readonly string[]) => boolean {
+  const call = CALL_PATTERN.exec(pattern.trim());
+  if (!call) {
+    const name = toolGlob(pattern);
+    return (toolName) => name(toolName);
+  }
+  const name = toolGlob(call[1]!.trim());
+  const arg = toolGlob(call[2]!.trim());
+  return (toolName, argValues) => name(toolName) && argValues.some((v) => arg(v));
+}
+
+/** The string and number leaves of a tool's arguments (depth ≤ 4, at most 64), for argument globs. */
+export function argValuesOf(args: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 4 || out.length >= 64) return;
+    if (typeof v === 'string' || typeof v === 'number') out.push(String(v));
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(args, 0);
+  return out;
+}

@@ -87,28 +87,29 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
   const transcript = 'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
   switch (input.event) {
     case 'pre-tool-use': {
-      const { gate } = adapter.caps;
-      // Reached only through a file another host shares (.claude/settings.json) or an older install.
-      if ('none' in gate)
-        return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
-      const config = await loadGateConfig(options.home, options.env);
-      if ('record' in gate) {
-        const { recordGate } = await import('./record-gate.js');
-        return recordGate(input, {
-          config,
-          env: options.env,
+      const verdict = await gate(adapter, input, options);
+      if (verdict.kind === 'deny') return verdict;
+      // Cautions fail open: the gate has already decided what must be proven.
+      try {
+        const { toolCautions } = await import('./tool-cautions.js');
+        const cautions = await toolCautions(input, {
           home: options.home,
-          gate: gate.record,
-          toolPrefix: adapter.caps.toolPrefix,
+          now: clock(),
+          caps: adapter.caps.toolHooks,
+          when: 'pre',
         });
+        if (cautions.deny) return { kind: 'deny', reason: cautions.deny };
+        if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
+        if (cautions.context) return { kind: 'context', text: cautions.context };
+      } catch (error) {
+        return { kind: 'none', note: `firstlight hook pre-tool-use: cautions skipped (${(error as Error).message})` };
       }
-      return preToolUse(input, {
-        config,
-        env: options.env,
-        transcript: gate.transcript,
-        home: options.home,
-        toolPrefix: adapter.caps.toolPrefix,
-      });
+      return verdict;
+    }
+    case 'post-tool-use':
+    case 'post-tool-failure': {
+      const { postToolUse } = await import('./post-tool-use.js');
+      return postToolUse(input, { home: options.home, clock, caps: adapter.caps.toolHooks });
     }
     case 'session-start': {
       const { sessionStart } = await import('./session-start.js');
@@ -126,6 +127,31 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       return preCompact(input, { home: options.home, clock, transcript });
     }
   }
+}
+
+/** The PreToolUse gate: allow, or deny with what the agent must call first. */
+async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
+  const { gate } = adapter.caps;
+  // Reached only through a file another host shares (.claude/settings.json) or an older install.
+  if ('none' in gate) return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
+  const config = await loadGateConfig(options.home, options.env);
+  if ('record' in gate) {
+    const { recordGate } = await import('./record-gate.js');
+    return recordGate(input, {
+      config,
+      env: options.env,
+      home: options.home,
+      gate: gate.record,
+      toolPrefix: adapter.caps.toolPrefix,
+    });
+  }
+  return preToolUse(input, {
+    config,
+    env: options.env,
+    transcript: gate.transcript,
+    home: options.home,
+    toolPrefix: adapter.caps.toolPrefix,
+  });
 }
 
 /** Fail closed for the gate; never block a session over our own failure. */

@@ -10,6 +10,12 @@ export type { CautionaryFlag } from './flags.js';
 export { CAUTIONARY_TYPES, cautionaryFlags } from './flags.js';
 export type { CognitionDeps, CognitionResult, ObserveInput, ReflectInput, ReflectKind } from './pipeline.js';
 export { Cognition, REFLECT_KINDS } from './pipeline.js';
-export type { PredictionError } from './prediction-error.js';
-export { LEXICAL_WEIGHT, PREDICTION_ERROR_MEASURE, polarityOf, predictionError } from './prediction-error.js';
+export type { PredictionError } from '../observation/index.js';
+export {
+  LEXICAL_WEIGHT,
+  PREDICTION_ERROR_MEASURE,
+  polarityOf,
+  predictionError,
+  STOP_LINE,
+} from '../observation/index.js';
 export { cognitionTools } from './tools.js';

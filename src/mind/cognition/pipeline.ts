@@ -1,9 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { contentTerms, homePaths } from '../../core/index.js';
+import { contentTerms, homePaths, SystemError } from '../../core/index.js';
 import type { MemoryStore, RecallHit, RecallIndex } from '../memory/index.js';
-import { appendEvent, type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
+import { appendEvent, type CognitionEvent } from './events.js';
 import { type CautionaryFlag, cautionaryFlags } from './flags.js';
-import { type PredictionError, predictionError } from './prediction-error.js';
+import {
+  CLIP,
+  clip,
+  EXPECTATION_TTL_MS,
+  eventId,
+  hash,
+  type PredictionError,
+  pendingExpectations,
+  predictionError,
+  stableJson,
+  textOf,
+} from '../observation/index.js';
 
 export const REFLECT_KINDS = ['user_said', 'time_passed', 'ambient', 'internal'] as const;
 export type ReflectKind = (typeof REFLECT_KINDS)[number];
@@ -40,10 +50,7 @@ export interface CognitionDeps {
   clock: () => Date;
 }
 
-/** An expectation waits this long for its result; older ones are not paired. */
-const EXPECTATION_TTL_MS = 30 * 60 * 1000;
 const RELEVANT_K = 3;
-const CLIP = { args: 2000, result: 4000, expected: 1000, observation: 4000 } as const;
 
 interface Pending {
   id: string;
@@ -180,58 +187,22 @@ export class Cognition {
       this.pending = this.pending.filter((p) => p !== local);
       return { id: local.id, expected: local.expected };
     }
-    // The expectation may sit in yesterday's (UTC) file when the call straddles midnight.
-    const files = new Set(
-      [new Date(now.getTime() - EXPECTATION_TTL_MS), now].map((d) => eventFileFor(this.eventsDir, d)),
-    );
-    const events = [...files].flatMap((file) => readRecentEvents(file));
-    const answered = new Set(events.map((e) => e.expectation_of).filter(Boolean));
-    const candidates: Pending[] = events
-      .filter((e) => e.kind === 'observe' && e.expected && e.result === undefined && !answered.has(e.id))
-      .map((e) => ({
-        id: e.id,
-        session: e.session ?? '',
-        tool: e.tool_name ?? '',
-        argsHash: e.args_hash ?? '',
-        expected: e.expected!,
-        at: Date.parse(e.ts),
-      }))
-      .filter((p) => fresh(p.at));
+    // The expectation may sit in yesterday's (UTC) file when the call straddles midnight; a
+    // hook's answer to it does not count as the agent's.
+    let candidates: Pending[];
+    try {
+      candidates = pendingExpectations(this.eventsDir, now, 'tool');
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      throw new SystemError(`could not read cognition events from ${this.eventsDir}: ${(error as Error).message}`, {
+        code: 'EVENTS_UNREADABLE',
+        hint: `make the day files in ${this.eventsDir} readable by this user${code ? ` (${code})` : ''}`,
+        cause: error,
+      });
+    }
     const found = pick(candidates);
     return found ? { id: found.id, expected: found.expected } : undefined;
   }
-}
-
-function eventId(now: Date): string {
-  return `ev_${now.getTime().toString(36)}_${randomBytes(4).toString('hex')}`;
-}
-
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-/** JSON with sorted keys, so the same args hash the same however they were ordered. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
-        )
-      : v,
-  );
-}
-
-/** A tool result as text: strings as they are, MCP content blocks by their text, else JSON. */
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const content = (value as { content?: unknown })?.content;
-  if (Array.isArray(content)) {
-    const texts = content
-      .map((c) => (c as { text?: unknown })?.text)
-      .filter((t): t is string => typeof t === 'string');
-    if (texts.length > 0) return texts.join('\n');
-  }
-  return JSON.stringify(value) ?? String(value);
 }
 
 /** The string and number leaves of args, for the relevance query. */
@@ -253,8 +224,4 @@ function splitIdentifier(name: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/[_\-.]+/g, ' ')
     .trim();
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
