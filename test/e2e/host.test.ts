@@ -182,7 +182,8 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     copyFixture('success-blocks', transcript);
     const allowed = cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
     expect(allowed.status).toBe(0);
-    expect(allowed.stdout).toBe('');
+    // Allowed: no decision; the example home's cautions for Bash come as context.
+    expect(JSON.parse(allowed.stdout || '{}').hookSpecificOutput?.permissionDecision).toBeUndefined();
     rmSync(transcript);
   });
 

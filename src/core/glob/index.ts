@@ -43,8 +43,12 @@ export function matchToolGlob(toolName: string, globs: readonly string[]): strin
   return null;
 }
 
-/** `Name(argGlob)`: a tool-name glob with a glob its arguments must match (`Bash(git push*)`). */
-const CALL_PATTERN = /^([^()]*[^()@!+*?])\((.*)\)$/s;
+/**
+ * `Name(argGlob)`: a tool-name glob with a glob its arguments must match (`Bash(git push*)`,
+ * `*(git push*)` for any tool). A name ending in an extglob operator (`@(…)`, `+(…)`, `!(…)`,
+ * `?(…)`) stays a plain glob; a lone `*` before the parenthesis means any tool.
+ */
+const CALL_PATTERN = /^(\*|[^()]*[^()@!+*?])\((.*)\)$/s;
 
 /**
  * A matcher for one `applies_to` pattern: a tool-name glob (`deploy_*`), or a tool-name glob

@@ -73,7 +73,8 @@ export const geminiAdapter: HostAdapter = {
     }
     if (result.kind === 'deny') return json({ decision: 'deny', reason: result.reason });
     // The CLI shows `systemMessage` in its confirmation; `reason` is what a deny would say.
-    if (result.kind === 'ask') return json({ decision: 'ask', reason: result.reason, systemMessage: result.reason });
+    if (result.kind === 'ask')
+      return json({ decision: 'ask', reason: result.reason, systemMessage: result.reason });
     return quiet(event, result);
   },
 };

@@ -73,14 +73,17 @@ export function num(value: unknown): number | null {
  */
 export function toolErrorOf(error: unknown, response: unknown): string | null {
   if (typeof error === 'string' && error.trim()) return error;
-  if (error && typeof error === 'object') return str((error as { message?: unknown }).message) ?? JSON.stringify(error);
+  if (error && typeof error === 'object')
+    return str((error as { message?: unknown }).message) ?? JSON.stringify(error);
   if (response && typeof response === 'object') {
     const r = response as Record<string, unknown>;
     const nested = r.error;
     if (typeof nested === 'string' && nested.trim()) return nested;
-    if (nested && typeof nested === 'object') return str((nested as { message?: unknown }).message) ?? 'error';
+    if (nested && typeof nested === 'object')
+      return str((nested as { message?: unknown }).message) ?? 'error';
     const type = str(r.resultType) ?? str(r.result_type);
-    if (type && type !== 'success') return `${type}: ${str(r.textResultForLlm) ?? str(r.text_result_for_llm) ?? ''}`.trim();
+    if (type && type !== 'success')
+      return `${type}: ${str(r.textResultForLlm) ?? str(r.text_result_for_llm) ?? ''}`.trim();
   }
   return null;
 }

@@ -102,7 +102,10 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
         if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
         if (cautions.context) return { kind: 'context', text: cautions.context };
       } catch (error) {
-        return { kind: 'none', note: `firstlight hook pre-tool-use: cautions skipped (${(error as Error).message})` };
+        return {
+          kind: 'none',
+          note: `firstlight hook pre-tool-use: cautions skipped (${(error as Error).message})`,
+        };
       }
       return verdict;
     }
@@ -133,7 +136,8 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
 async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
   const { gate } = adapter.caps;
   // Reached only through a file another host shares (.claude/settings.json) or an older install.
-  if ('none' in gate) return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
+  if ('none' in gate)
+    return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
   const config = await loadGateConfig(options.home, options.env);
   if ('record' in gate) {
     const { recordGate } = await import('./record-gate.js');

@@ -8,7 +8,12 @@
  * time). firstlight's own tools are never cautioned: no memory can lock the mind out.
  */
 import { argValuesOf } from '../../core/glob/index.js';
-import { type CautionMatch, claimCaution, loadCautionTable, matchCautions } from '../../mind/observation/index.js';
+import {
+  type CautionMatch,
+  claimCaution,
+  loadCautionTable,
+  matchCautions,
+} from '../../mind/observation/index.js';
 import type { HookInput, HostCaps } from '../types.js';
 import { isOwnTool } from './gate-config.js';
 
@@ -43,9 +48,7 @@ export async function toolCautions(input: HookInput, deps: CautionDeps): Promise
   if (deps.when === 'pre') {
     const denies = matches.filter((m) => m.rule.on_match === 'deny');
     if (denies.length > 0) {
-      verdict.deny = denies
-        .map((m) => `firstlight: ${quote(m)} refuses ${tool}: ${m.rule.text}`)
-        .join('\n');
+      verdict.deny = denies.map((m) => `firstlight: ${quote(m)} refuses ${tool}: ${m.rule.text}`).join('\n');
       return verdict;
     }
     const asks = matches.filter((m) => m.rule.on_match === 'ask');

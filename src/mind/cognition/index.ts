@@ -4,12 +4,6 @@
  * flags (feedback/caution memories by `applies_to` glob or rank), and measures prediction error.
  */
 
-export type { CognitionEvent } from './events.js';
-export { appendEvent, eventFileFor, readRecentEvents } from './events.js';
-export type { CautionaryFlag } from './flags.js';
-export { CAUTIONARY_TYPES, cautionaryFlags } from './flags.js';
-export type { CognitionDeps, CognitionResult, ObserveInput, ReflectInput, ReflectKind } from './pipeline.js';
-export { Cognition, REFLECT_KINDS } from './pipeline.js';
 export type { PredictionError } from '../observation/index.js';
 export {
   LEXICAL_WEIGHT,
@@ -18,4 +12,10 @@ export {
   predictionError,
   STOP_LINE,
 } from '../observation/index.js';
+export type { CognitionEvent } from './events.js';
+export { appendEvent, eventFileFor, readRecentEvents } from './events.js';
+export type { CautionaryFlag } from './flags.js';
+export { CAUTIONARY_TYPES, cautionaryFlags } from './flags.js';
+export type { CognitionDeps, CognitionResult, ObserveInput, ReflectInput, ReflectKind } from './pipeline.js';
+export { Cognition, REFLECT_KINDS } from './pipeline.js';
 export { cognitionTools } from './tools.js';

@@ -1,7 +1,5 @@
 import { contentTerms, homePaths, SystemError } from '../../core/index.js';
 import type { MemoryStore, RecallHit, RecallIndex } from '../memory/index.js';
-import { appendEvent, type CognitionEvent } from './events.js';
-import { type CautionaryFlag, cautionaryFlags } from './flags.js';
 import {
   CLIP,
   clip,
@@ -14,6 +12,8 @@ import {
   stableJson,
   textOf,
 } from '../observation/index.js';
+import { appendEvent, type CognitionEvent } from './events.js';
+import { type CautionaryFlag, cautionaryFlags } from './flags.js';
 
 export const REFLECT_KINDS = ['user_said', 'time_passed', 'ambient', 'internal'] as const;
 export type ReflectKind = (typeof REFLECT_KINDS)[number];
@@ -194,11 +194,14 @@ export class Cognition {
       candidates = pendingExpectations(this.eventsDir, now, 'tool');
     } catch (error) {
       const { code } = error as NodeJS.ErrnoException;
-      throw new SystemError(`could not read cognition events from ${this.eventsDir}: ${(error as Error).message}`, {
-        code: 'EVENTS_UNREADABLE',
-        hint: `make the day files in ${this.eventsDir} readable by this user${code ? ` (${code})` : ''}`,
-        cause: error,
-      });
+      throw new SystemError(
+        `could not read cognition events from ${this.eventsDir}: ${(error as Error).message}`,
+        {
+          code: 'EVENTS_UNREADABLE',
+          hint: `make the day files in ${this.eventsDir} readable by this user${code ? ` (${code})` : ''}`,
+          cause: error,
+        },
+      );
     }
     const found = pick(candidates);
     return found ? { id: found.id, expected: found.expected } : undefined;

@@ -1,11 +1,11 @@
 import { closeSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  callGlob,
   homePaths,
   mtimeMs,
   readTextIfExists,
   renderFrontmatter,
-  callGlob,
   UserError,
   withFileLock,
   writeFileAtomically,

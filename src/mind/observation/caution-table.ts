@@ -4,9 +4,15 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bodyOf } from '../memory/fast-frontmatter.js';
 import { isProblem, listMemoryFiles, readMemoryEntry } from '../memory/entries.js';
-import { type CautionRule, type CautionTable, cautionTableFile, memoryKey, type OnMatch } from './cautions.js';
+import { bodyOf } from '../memory/fast-frontmatter.js';
+import {
+  type CautionRule,
+  type CautionTable,
+  cautionTableFile,
+  memoryKey,
+  type OnMatch,
+} from './cautions.js';
 import { clip } from './digest.js';
 
 /** Memory types that carry advice about how to act (the same as observe's cautionary flags). */

@@ -94,7 +94,11 @@ function matcher(pattern: string): (tool: string, args: readonly string[]) => bo
 }
 
 /** The rules whose patterns match this call (first matching pattern each), in table order. */
-export function matchCautions(table: CautionTable, tool: string, argValues: readonly string[]): CautionMatch[] {
+export function matchCautions(
+  table: CautionTable,
+  tool: string,
+  argValues: readonly string[],
+): CautionMatch[] {
   const out: CautionMatch[] = [];
   for (const rule of table.rules) {
     const pattern = rule.patterns.find((p) => matcher(p)(tool, argValues));

@@ -72,7 +72,9 @@ function parseArgs(text: string | undefined): unknown {
 export function sameTool(agentSaid: string, hostSaid: string): boolean {
   const a = agentSaid.toLowerCase();
   const h = hostSaid.toLowerCase();
-  return a === h || h.endsWith(`__${a}`) || h.endsWith(`_${a}`) || h.endsWith(`-${a}`) || a.endsWith(`__${h}`);
+  return (
+    a === h || h.endsWith(`__${a}`) || h.endsWith(`_${a}`) || h.endsWith(`-${a}`) || a.endsWith(`__${h}`)
+  );
 }
 
 /**
@@ -95,7 +97,10 @@ export function argsCover(agentArgs: unknown, hostArgs: unknown): boolean {
  * observe may not); the newest with both, else the newest with matching arguments, else the
  * newest of the same session.
  */
-export function pickExpectation(pending: PendingExpectation[], call: CallOutcome): PendingExpectation | undefined {
+export function pickExpectation(
+  pending: PendingExpectation[],
+  call: CallOutcome,
+): PendingExpectation | undefined {
   const newestFirst = [...pending].reverse().filter((p) => sameTool(p.tool, call.tool));
   const argsMatch = (p: PendingExpectation) => p.argsHash === call.argsHash || argsCover(p.args, call.args);
   return (

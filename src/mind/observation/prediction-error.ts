@@ -215,7 +215,11 @@ function emptyResult(expected: string): PredictionError {
   return {
     value,
     measure: PREDICTION_ERROR_MEASURE,
-    components: { lexical: saysEmpty ? 0 : content ? 1 : 0, polarity: 0, numbers: counts && !saysEmpty ? 1 : 0 },
+    components: {
+      lexical: saysEmpty ? 0 : content ? 1 : 0,
+      polarity: 0,
+      numbers: counts && !saysEmpty ? 1 : 0,
+    },
   };
 }
 

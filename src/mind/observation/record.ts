@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { appendEvent, type CognitionEvent } from './events.js';
 import { argsDigest, CLIP, clip, eventId, textOf } from './digest.js';
+import { appendEvent, type CognitionEvent } from './events.js';
 import { pendingExpectations, pickExpectation } from './pairing.js';
 import { type PredictionError, predictionError, STOP_LINE } from './prediction-error.js';
 
@@ -35,11 +35,16 @@ export function responseText(response: unknown): string {
   if (typeof response === 'string') return response;
   if (typeof response !== 'object') return String(response);
   const r = response as Record<string, unknown>;
-  for (const key of ['textResultForLlm', 'text_result_for_llm']) if (typeof r[key] === 'string') return r[key] as string;
+  for (const key of ['textResultForLlm', 'text_result_for_llm'])
+    if (typeof r[key] === 'string') return r[key] as string;
   if ('llmContent' in r) {
     const c = r.llmContent;
     if (typeof c === 'string') return c;
-    if (Array.isArray(c)) return c.map((p) => (p as { text?: unknown })?.text).filter((t) => typeof t === 'string').join('\n');
+    if (Array.isArray(c))
+      return c
+        .map((p) => (p as { text?: unknown })?.text)
+        .filter((t) => typeof t === 'string')
+        .join('\n');
   }
   if (typeof r.stdout === 'string' || typeof r.stderr === 'string') {
     return [r.stdout, r.stderr].filter((t) => typeof t === 'string' && t !== '').join('\n');

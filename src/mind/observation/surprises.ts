@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
 import { clip } from './digest.js';
+import { type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
 import { STOP_LINE } from './prediction-error.js';
 
 /** One surprise as the packet names it. */
@@ -52,7 +52,9 @@ export function readSurprises(home: string): Surprise[] {
  */
 export function sessionSurprises(home: string, session: string, now: Date): Surprise[] {
   const eventsDir = join(home, 'events');
-  const files = new Set([new Date(now.getTime() - 24 * 3600 * 1000), now].map((d) => eventFileFor(eventsDir, d)));
+  const files = new Set(
+    [new Date(now.getTime() - 24 * 3600 * 1000), now].map((d) => eventFileFor(eventsDir, d)),
+  );
   const keep = (line: string) => line.includes('"prediction_error"') || line.includes('"cites"');
   const events: CognitionEvent[] = [];
   for (const file of files) {
@@ -84,7 +86,12 @@ export function sessionSurprises(home: string, session: string, now: Date): Surp
 }
 
 /** The list with `add` merged in (by event id) and `drop` taken out, pruned to the newest. */
-export function mergeSurprises(items: Surprise[], add: Surprise[], drop: readonly string[], now: Date): Surprise[] {
+export function mergeSurprises(
+  items: Surprise[],
+  add: Surprise[],
+  drop: readonly string[],
+  now: Date,
+): Surprise[] {
   const gone = new Set(drop);
   const byId = new Map<string, Surprise>();
   for (const s of [...items, ...add]) if (!gone.has(s.event_id)) byId.set(s.event_id, s);

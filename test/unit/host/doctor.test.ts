@@ -77,7 +77,7 @@ describe('doctor', () => {
     await install(options(['copilot'], 'user'));
     expect(failing(await diagnose())).toEqual([
       expect.stringMatching(
-        /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, Stop are not .*: open \/hooks in Codex/,
+        /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, PostToolUse, Stop are not .*: open \/hooks in Codex/,
       ),
     ]);
     trustCodexHooks(project.dir, user.dir);
