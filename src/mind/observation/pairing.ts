@@ -37,7 +37,16 @@ export function pendingExpectations(eventsDir: string, now: Date, by: 'tool' | '
     [new Date(now.getTime() - EXPECTATION_TTL_MS), now].map((d) => eventFileFor(eventsDir, d)),
   );
   const relevant = (line: string) => line.includes('"expected"') || line.includes('"expectation_of"');
-  const events = [...files].flatMap((file) => readRecentEvents(file, undefined, relevant));
+  const events = [...files].flatMap((file) => {
+    try {
+      return readRecentEvents(file, undefined, relevant);
+    } catch (error) {
+      // Name the file: "could not read … from <file>: EISDIR …".
+      throw Object.assign(new Error(`${file}: ${(error as Error).message}`), {
+        code: (error as NodeJS.ErrnoException).code,
+      });
+    }
+  });
   const answeredBy = (e: CognitionEvent) => (e.source === 'hook' ? 'hook' : 'tool');
   const answered = new Set(
     events.filter((e) => e.expectation_of && answeredBy(e) === by).map((e) => e.expectation_of),

@@ -12,7 +12,8 @@ import { contentTerms, STOP_WORDS, stem, tokenize } from '../../core/text/index.
  *   numbers       = mean over expected numbers of min(1, relative difference / NUMBER_SCALE)
  *                   to the nearest result number of the same unit (graded: 98 for 100 is small)
  *   divergence    d = 1 - containment(expected words in result), halved when
- *                   the result's outcome polarity agrees with the expectation's
+ *                   the result's outcome polarity agrees with the expectation's, and
+ *                   halved again when its quantities are borne out (numbers <= 0.2)
  *   prediction_error = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d)
  *
  * Word overlap alone therefore tops out at LEXICAL_WEIGHT (0.6): a result that merely talks
@@ -74,9 +75,14 @@ export function predictionError(
   const pr = polarityOf(result);
   const polarity = polarityConflict(pe, pr);
   const numbers = numberMismatch(expected, result);
-  // Numbers are the numbers component's: here they would count a near miss as a missing word.
-  const expectedTerms = new Set(wordTerms(expected));
-  const resultTerms = new Set(wordTerms(result));
+  // A number the result repeats is a word borne out; one it does not is the numbers component's
+  // (graded there), not a missing word here.
+  const resultTerms = new Set(contentTerms(result).map(conceptual));
+  const expectedTerms = new Set(
+    contentTerms(expected)
+      .map(conceptual)
+      .filter((t) => !isNumber(t) || resultTerms.has(t)),
+  );
   let lexical = 0;
   if (expectedTerms.size > 0) {
     let borne = 0;
@@ -86,7 +92,10 @@ export function predictionError(
   // As in polarityConflict, an expectation naming no outcome is read as expecting success.
   const expectedSign = pe.pos === 0 && pe.neg === 0 ? 1 : sign(pe);
   const agree = expectedSign !== 0 && sign(pr) !== 0 && Math.sign(expectedSign) === Math.sign(sign(pr));
-  const d = agree ? lexical / 2 : lexical;
+  // A quantity borne out (the same number, or one close to it) confirms the prediction's point
+  // as much as agreeing polarity does: each halves the weight of words the result leaves out.
+  const quantitiesBorne = hasQuantities(expected) && hasQuantities(result) && numbers <= 0.2;
+  const d = lexical / ((agree ? 2 : 1) * (quantitiesBorne ? 2 : 1));
   const c = Math.max(polarity, numbers);
   const value = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d);
   return {
@@ -192,10 +201,14 @@ function numberMismatch(expected: string, result: string): number {
   return total / want.length;
 }
 
+const hasQuantities = (text: string) => quantities(text).length > 0;
+
+const isNumber = (term: string) => /^-?\d+(?:\.\d+)?$/.test(term);
+
 /** Content terms without bare numbers, outcome words folded into their two concepts. */
 function wordTerms(text: string): string[] {
   return contentTerms(text)
-    .filter((t) => !/^-?\d+(?:\.\d+)?$/.test(t))
+    .filter((t) => !isNumber(t))
     .map(conceptual);
 }
 
