@@ -88,7 +88,7 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
   switch (input.event) {
     case 'pre-tool-use': {
       const verdict = await gate(adapter, input, options);
-      if (verdict.kind === 'deny') return verdict;
+      if (verdict.kind === 'deny') return recordDenial(input, verdict, options.home, clock());
       // Cautions fail open: the gate has already decided what must be proven.
       try {
         const { toolCautions } = await import('./tool-cautions.js');
@@ -98,7 +98,7 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
           caps: adapter.caps.toolHooks,
           when: 'pre',
         });
-        if (cautions.deny) return { kind: 'deny', reason: cautions.deny };
+        if (cautions.deny) return recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock());
         if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
         if (cautions.context) return { kind: 'context', text: cautions.context };
       } catch (error) {
@@ -130,6 +130,40 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
       return preCompact(input, { home: options.home, clock, transcript });
     }
   }
+}
+
+/**
+ * A refused call is a tool call too: it goes into the event store (`outcome: denied`), since no
+ * PostToolUse follows it. Fails open: the refusal stands whatever the store does.
+ */
+async function recordDenial(
+  input: HookInput,
+  result: HookResult & { kind: 'deny' },
+  home: string,
+  now: Date,
+): Promise<HookResult> {
+  if (!input.toolName) return result;
+  try {
+    const { recordHookCall } = await import('../../mind/observation/index.js');
+    recordHookCall(
+      home,
+      {
+        host: input.host,
+        session: input.sessionId,
+        tool: input.toolName,
+        args: input.toolInput,
+        response: null,
+        error: result.reason,
+        durationMs: null,
+        toolUseId: input.toolUseId,
+        denied: true,
+      },
+      now,
+    );
+  } catch {
+    // observation fails open
+  }
+  return result;
 }
 
 /** The PreToolUse gate: allow, or deny with what the agent must call first. */

@@ -16,8 +16,8 @@ export interface CognitionEvent {
   args_hash?: string;
   expected?: string;
   result?: string;
-  /** `source: hook`: how the call ended. */
-  outcome?: 'ok' | 'error';
+  /** `source: hook`: how the call ended (`denied`: a PreToolUse hook refused it). */
+  outcome?: 'ok' | 'error' | 'denied';
   /** `source: hook`: the error the host reported. */
   error?: string;
   /** `source: hook`: how long the tool ran, where the host says. */

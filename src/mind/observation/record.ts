@@ -14,6 +14,8 @@ export interface HookCall {
   error: string | null;
   durationMs: number | null;
   toolUseId: string | null;
+  /** PreToolUse refused the call (the gate or a memory): recorded, never paired. */
+  denied?: boolean;
 }
 
 /** What recording a call found: the event, and the expectation it answered, if any. */
@@ -64,7 +66,8 @@ export function recordHookCall(home: string, call: HookCall, now: Date): Recorde
   const text = responseText(call.response);
   const outcome = call.error ? `error: ${call.error}${text && text !== call.error ? `\n${text}` : ''}` : text;
   let expectation: { id: string; expected: string } | undefined;
-  try {
+  if (!call.denied)
+    try {
     expectation = pickExpectation(pendingExpectations(eventsDir, now, 'hook'), {
       session: call.session ?? '',
       tool: call.tool,
@@ -88,7 +91,7 @@ export function recordHookCall(home: string, call: HookCall, now: Date): Recorde
     tool_name: call.tool,
     ...digest,
     result: clipped,
-    outcome: call.error ? 'error' : 'ok',
+    outcome: call.denied ? 'denied' : call.error ? 'error' : 'ok',
     ...(call.error ? { error: clip(call.error, CLIP.error) } : {}),
     ...(call.durationMs !== null ? { duration_ms: Math.round(call.durationMs) } : {}),
     ...(call.toolUseId ? { tool_use_id: call.toolUseId } : {}),
