@@ -37,7 +37,8 @@ export {
 } from './files.js';
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
-export { argValuesOf, callGlob, matchToolGlob, toolGlob } from './glob/index.js';
+export type { CompiledCallGlob } from './glob/index.js';
+export { argValuesOf, callGlob, callGlobFrom, compileCallGlob, matchToolGlob, toolGlob } from './glob/index.js';
 export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput } from './home.js';
 export { ensureHome, exampleHomeDir, HOME_TEMPLATE, homePaths, initHome, resolveHome } from './home.js';
 export type { Logger, LogLevel } from './log.js';

@@ -213,7 +213,7 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
     expect(hook('post-tool-use', 'claude', post)).toBe('');
     const paired = hookEvents().find((e) => String(e.args).includes('wc -l'));
     expect(paired!.prediction_error as number).toBeLessThan(0.1);
-  });
+  }, 60_000);
 
   it('observation fails open: an unusable event store never blocks the tool', () => {
     const broken = tempDir('firstlight-broken-home-');

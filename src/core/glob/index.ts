@@ -53,17 +53,11 @@ const CALL_PATTERN = /^(\*|[^()]*[^()@!+*?])\((.*)\)$/s;
 /**
  * A matcher for one `applies_to` pattern: a tool-name glob (`deploy_*`), or a tool-name glob
  * with an argument glob in parentheses (`Bash(git push*)`), which must match one of the call's
- * string or number argument values (nested ones too). Throws on a glob picomatch cannot compile.
+ * string or number argument values (nested ones too; `*` there spans lines). Throws on a glob
+ * picomatch cannot compile.
  */
 export function callGlob(pattern: string): (toolName: string, argValues: readonly string[]) => boolean {
-  const call = CALL_PATTERN.exec(pattern.trim());
-  if (!call) {
-    const name = toolGlob(pattern);
-    return (toolName) => name(toolName);
-  }
-  const name = toolGlob(call[1]!.trim());
-  const arg = toolGlob(call[2]!.trim());
-  return (toolName, argValues) => name(toolName) && argValues.some((v) => arg(v));
+  return callGlobFrom(compileCallGlob(pattern));
 }
 
 /** The string and number leaves of a tool's arguments (depth ≤ 4, at most 64), for argument globs. */
@@ -77,4 +71,29 @@ export function argValuesOf(args: unknown): string[] {
   };
   walk(args, 0);
   return out;
+}
+
+/** A compiled `applies_to` pattern as data: regex sources, so a reader skips picomatch's parser. */
+export interface CompiledCallGlob {
+  /** The tool-name regex source (case-insensitive). */
+  name: string;
+  /** The argument regex source, for `Name(argGlob)`. */
+  arg?: string;
+}
+
+/** Compiles an `applies_to` pattern to regex sources (see callGlob). Throws on a bad glob. */
+export function compileCallGlob(pattern: string): CompiledCallGlob {
+  const call = CALL_PATTERN.exec(pattern.trim());
+  const source = (glob: string) => picomatch.makeRe(glob, OPTIONS).source;
+  if (!call) return { name: source(pattern) };
+  return { name: source(call[1]!.trim()), arg: source(call[2]!.trim()) };
+}
+
+/** The matcher for a compiled pattern: the same answers as callGlob's, no glob parsing. */
+export function callGlobFrom(compiled: CompiledCallGlob): (toolName: string, argValues: readonly string[]) => boolean {
+  const name = new RegExp(compiled.name, 'i');
+  if (compiled.arg === undefined) return (toolName) => name.test(toolName);
+  // `*` in an argument glob spans lines too: a multi-line command is one value.
+  const arg = new RegExp(compiled.arg, 'is');
+  return (toolName, argValues) => name.test(toolName) && argValues.some((v) => arg.test(v));
 }

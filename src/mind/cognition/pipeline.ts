@@ -120,7 +120,7 @@ export class Cognition {
       .trim();
     return {
       event_id: id,
-      ...this.relevance(query, input.tool_name),
+      ...this.relevance(query, input.tool_name, input.args),
       prediction_error: detail?.value ?? null,
       prediction_error_detail: detail,
       expectation_event_id: expectation?.id ?? null,
@@ -154,12 +154,13 @@ export class Cognition {
   private relevance(
     query: string,
     toolName: string | undefined,
+    args?: unknown,
   ): Pick<CognitionResult, 'relevant' | 'cautionary_flags' | 'skipped_memories'> {
     const found = this.deps.recall.recall(query || toolName || '', { k: RELEVANT_K });
     const snapshot = this.deps.store.snapshot();
     const flags = cautionaryFlags({
       snapshot,
-      ...(toolName ? { toolName } : {}),
+      ...(toolName ? { toolName, args } : {}),
       hits: found.results,
       queryTermCount: new Set(contentTerms(query)).size,
     });

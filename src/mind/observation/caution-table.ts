@@ -5,6 +5,7 @@
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isProblem, listMemoryFiles, readMemoryEntry } from '../memory/entries.js';
+import { compileCallGlob } from '../../core/glob/index.js';
 import { bodyOf } from '../memory/fast-frontmatter.js';
 import {
   type CautionRule,
@@ -56,11 +57,18 @@ export function writeCautionTable(home: string): CautionTable {
       type: entry.type,
       text: clip(body.replace(/\s+/g, ' ') || entry.description, TEXT_MAX),
       patterns: entry.appliesTo,
+      compiled: entry.appliesTo.map((p) => {
+        try {
+          return compileCallGlob(p);
+        } catch {
+          return null; // a bad glob in a hand-written file matches nothing; remember() refuses one
+        }
+      }),
       on_match,
       repeat: entry.fields.repeat === 'true',
     });
   }
-  const table: CautionTable = { v: 1, key, rules };
+  const table: CautionTable = { v: 2, key, rules };
   const dirMtime = Number(key.split(':')[0]);
   // Built within the racy window of memory/'s mtime: used, not kept (a write in the same tick
   // would not move the key).

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { callGlob } from '../../core/glob/index.js';
+import { type CompiledCallGlob, callGlobFrom } from '../../core/glob/index.js';
 import { hash } from './digest.js';
 
 /** What a matching call gets: a caution (context), the user's confirmation, or a refusal. */
@@ -23,13 +23,15 @@ export interface CautionRule {
   /** The memory's text (its body, clipped), the caution and the reason. */
   text: string;
   patterns: string[];
+  /** Each pattern compiled to regex sources (null: it does not compile, and matches nothing). */
+  compiled: (CompiledCallGlob | null)[];
   on_match: OnMatch;
   /** Warn at every matching call, not once per session. */
   repeat: boolean;
 }
 
 export interface CautionTable {
-  v: 1;
+  v: 2;
   /** memory/'s mtime and MEMORY.md's mtime and size when the table was built. */
   key: string;
   rules: CautionRule[];
@@ -70,7 +72,7 @@ export async function loadCautionTable(home: string): Promise<CautionTable> {
   const key = memoryKey(home);
   try {
     const cached = JSON.parse(readFileSync(cautionTableFile(home), 'utf8')) as CautionTable;
-    if (cached.v === 1 && cached.key === key && Array.isArray(cached.rules)) return cached;
+    if (cached.v === 2 && cached.key === key && Array.isArray(cached.rules)) return cached;
   } catch {
     // missing or torn: rebuild
   }
@@ -78,31 +80,15 @@ export async function loadCautionTable(home: string): Promise<CautionTable> {
   return writeCautionTable(home);
 }
 
-const compiled = new Map<string, (tool: string, args: readonly string[]) => boolean>();
-
-function matcher(pattern: string): (tool: string, args: readonly string[]) => boolean {
-  let m = compiled.get(pattern);
-  if (!m) {
-    try {
-      m = callGlob(pattern);
-    } catch {
-      m = () => false; // a bad glob in a hand-written file matches nothing
-    }
-    compiled.set(pattern, m);
-  }
-  return m;
-}
-
-/** The rules whose patterns match this call (first matching pattern each), in table order. */
-export function matchCautions(
-  table: CautionTable,
-  tool: string,
-  argValues: readonly string[],
-): CautionMatch[] {
+/**
+ * The rules whose patterns match this call (first matching pattern each), in table order. The
+ * patterns come compiled: a thousand of them cost a thousand RegExp constructions, no parsing.
+ */
+export function matchCautions(table: CautionTable, tool: string, argValues: readonly string[]): CautionMatch[] {
   const out: CautionMatch[] = [];
   for (const rule of table.rules) {
-    const pattern = rule.patterns.find((p) => matcher(p)(tool, argValues));
-    if (pattern) out.push({ rule, pattern });
+    const at = rule.compiled.findIndex((c) => c !== null && callGlobFrom(c)(tool, argValues));
+    if (at >= 0) out.push({ rule, pattern: rule.patterns[at]! });
   }
   return out;
 }
