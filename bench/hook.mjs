@@ -149,7 +149,13 @@ function eventsHome(tag) {
   const day = now.toISOString().slice(0, 10);
   mkdirSync(join(home, 'events'), { recursive: true });
   const filler = Array.from({ length: 2000 }, (_, i) =>
-    JSON.stringify({ id: `ev_f${i}`, ts: now.toISOString(), kind: 'reflect', session: 's', observation: 'x'.repeat(100) }),
+    JSON.stringify({
+      id: `ev_f${i}`,
+      ts: now.toISOString(),
+      kind: 'reflect',
+      session: 's',
+      observation: 'x'.repeat(100),
+    }),
   );
   const expectation = JSON.stringify({
     id: 'ev_expect',

@@ -38,7 +38,14 @@ export {
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
 export type { CompiledCallGlob } from './glob/index.js';
-export { argValuesOf, callGlob, callGlobFrom, compileCallGlob, matchToolGlob, toolGlob } from './glob/index.js';
+export {
+  argValuesOf,
+  callGlob,
+  callGlobFrom,
+  compileCallGlob,
+  matchToolGlob,
+  toolGlob,
+} from './glob/index.js';
 export type { HomePaths, HomeSource, InitResult, ResolvedHome, ResolveHomeInput } from './home.js';
 export { ensureHome, exampleHomeDir, HOME_TEMPLATE, homePaths, initHome, resolveHome } from './home.js';
 export type { Logger, LogLevel } from './log.js';

@@ -131,8 +131,10 @@ for (const id of SESSION_HOSTS) {
     hostCase('last-words-once', '(f) ...and carries them once', () =>
       checkLastWordsOnce(run.two[0], run.lastWords),
     );
-    hostCase('caution', "(g) a feedback memory's applies_to caution reaches the model with the matching call", () =>
-      checkCaution(recipe, run.one, run.caution),
+    hostCase(
+      'caution',
+      "(g) a feedback memory's applies_to caution reaches the model with the matching call",
+      () => checkCaution(recipe, run.one, run.caution),
     );
     hostCase('observed', '(h) every tool call of session one is in the event store with source: hook', () =>
       checkObserved(run.one, run.hookEvents),

@@ -130,12 +130,17 @@ export function checkLastWordsOnce(first: RecordedRequest | undefined, lastWords
  * host has no context before the call).
  */
 export function checkCaution(recipe: HostRecipe, session: RecordedRequest[], caution: string): CheckOutcome {
-  const carrying = session.find((r) => shellResults(recipe, toolResults(r)).some((x) => x.text.includes('ran-after')));
+  const carrying = session.find((r) =>
+    shellResults(recipe, toolResults(r)).some((x) => x.text.includes('ran-after')),
+  );
   if (!carrying) return { pass: false, detail: 'no request carries the second shell result' };
   const text = requestText(carrying);
   return text.includes(caution)
     ? { pass: true, detail: `the request after the call holds "${short(caution, 60)}"` }
-    : { pass: false, detail: `"${short(caution, 60)}" not in the request carrying the result (${text.length} chars)` };
+    : {
+        pass: false,
+        detail: `"${short(caution, 60)}" not in the request carrying the result (${text.length} chars)`,
+      };
 }
 
 /**
@@ -158,5 +163,8 @@ export function checkObserved(session: RecordedRequest[], events: Record<string,
   const outcomes = events.map((e) => `${e.tool_name}:${e.outcome}`).join(', ');
   return missing.length === 0
     ? { pass: true, detail: `${calls.size} calls, ${events.length} hook events: ${outcomes}` }
-    : { pass: false, detail: `no source: hook event for ${missing.join(', ')}; events: ${outcomes || 'none'}` };
+    : {
+        pass: false,
+        detail: `no source: hook event for ${missing.join(', ')}; events: ${outcomes || 'none'}`,
+      };
 }

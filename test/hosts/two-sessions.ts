@@ -80,7 +80,15 @@ export async function runSessions(
   const pinned = PINNED_HOSTS[recipe.id];
   const lastWords = `Last words of session one: the ${recipe.id} kettle is on (${Date.now().toString(36)}).`;
   const caution = `Kettle caution ${Date.now().toString(36)}: the after-printf wakes the house; keep it quiet.`;
-  const run: SessionsRun = { skipped: null, failed: null, one: [], two: [], lastWords, caution, hookEvents: [] };
+  const run: SessionsRun = {
+    skipped: null,
+    failed: null,
+    one: [],
+    two: [],
+    lastWords,
+    caution,
+    hookEvents: [],
+  };
   const record = { host: recipe.id, name: recipe.name, pkg: pinned.pkg, version: pinned.version };
   const ensured = await ensureHost(recipe.id);
   if (!ensured.ok) {
@@ -118,7 +126,18 @@ export async function runSessions(
     // A feedback memory whose applies_to matches only the second shell call (its argument).
     const remembered = spawnSync(
       process.execPath,
-      [CLI, 'remember', '--home', sandbox.firstlightHome, '--type', 'feedback', '--name', 'Kettle caution', '--applies-to', '*(*ran-%s*after*)'],
+      [
+        CLI,
+        'remember',
+        '--home',
+        sandbox.firstlightHome,
+        '--type',
+        'feedback',
+        '--name',
+        'Kettle caution',
+        '--applies-to',
+        '*(*ran-%s*after*)',
+      ],
       { cwd: sandbox.project, env: sandbox.env, input: caution, encoding: 'utf8' },
     );
     if (remembered.status !== 0) {

@@ -90,7 +90,9 @@ export function compileCallGlob(pattern: string): CompiledCallGlob {
 }
 
 /** The matcher for a compiled pattern: the same answers as callGlob's, no glob parsing. */
-export function callGlobFrom(compiled: CompiledCallGlob): (toolName: string, argValues: readonly string[]) => boolean {
+export function callGlobFrom(
+  compiled: CompiledCallGlob,
+): (toolName: string, argValues: readonly string[]) => boolean {
   const name = new RegExp(compiled.name, 'i');
   if (compiled.arg === undefined) return (toolName) => name.test(toolName);
   // `*` in an argument glob spans lines too: a multi-line command is one value.

@@ -98,7 +98,8 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
           caps: adapter.caps.toolHooks,
           when: 'pre',
         });
-        if (cautions.deny) return recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock());
+        if (cautions.deny)
+          return recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock());
         if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
         if (cautions.context) return { kind: 'context', text: cautions.context };
       } catch (error) {
@@ -120,7 +121,21 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
     }
     case 'stop': {
       const { captureResumption } = await import('./capture.js');
-      return captureResumption(input, { home: options.home, clock, transcript });
+      const captured = await captureResumption(input, { home: options.home, clock, transcript });
+      // The session's high-surprise observations no reflect has cited: candidates for the next
+      // packet. Never blocks the stop.
+      if (input.sessionId) {
+        try {
+          const { offerSurprises } = await import('../../mind/observation/index.js');
+          await offerSurprises(options.home, input.sessionId, clock());
+        } catch (error) {
+          return {
+            kind: 'none',
+            note: `firstlight hook stop: surprises not offered (${(error as Error).message})`,
+          };
+        }
+      }
+      return captured;
     }
     case 'pre-compact': {
       // Gemini CLI asks before every turn and compacts only past its threshold; its AfterAgent

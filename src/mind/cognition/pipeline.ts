@@ -11,6 +11,7 @@ import {
   predictionError,
   stableJson,
   textOf,
+  updateSurprises,
 } from '../observation/index.js';
 import { appendEvent, type CognitionEvent } from './events.js';
 import { type CautionaryFlag, cautionaryFlags } from './flags.js';
@@ -28,6 +29,8 @@ export interface ObserveInput {
 export interface ReflectInput {
   observation: string;
   kind: ReflectKind;
+  /** The observations (event ids) this reflection draws on; cited surprises leave the packet's list. */
+  cites?: string[] | undefined;
 }
 
 export interface CognitionResult {
@@ -127,9 +130,10 @@ export class Cognition {
     };
   }
 
-  reflect(input: ReflectInput, session: string): CognitionResult {
+  async reflect(input: ReflectInput, session: string): Promise<CognitionResult> {
     const now = this.deps.clock();
     const id = eventId(now);
+    const cites = [...new Set(input.cites ?? [])];
     appendEvent(
       this.eventsDir,
       {
@@ -139,9 +143,11 @@ export class Cognition {
         session,
         reflect_kind: input.kind,
         observation: clip(input.observation, CLIP.observation),
+        ...(cites.length > 0 ? { cites } : {}),
       },
       now,
     );
+    if (cites.length > 0) await updateSurprises(this.deps.home, { drop: cites }, now);
     return {
       event_id: id,
       ...this.relevance(clip(input.observation, 1000), undefined),

@@ -4,8 +4,8 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isProblem, listMemoryFiles, readMemoryEntry } from '../memory/entries.js';
 import { compileCallGlob } from '../../core/glob/index.js';
+import { isProblem, listMemoryFiles, readMemoryEntry } from '../memory/entries.js';
 import { bodyOf } from '../memory/fast-frontmatter.js';
 import {
   type CautionRule,

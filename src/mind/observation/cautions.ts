@@ -84,7 +84,11 @@ export async function loadCautionTable(home: string): Promise<CautionTable> {
  * The rules whose patterns match this call (first matching pattern each), in table order. The
  * patterns come compiled: a thousand of them cost a thousand RegExp constructions, no parsing.
  */
-export function matchCautions(table: CautionTable, tool: string, argValues: readonly string[]): CautionMatch[] {
+export function matchCautions(
+  table: CautionTable,
+  tool: string,
+  argValues: readonly string[],
+): CautionMatch[] {
   const out: CautionMatch[] = [];
   for (const rule of table.rules) {
     const at = rule.compiled.findIndex((c) => c !== null && callGlobFrom(c)(tool, argValues));

@@ -28,10 +28,13 @@ export { recordHookCall, responseText } from './record.js';
 export type { Surprise, SurpriseFile } from './surprises.js';
 export {
   mergeSurprises,
+  offerSurprises,
   readSurprises,
   SURPRISE_KEEP_DAYS,
   SURPRISE_MAX,
   sessionSurprises,
+  surpriseLine,
   surprisesFile,
   topSurprises,
+  updateSurprises,
 } from './surprises.js';

@@ -68,17 +68,17 @@ export function recordHookCall(home: string, call: HookCall, now: Date): Recorde
   let expectation: { id: string; expected: string } | undefined;
   if (!call.denied)
     try {
-    expectation = pickExpectation(pendingExpectations(eventsDir, now, 'hook'), {
-      session: call.session ?? '',
-      tool: call.tool,
-      argsHash: digest.args_hash,
-      args: call.args,
-      now,
-      by: 'hook',
-    });
-  } catch {
-    // an unreadable day file: the call is still recorded, unpaired
-  }
+      expectation = pickExpectation(pendingExpectations(eventsDir, now, 'hook'), {
+        session: call.session ?? '',
+        tool: call.tool,
+        argsHash: digest.args_hash,
+        args: call.args,
+        now,
+        by: 'hook',
+      });
+    } catch {
+      // an unreadable day file: the call is still recorded, unpaired
+    }
   const clipped = clip(outcome, CLIP.result);
   const detail = expectation ? predictionError(expectation.expected, clipped) : null;
   const event: CognitionEvent = {

@@ -55,7 +55,8 @@ export function sessionSurprises(home: string, session: string, now: Date): Surp
   const files = new Set(
     [new Date(now.getTime() - 24 * 3600 * 1000), now].map((d) => eventFileFor(eventsDir, d)),
   );
-  const keep = (line: string) => line.includes('"prediction_error"') || line.includes('"cites"');
+  const keep = (line: string) =>
+    line.includes('"prediction_error"') || line.includes('"cites"') || line.includes('"expected"');
   const events: CognitionEvent[] = [];
   for (const file of files) {
     try {
@@ -107,4 +108,37 @@ export function topSurprises(items: Surprise[], n: number): Surprise[] {
   return [...items]
     .sort((a, b) => b.prediction_error - a.prediction_error || b.at.localeCompare(a.at))
     .slice(0, n);
+}
+
+/**
+ * Updates the surprise list under its lock (atomic replace): adds `add`, takes out `drop`. Core's
+ * lock and atomic write load here, off the PreToolUse path (Stop and reflect call this).
+ */
+export async function updateSurprises(
+  home: string,
+  change: { add?: Surprise[]; drop?: readonly string[] },
+  now: Date,
+): Promise<Surprise[]> {
+  const { withFileLock, writeFileAtomically } = await import('../../core/index.js');
+  const file = surprisesFile(home);
+  return withFileLock(file, async () => {
+    const items = mergeSurprises(readSurprises(home), change.add ?? [], change.drop ?? [], now);
+    const data: SurpriseFile = { v: 1, items };
+    await writeFileAtomically(file, JSON.stringify(data));
+    return items;
+  });
+}
+
+/** Stop: offers the session's unreflected surprises for the next packet. */
+export async function offerSurprises(home: string, session: string, now: Date): Promise<number> {
+  const found = sessionSurprises(home, session, now);
+  if (found.length === 0) return 0;
+  await updateSurprises(home, { add: found }, now);
+  return found.length;
+}
+
+/** One line for the packet: tool, error, what was expected and what came. */
+export function surpriseLine(s: Surprise): string {
+  const one = (t: string, n: number) => clip(t.replace(/\s+/g, ' ').trim(), n);
+  return `${s.tool} (${s.prediction_error}): expected "${one(s.expected, 80)}", got "${one(s.outcome, 80)}" [${s.event_id}]`;
 }
