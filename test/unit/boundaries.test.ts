@@ -24,7 +24,8 @@ const ALLOWED: Record<string, string[]> = {
  * resume/index.ts or mind/index.ts do (zod, YAML and the file locks, through core), so it reads
  * transcripts through resume/transcripts/index.ts and the mind's bootstrap record through
  * mind/bootstrap-record/index.ts, and matches tool-name globs through core/glob/index.ts. The
- * tool hooks observe and caution through mind/observation/index.ts, which in turn takes only
+ * tool hooks caution through mind/cautions/index.ts (PreToolUse) and observe through
+ * mind/observation/index.ts (PostToolUse), which in turn take only
  * core's text analysis, globs and append-only log.
  */
 const LIGHT_FACES: Record<string, string[]> = {
@@ -34,6 +35,7 @@ const LIGHT_FACES: Record<string, string[]> = {
   [join('resume', 'transcripts', 'index.js')]: ['host'],
   [join('mind', 'bootstrap-record', 'index.js')]: ['host'],
   [join('mind', 'observation', 'index.js')]: ['host'],
+  [join('mind', 'cautions', 'index.js')]: ['host'],
 };
 
 function sourceFiles(dir: string): string[] {

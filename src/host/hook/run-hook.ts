@@ -159,19 +159,16 @@ async function recordDenial(
 ): Promise<HookResult> {
   if (!input.toolName) return result;
   try {
-    const { recordHookCall } = await import('../../mind/observation/index.js');
-    recordHookCall(
+    const { recordDeniedCall } = await import('../../mind/cautions/index.js');
+    recordDeniedCall(
       home,
       {
         host: input.host,
         session: input.sessionId,
         tool: input.toolName,
         args: input.toolInput,
-        response: null,
-        error: result.reason,
-        durationMs: null,
+        reason: result.reason,
         toolUseId: input.toolUseId,
-        denied: true,
       },
       now,
     );

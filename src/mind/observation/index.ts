@@ -8,6 +8,8 @@
 
 export type { CautionMatch, CautionRule, CautionTable, OnMatch } from './cautions.js';
 export { cautionTableFile, claimCaution, loadCautionTable, matchCautions, memoryKey } from './cautions.js';
+export type { DeniedCall } from './denied.js';
+export { recordDeniedCall } from './denied.js';
 export { argsDigest, CLIP, clip, eventId, hash, stableJson, textOf } from './digest.js';
 export type { CognitionEvent } from './events.js';
 export { appendEvent, eventFileFor, readRecentEvents, TAIL_BYTES } from './events.js';

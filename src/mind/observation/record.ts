@@ -14,8 +14,6 @@ export interface HookCall {
   error: string | null;
   durationMs: number | null;
   toolUseId: string | null;
-  /** PreToolUse refused the call (the gate or a memory): recorded, never paired. */
-  denied?: boolean;
 }
 
 /** What recording a call found: the event, and the expectation it answered, if any. */
@@ -66,19 +64,18 @@ export function recordHookCall(home: string, call: HookCall, now: Date): Recorde
   const text = responseText(call.response);
   const outcome = call.error ? `error: ${call.error}${text && text !== call.error ? `\n${text}` : ''}` : text;
   let expectation: { id: string; expected: string } | undefined;
-  if (!call.denied)
-    try {
-      expectation = pickExpectation(pendingExpectations(eventsDir, now, 'hook'), {
-        session: call.session ?? '',
-        tool: call.tool,
-        argsHash: digest.args_hash,
-        args: call.args,
-        now,
-        by: 'hook',
-      });
-    } catch {
-      // an unreadable day file: the call is still recorded, unpaired
-    }
+  try {
+    expectation = pickExpectation(pendingExpectations(eventsDir, now, 'hook'), {
+      session: call.session ?? '',
+      tool: call.tool,
+      argsHash: digest.args_hash,
+      args: call.args,
+      now,
+      by: 'hook',
+    });
+  } catch {
+    // an unreadable day file: the call is still recorded, unpaired
+  }
   const clipped = clip(outcome, CLIP.result);
   const detail = expectation ? predictionError(expectation.expected, clipped) : null;
   const event: CognitionEvent = {
@@ -91,7 +88,7 @@ export function recordHookCall(home: string, call: HookCall, now: Date): Recorde
     tool_name: call.tool,
     ...digest,
     result: clipped,
-    outcome: call.denied ? 'denied' : call.error ? 'error' : 'ok',
+    outcome: call.error ? 'error' : 'ok',
     ...(call.error ? { error: clip(call.error, CLIP.error) } : {}),
     ...(call.durationMs !== null ? { duration_ms: Math.round(call.durationMs) } : {}),
     ...(call.toolUseId ? { tool_use_id: call.toolUseId } : {}),
