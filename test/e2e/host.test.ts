@@ -217,7 +217,9 @@ describe('bad usage is said, not swallowed (built CLI)', () => {
   it('an unknown hook event exits 2 and names the events there are', () => {
     const r = runCli(['hook', 'bogus'], { env, input: '{}' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('EVENT is one of session-start, pre-tool-use, post-tool-use, post-tool-failure, stop, pre-compact');
+    expect(r.stderr).toContain(
+      'EVENT is one of session-start, pre-tool-use, post-tool-use, post-tool-failure, stop, pre-compact',
+    );
   });
 
   it('under --json a failure is JSON on stdout too', () => {
@@ -375,6 +377,15 @@ describe('firstlight hook stays light (it runs on every tool call and session st
       const inBundle = (f: string) =>
         [join(dist, 'main.js'), join(dist, 'hook-entry.js')].includes(f) ||
         dirname(f) === join(dist, 'hook-chunks');
+      // The applies_to table is rebuilt once after memory/ changes (that run reads frontmatter and
+      // may load the YAML parser); measured here is every call after it.
+      loadedBy(
+        dir.dir,
+        'warm',
+        ['pre-tool-use'],
+        { session_id: 'w', tool_name: 'Read', tool_input: {} },
+        env,
+      );
       for (const fixture of ['no-result', 'success-blocks']) {
         const gate = loadedBy(
           dir.dir,

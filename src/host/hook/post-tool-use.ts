@@ -7,7 +7,6 @@
  */
 import { recordHookCall } from '../../mind/observation/index.js';
 import type { HookInput, HookResult, HostCaps } from '../types.js';
-import { toolCautions } from './tool-cautions.js';
 
 export interface PostToolUseDeps {
   home: string;
@@ -51,6 +50,7 @@ export async function postToolUse(input: HookInput, deps: PostToolUseDeps): Prom
       notes.push(`firstlight hook ${input.event}: could not record the call (${(error as Error).message})`);
     }
     try {
+      const { toolCautions } = await import('./tool-cautions.js');
       const cautions = await toolCautions(input, { home: deps.home, now, caps: deps.caps, when: 'post' });
       if (cautions.context) parts.push(cautions.context);
     } catch (error) {

@@ -13,7 +13,7 @@ import {
   claimCaution,
   loadCautionTable,
   matchCautions,
-} from '../../mind/observation/index.js';
+} from '../../mind/cautions/index.js';
 import type { HookInput, HostCaps } from '../types.js';
 import { isOwnTool } from './gate-config.js';
 
