@@ -182,11 +182,13 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
       expect(e!.prediction_error as number).toBeGreaterThan(0.7);
       expect(typeof e!.args_hash).toBe('string');
     }
-    expect(events.find((x) => x.host === 'claude')).toMatchObject({
+    expect(events.find((x) => x.host === 'claude' && x.expectation_of)).toMatchObject({
       duration_ms: 42,
       tool_use_id: 'toolu_9',
     });
-  });
+    // Refused calls are tool calls too: recorded at PreToolUse (outcome: denied), never paired.
+    expect(events.some((x) => x.outcome === 'denied' && !x.expectation_of)).toBe(true);
+  }, 120_000);
 
   it('failure events are recorded as errors; a near-equal count is a small error, not fed back', async () => {
     for (const host of ['claude', 'copilot', 'cursor'] as const) {
