@@ -110,6 +110,10 @@ describe('PreToolUse cautions from applies_to memories, per host input shape (bu
       );
       expect(out.decision).toBe('deny');
       expect(out.reason).toContain('Never force-push: open a pull request instead.');
+      // A refused call is a tool call too: recorded at PreToolUse (outcome: denied), never paired.
+      expect(hookEvents().some((e) => e.host === host && e.outcome === 'denied' && !e.expectation_of)).toBe(
+        true,
+      );
     });
   }
 
@@ -186,8 +190,6 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
       duration_ms: 42,
       tool_use_id: 'toolu_9',
     });
-    // Refused calls are tool calls too: recorded at PreToolUse (outcome: denied), never paired.
-    expect(events.some((x) => x.outcome === 'denied' && !x.expectation_of)).toBe(true);
   }, 120_000);
 
   it('failure events are recorded as errors; a near-equal count is a small error, not fed back', async () => {
