@@ -210,4 +210,23 @@ describe('doctor', () => {
     writeFileSync(settings, JSON.stringify(parsed));
     expect(failing(await diagnose())).toEqual(['claude/hooks: missing or outdated hooks: PreToolUse']);
   });
+
+  it('checks the PostToolUse hooks too (an install from before them fails until re-run)', async () => {
+    await install(options(['claude', 'cursor']));
+    const settings = join(project.dir, '.claude', 'settings.json');
+    const parsed = JSON.parse(readFileSync(settings, 'utf8'));
+    delete parsed.hooks.PostToolUse;
+    delete parsed.hooks.PostToolUseFailure;
+    writeFileSync(settings, JSON.stringify(parsed));
+    const cursor = join(project.dir, '.cursor', 'hooks.json');
+    const hooks = JSON.parse(readFileSync(cursor, 'utf8'));
+    delete hooks.hooks.postToolUse;
+    writeFileSync(cursor, JSON.stringify(hooks));
+    expect(failing(await diagnose())).toEqual([
+      'claude/hooks: missing or outdated hooks: PostToolUse, PostToolUseFailure',
+      'cursor/hooks: missing or outdated hooks: postToolUse',
+    ]);
+    await install(options(['claude', 'cursor']));
+    expect(failing(await diagnose())).toEqual([]);
+  });
 });
