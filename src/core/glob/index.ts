@@ -79,14 +79,57 @@ export interface CompiledCallGlob {
   name: string;
   /** The argument regex source, for `Name(argGlob)`. */
   arg?: string;
+  /** Lower-cased literal prefixes every match starts with (the text before the first glob character). */
+  namePrefix?: string;
+  argPrefix?: string;
+}
+
+/** The literal text a glob starts with, lower-cased ('' when it starts with a glob character). */
+function literalPrefix(glob: string): string {
+  const at = glob.search(/[*?[\]{}()!@+\\]/);
+  return (at < 0 ? glob : glob.slice(0, at)).toLowerCase();
 }
 
 /** Compiles an `applies_to` pattern to regex sources (see callGlob). Throws on a bad glob. */
 export function compileCallGlob(pattern: string): CompiledCallGlob {
   const call = CALL_PATTERN.exec(pattern.trim());
   const source = (glob: string) => picomatch.makeRe(glob, OPTIONS).source;
-  if (!call) return { name: source(pattern) };
-  return { name: source(call[1]!.trim()), arg: source(call[2]!.trim()) };
+  const withPrefix = (c: CompiledCallGlob, name: string, arg?: string): CompiledCallGlob => {
+    const namePrefix = literalPrefix(name);
+    const argPrefix = arg === undefined ? '' : literalPrefix(arg);
+    return { ...c, ...(namePrefix ? { namePrefix } : {}), ...(argPrefix ? { argPrefix } : {}) };
+  };
+  if (!call) return withPrefix({ name: source(pattern) }, pattern.trim());
+  const [name, arg] = [call[1]!.trim(), call[2]!.trim()];
+  return withPrefix({ name: source(name), arg: source(arg) }, name, arg);
+}
+
+const regexes = new Map<string, RegExp>();
+function cachedRegExp(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let r = regexes.get(key);
+  if (!r) {
+    r = new RegExp(source, flags);
+    regexes.set(key, r);
+  }
+  return r;
+}
+
+/**
+ * Does a compiled pattern match this call? The literal prefixes are checked first, so most of a
+ * thousand patterns are ruled out by a string comparison; regexes are built once per source.
+ */
+export function matchCompiledCallGlob(
+  c: CompiledCallGlob,
+  toolName: string,
+  argValues: readonly string[],
+): boolean {
+  if (c.namePrefix && !toolName.toLowerCase().startsWith(c.namePrefix)) return false;
+  if (!cachedRegExp(c.name, 'i').test(toolName)) return false;
+  if (c.arg === undefined) return true;
+  const prefix = c.argPrefix;
+  const arg = cachedRegExp(c.arg, 'is');
+  return argValues.some((v) => (!prefix || v.toLowerCase().startsWith(prefix)) && arg.test(v));
 }
 
 /** The matcher for a compiled pattern: the same answers as callGlob's, no glob parsing. */

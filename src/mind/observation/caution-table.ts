@@ -34,6 +34,15 @@ function headOf(path: string): string {
   }
 }
 
+/** The lower-cased literal start of a pattern's tool-name glob ('' for a bad or wildcard-first one). */
+function namePrefix(pattern: string): string {
+  try {
+    return compileCallGlob(pattern).namePrefix ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /** Reads every cautionary memory with `applies_to` and writes the table (atomically, by rename). */
 export function writeCautionTable(home: string): CautionTable {
   const started = Date.now();
@@ -54,21 +63,14 @@ export function writeCautionTable(home: string): CautionTable {
     rules.push({
       file,
       name: entry.name,
-      type: entry.type,
       text: clip(body.replace(/\s+/g, ' ') || entry.description, TEXT_MAX),
       patterns: entry.appliesTo,
-      compiled: entry.appliesTo.map((p) => {
-        try {
-          return compileCallGlob(p);
-        } catch {
-          return null; // a bad glob in a hand-written file matches nothing; remember() refuses one
-        }
-      }),
+      prefixes: entry.appliesTo.map(namePrefix),
       on_match,
       repeat: entry.fields.repeat === 'true',
     });
   }
-  const table: CautionTable = { v: 2, key, rules };
+  const table: CautionTable = { v: 4, key, rules };
   const dirMtime = Number(key.split(':')[0]);
   // Built within the racy window of memory/'s mtime: used, not kept (a write in the same tick
   // would not move the key).

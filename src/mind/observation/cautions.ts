@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CompiledCallGlob, callGlobFrom } from '../../core/glob/index.js';
+import { type CompiledCallGlob, compileCallGlob, matchCompiledCallGlob } from '../../core/glob/index.js';
 import { hash } from './digest.js';
 
 /** What a matching call gets: a caution (context), the user's confirmation, or a refusal. */
@@ -19,19 +19,21 @@ export type OnMatch = 'warn' | 'ask' | 'deny';
 export interface CautionRule {
   file: string;
   name: string;
-  type: string;
   /** The memory's text (its body, clipped), the caution and the reason. */
   text: string;
   patterns: string[];
-  /** Each pattern compiled to regex sources (null: it does not compile, and matches nothing). */
-  compiled: (CompiledCallGlob | null)[];
+  /**
+   * Each pattern's lower-cased literal tool-name prefix ('' when it starts with a glob character):
+   * a call whose tool name does not start with it is ruled out without compiling the pattern.
+   */
+  prefixes: string[];
   on_match: OnMatch;
   /** Warn at every matching call, not once per session. */
   repeat: boolean;
 }
 
 export interface CautionTable {
-  v: 2;
+  v: 4;
   /** memory/'s mtime and MEMORY.md's mtime and size when the table was built. */
   key: string;
   rules: CautionRule[];
@@ -72,7 +74,7 @@ export async function loadCautionTable(home: string): Promise<CautionTable> {
   const key = memoryKey(home);
   try {
     const cached = JSON.parse(readFileSync(cautionTableFile(home), 'utf8')) as CautionTable;
-    if (cached.v === 2 && cached.key === key && Array.isArray(cached.rules)) return cached;
+    if (cached.v === 4 && cached.key === key && Array.isArray(cached.rules)) return cached;
   } catch {
     // missing or torn: rebuild
   }
@@ -80,18 +82,39 @@ export async function loadCautionTable(home: string): Promise<CautionTable> {
   return writeCautionTable(home);
 }
 
+const compiled = new Map<string, CompiledCallGlob | null>();
+
+function compiledOf(pattern: string): CompiledCallGlob | null {
+  let c = compiled.get(pattern);
+  if (c === undefined) {
+    try {
+      c = compileCallGlob(pattern);
+    } catch {
+      c = null; // a bad glob in a hand-written file matches nothing; remember() refuses one
+    }
+    compiled.set(pattern, c);
+  }
+  return c;
+}
+
 /**
- * The rules whose patterns match this call (first matching pattern each), in table order. The
- * patterns come compiled: a thousand of them cost a thousand RegExp constructions, no parsing.
+ * The rules whose patterns match this call (first matching pattern each), in table order. Most
+ * of a thousand patterns are ruled out by their literal prefix; the rest are compiled once.
  */
 export function matchCautions(
   table: CautionTable,
   tool: string,
   argValues: readonly string[],
 ): CautionMatch[] {
+  const lower = tool.toLowerCase();
   const out: CautionMatch[] = [];
   for (const rule of table.rules) {
-    const at = rule.compiled.findIndex((c) => c !== null && callGlobFrom(c)(tool, argValues));
+    const at = rule.patterns.findIndex((p, i) => {
+      const prefix = rule.prefixes[i] ?? '';
+      if (prefix && !lower.startsWith(prefix)) return false;
+      const c = compiledOf(p);
+      return c !== null && matchCompiledCallGlob(c, tool, argValues);
+    });
     if (at >= 0) out.push({ rule, pattern: rule.patterns[at]! });
   }
   return out;
