@@ -6,11 +6,15 @@
 //   window is read; proof at the end), and a tool that is not gated;
 // - SessionStart on a home with 10,000 memories: steady (a new session id each run, nothing
 //   changed), and the first run after a memory was added (one new file before each run).
-// Goals: gate allow and deny on 10 MB <= 1.5x the floor; SessionStart <= 3x steady, <= 5x after
-// a change. `BENCH_BASELINE=path/to/dist/cli/main.js` also times another build of the CLI on
+// - PreToolUse on a home with 1,000 applies_to memories (the caution table cached; one memory
+//   matches the call and says repeat: true, so every run answers with a caution);
+// - PostToolUse on a 10 MB transcript (recorded in the event store, paired with a pending
+//   observe(expected=…); the transcript is never read).
+// Goals: gate allow and deny on 10 MB, cautions with 1,000 memories and PostToolUse <= 1.5x the
+// floor; SessionStart <= 3x steady, <= 5x after a change. `BENCH_BASELINE=path/to/dist/cli/main.js` also times another build of the CLI on
 // every case, interleaved (an A/B against the previous build). Exits 1 on a missed goal.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +113,65 @@ writeTranscript(files.allowed, 10, 'start');
 writeTranscript(files.denied, 10, 'none');
 writeTranscript(files.big, 60, 'end');
 
+/** A home whose memory/ holds `n` feedback memories with applies_to, one of which matches `Read`. */
+function cautionHome(n, tag) {
+  const home = mkdtempSync(join(tmpdir(), `firstlight-bench-cautions-${tag}-`));
+  const memory = join(home, 'memory');
+  mkdirSync(memory, { recursive: true });
+  const index = ['# Memory index', ''];
+  for (let i = 0; i < n; i++) {
+    const file = `feedback_rule_${i}.md`;
+    const patterns = i === n - 1 ? ['Read(*secrets*)'] : [`mcp__svc${i}__op_*`, `Bash(deploy-${i} *)`];
+    writeFileSync(
+      join(memory, file),
+      [
+        '---',
+        `name: ${JSON.stringify(`Rule ${i}`)}`,
+        'type: "feedback"',
+        `description: ${JSON.stringify(`Rule ${i} about service ${i}`)}`,
+        `applies_to: ${JSON.stringify(patterns)}`,
+        ...(i === n - 1 ? ['repeat: true'] : []),
+        '---',
+        `Check the runbook for service ${i} before touching it.`,
+        '',
+      ].join('\n'),
+    );
+    index.push(`- [Rule ${i}](${file}) - rule ${i}`);
+  }
+  writeFileSync(join(memory, 'MEMORY.md'), `${index.join('\n')}\n`);
+  return home;
+}
+
+/** A home whose event store holds a pending observe(expected=…) for the PostToolUse call. */
+function eventsHome(tag) {
+  const home = mkdtempSync(join(tmpdir(), `firstlight-bench-events-${tag}-`));
+  const now = new Date();
+  const day = now.toISOString().slice(0, 10);
+  mkdirSync(join(home, 'events'), { recursive: true });
+  const filler = Array.from({ length: 2000 }, (_, i) =>
+    JSON.stringify({
+      id: `ev_f${i}`,
+      ts: now.toISOString(),
+      kind: 'reflect',
+      session: 's',
+      observation: 'x'.repeat(100),
+    }),
+  );
+  const expectation = JSON.stringify({
+    id: 'ev_expect',
+    ts: now.toISOString(),
+    kind: 'observe',
+    session: 'bench',
+    tool_name: 'Bash',
+    args: JSON.stringify({ command: 'ls' }),
+    args_hash: 'x',
+    expected: 'lists 3 files',
+  });
+  writeFileSync(join(home, 'events', `${day}.jsonl`), `${[...filler, expectation].join('\n')}\n`);
+  return home;
+}
+const extraHomes = [];
+
 // One home per build, so each build's own caches are what it reads.
 const homes = [];
 const sessionStart = (entry) => {
@@ -134,8 +197,11 @@ const builds = [{ tag: '', entry: cli }];
 if (baseline) builds.push({ tag: ' [baseline]', entry: baseline });
 
 const cases = [{ name: 'node -e 0 (floor)', args: ['-e', '0'], input: () => '', expect: null }];
-for (const { tag, entry } of builds) {
+for (const [b, { tag, entry }] of builds.entries()) {
   const ss = sessionStart(entry);
+  const cautions = cautionHome(1000, String(b));
+  const events = eventsHome(String(b));
+  extraHomes.push(cautions, events);
   cases.push(
     {
       name: `gate ALLOW, 10 MB transcript${tag}`,
@@ -164,6 +230,36 @@ for (const { tag, entry } of builds) {
       expect: 'allow',
     },
     {
+      name: `PreToolUse cautions, 1,000 applies_to memories${tag}`,
+      args: [entry, 'hook', 'pre-tool-use', '--host', 'claude', '--home', cautions],
+      input: () =>
+        JSON.stringify({
+          session_id: 'bench',
+          transcript_path: files.allowed,
+          tool_name: 'Read',
+          tool_input: { file_path: '/srv/app/secrets.env' },
+        }),
+      expect: 'caution',
+      goal: 1.5,
+    },
+    {
+      name: `PostToolUse, 10 MB transcript${tag}`,
+      args: [entry, 'hook', 'post-tool-use', '--host', 'claude', '--home', events],
+      input: () =>
+        JSON.stringify({
+          session_id: 'bench',
+          transcript_path: files.allowed,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Bash',
+          tool_input: { command: 'ls', description: 'list' },
+          tool_response: { stdout: 'a\nb\nc', stderr: '' },
+          tool_use_id: 'toolu_bench',
+          duration_ms: 3,
+        }),
+      expect: 'allow',
+      goal: 1.5,
+    },
+    {
       name: `SessionStart, ${MEMORIES} memories, steady${tag}`,
       args: ss.args,
       input: sessionPayload,
@@ -186,6 +282,9 @@ function verdictOf(r) {
   if (out === '') return 'allow';
   const parsed = JSON.parse(out).hookSpecificOutput;
   if (parsed?.additionalContext?.includes('memory files')) return 'packet';
+  if (parsed?.additionalContext?.includes('firstlight caution')) return 'caution';
+  // PostToolUse: the pending expectation was answered the first time; later runs answer none.
+  if (parsed?.hookEventName === 'PostToolUse') return 'allow';
   return parsed?.permissionDecision;
 }
 
@@ -210,6 +309,7 @@ for (let i = 0; i < RUNS; i++) {
   }
 }
 for (const home of homes) home.dispose();
+for (const home of extraHomes) rmSync(home, { recursive: true, force: true });
 rmSync(dir, { recursive: true, force: true });
 
 const floor = median(samples[0]);
@@ -233,9 +333,11 @@ writeResult('hook', {
   rows,
   ratio: rows[1].vs_floor,
   deny_ratio: rows[2].vs_floor,
-  session_start_ratio: rows[5].vs_floor,
-  session_start_after_change_ratio: rows[6].vs_floor,
-  goals: { gate: 1.5, session_start: 3, session_start_after_change: 5 },
+  cautions_ratio: rows[5].vs_floor,
+  post_tool_use_ratio: rows[6].vs_floor,
+  session_start_ratio: rows[7].vs_floor,
+  session_start_after_change_ratio: rows[8].vs_floor,
+  goals: { gate: 1.5, cautions: 1.5, post_tool_use: 1.5, session_start: 3, session_start_after_change: 5 },
   met,
 });
 if (!met) process.exitCode = 1;

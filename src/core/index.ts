@@ -48,7 +48,15 @@ export {
 } from './files.js';
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
-export { matchToolGlob, toolGlob } from './glob/index.js';
+export type { CompiledCallGlob } from './glob/index.js';
+export {
+  argValuesOf,
+  callGlob,
+  callGlobFrom,
+  compileCallGlob,
+  matchToolGlob,
+  toolGlob,
+} from './glob/index.js';
 export type {
   HomePaths,
   HomeSource,

@@ -8,7 +8,14 @@ export const HOST_IDS = ['claude', 'copilot', 'vscode', 'cursor', 'codex', 'gemi
 export type HostId = (typeof HOST_IDS)[number];
 
 /** Hook events `firstlight hook EVENT` handles (canonical names; adapters map them per host). */
-export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'stop', 'pre-compact'] as const;
+export const HOOK_EVENTS = [
+  'session-start',
+  'pre-tool-use',
+  'post-tool-use',
+  'post-tool-failure',
+  'stop',
+  'pre-compact',
+] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Where install writes: project files only, or the user's global files too. */

@@ -138,6 +138,12 @@ export interface HostCaps {
    * or not it then compacts (Gemini CLI's PreCompress): only a `manual` one is a compaction.
    */
   autoPreCompactEveryTurn?: true;
+  /**
+   * What the host's tool hooks can carry: context before the call (Claude Code's PreToolUse
+   * `additionalContext`; Gemini CLI and Cursor have none, so cautions come with the result), and
+   * an ask decision (Codex CLI refuses `permissionDecision: "ask"`).
+   */
+  toolHooks: { preContext: boolean; ask: boolean };
   /** Scopes the host supports. */
   scopes: readonly Scope[];
   /** Scopes where an instruction surface has no file (Cursor User Rules): the action block prints the block to paste. */
@@ -173,12 +179,22 @@ export interface HookInput {
   lastAssistantMessage: string | null;
   /** PreCompact: `manual` or `auto`, when the host says. */
   compactTrigger: string | null;
+  /** PostToolUse: what the tool returned, as the host sent it. */
+  toolResponse: unknown;
+  /** PostToolUse: the error the host reported (a failure event, or a failed result). */
+  toolError: string | null;
+  /** PostToolUse: how long the tool ran (ms), where the host says. */
+  durationMs: number | null;
+  /** The host's id for this tool call. */
+  toolUseId: string | null;
 }
 
 /** What a handler decided; adapters turn it into the host's output shape. */
 export type HookResult =
   | { kind: 'context'; text: string }
   | { kind: 'allow' }
+  /** PreToolUse: the user confirms first (only where the host has an ask decision). */
+  | { kind: 'ask'; reason: string }
   | { kind: 'deny'; reason: string }
   | { kind: 'none'; note?: string };
 

@@ -15,6 +15,7 @@ import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
 import type { MemoryOverview } from './memory/overview.js';
 import { MemoryStore } from './memory/store.js';
+import { readSurprises, surpriseLine, topSurprises } from './observation/index.js';
 import type {
   ActiveContext,
   BootstrapPacket,
@@ -25,6 +26,9 @@ import type {
 import { PACKET_SCHEMA_VERSION } from './packet-version.js';
 import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 import { SessionLog } from './sessions.js';
+
+/** How many unreflected surprises the packet names (the rest are counted). */
+const SURPRISES_SHOWN = 3;
 
 /** A section another part contributes to the packet; `reason` explains a null value. */
 export interface SectionResult<T> {
@@ -226,6 +230,13 @@ export class Mind {
       host_limitations: [...HOST_LIMITATIONS],
       budget: { chars: 0, tokens_estimate: 0 },
     };
+    const surprises = readSurprises(this.home);
+    if (surprises.length > 0) {
+      packet.unreflected_surprises = {
+        count: surprises.length,
+        top: topSurprises(surprises, SURPRISES_SHOWN).map(surpriseLine),
+      };
+    }
     reasons.push(...this.ledger.problems());
     if (!options.preview) reasons.push(...this.startupNotices.splice(0));
     return withBudget(packet);

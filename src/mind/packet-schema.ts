@@ -81,6 +81,17 @@ export const packetShape = {
   }),
   host_limitations: z.array(z.string()),
   budget: z.looseObject({ chars: z.number().int(), tokens_estimate: z.number().int() }),
+  unreflected_surprises: z
+    .looseObject({
+      count: z.number().int().describe('Observations above the 0.7 stop line that no reflect has cited.'),
+      top: z
+        .array(z.string())
+        .describe('The top few, one line each: tool (error): expected "…", got "…" [event id].'),
+    })
+    .optional()
+    .describe(
+      'Offered at the end of earlier sessions: reflect(observation, kind, cites=[event id]) on them.',
+    ),
 };
 
 export const packetSchema = z.looseObject(packetShape);

@@ -29,6 +29,7 @@ export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOpt
   const tail = [
     contextSection(packet),
     catalogSection(packet),
+    surprisesSection(packet),
     protocolSection(packet),
     guidanceSection(packet),
     taskspaceSection(packet),
@@ -101,6 +102,18 @@ function catalogSection(packet: BootstrapPacket): string {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   return `## Memory\n\n${m.total_count} memory files (${counts || 'none'}); index ${m.index_present ? 'present' : 'missing'}. Use recall(query) to search them.`;
+}
+
+function surprisesSection(packet: BootstrapPacket): string {
+  const u = packet.unreflected_surprises;
+  if (!u || u.count === 0) return '';
+  return [
+    `## Unreflected surprises (${u.count})`,
+    '',
+    ...u.top.map((line) => `- ${line}`),
+    '',
+    'reflect(observation, kind="internal", cites=[event id]) once you know why.',
+  ].join('\n');
 }
 
 function protocolSection(packet: BootstrapPacket): string {

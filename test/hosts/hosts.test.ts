@@ -20,9 +20,11 @@ import {
   type CheckOutcome,
   checkAllowed,
   checkBootstrap,
+  checkCaution,
   checkDenied,
   checkLastWords,
   checkLastWordsOnce,
+  checkObserved,
   checkPacket,
 } from './scenario.js';
 import { runSessions, type SessionsRun, versionOf } from './two-sessions.js';
@@ -39,6 +41,8 @@ const COLUMNS = [
   'allowed-after',
   'last-words',
   'last-words-once',
+  'caution',
+  'observed',
   'mcp-config',
   'mcp-serves',
   'instructions',
@@ -78,7 +82,15 @@ function checkCase(
 for (const id of SESSION_HOSTS) {
   const recipe = RECIPES[id];
   describe(`${recipe.name} ${PINNED_HOSTS[id].version} (real CLI, scripted model)`, () => {
-    let run: SessionsRun = { skipped: 'not run', failed: null, one: [], two: [], lastWords: '' };
+    let run: SessionsRun = {
+      skipped: 'not run',
+      failed: null,
+      one: [],
+      two: [],
+      lastWords: '',
+      caution: '',
+      hookEvents: [],
+    };
     beforeAll(
       async () => {
         run = await runSessions(recipe, table, {
@@ -118,6 +130,14 @@ for (const id of SESSION_HOSTS) {
     );
     hostCase('last-words-once', '(f) ...and carries them once', () =>
       checkLastWordsOnce(run.two[0], run.lastWords),
+    );
+    hostCase(
+      'caution',
+      "(g) a feedback memory's applies_to caution reaches the model with the matching call",
+      () => checkCaution(recipe, run.one, run.caution),
+    );
+    hostCase('observed', '(h) every tool call of session one is in the event store with source: hook', () =>
+      checkObserved(run.one, run.hookEvents),
     );
   });
 }

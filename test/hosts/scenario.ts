@@ -123,3 +123,48 @@ export function checkLastWordsOnce(first: RecordedRequest | undefined, lastWords
     detail: `the last words appear ${times} time(s) in session two's first request`,
   };
 }
+
+/**
+ * (g) The shell call after bootstrap matched a feedback memory's applies_to: the caution is in
+ * the request that carries that call's result (PreToolUse context, or with the result where the
+ * host has no context before the call).
+ */
+export function checkCaution(recipe: HostRecipe, session: RecordedRequest[], caution: string): CheckOutcome {
+  const carrying = session.find((r) =>
+    shellResults(recipe, toolResults(r)).some((x) => x.text.includes('ran-after')),
+  );
+  if (!carrying) return { pass: false, detail: 'no request carries the second shell result' };
+  const text = requestText(carrying);
+  return text.includes(caution)
+    ? { pass: true, detail: `the request after the call holds "${short(caution, 60)}"` }
+    : {
+        pass: false,
+        detail: `"${short(caution, 60)}" not in the request carrying the result (${text.length} chars)`,
+      };
+}
+
+/**
+ * (h) Every tool call of session one is in the event store with `source: hook`: each result the
+ * host sent the model has an event of the same tool (matched by call id where the host gives one).
+ */
+export function checkObserved(session: RecordedRequest[], events: Record<string, unknown>[]): CheckOutcome {
+  const calls = new Map<string, SentToolResult>();
+  for (const r of session) for (const x of toolResults(r)) calls.set(x.callId, x);
+  if (calls.size === 0) return { pass: false, detail: 'the model made no tool call' };
+  const unmatched = [...events];
+  const missing: string[] = [];
+  for (const call of calls.values()) {
+    const byId = unmatched.findIndex((e) => e.tool_use_id === call.callId);
+    const byName = unmatched.findIndex((e) => e.tool_name === call.name);
+    const at = byId >= 0 ? byId : byName;
+    if (at < 0) missing.push(`${call.name} (${call.callId})`);
+    else unmatched.splice(at, 1);
+  }
+  const outcomes = events.map((e) => `${e.tool_name}:${e.outcome}`).join(', ');
+  return missing.length === 0
+    ? { pass: true, detail: `${calls.size} calls, ${events.length} hook events: ${outcomes}` }
+    : {
+        pass: false,
+        detail: `no source: hook event for ${missing.join(', ')}; events: ${outcomes || 'none'}`,
+      };
+}

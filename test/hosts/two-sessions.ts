@@ -3,8 +3,10 @@
  * inputs, perform the trust steps, run session one (the scripted scenario) and session two
  * against one scripted model server, and keep the artifacts (and, when asked, the fixtures).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLI } from '../helpers/index.js';
 import { ensureHost, PINNED_HOSTS } from './cache.js';
 import { writeRealFixtures } from './fixtures.js';
 import { type RecordedRequest, startModelServer } from './model-server.js';
@@ -51,6 +53,22 @@ export interface SessionsRun {
   one: RecordedRequest[];
   two: RecordedRequest[];
   lastWords: string;
+  /** The text of the feedback memory whose applies_to matches the allowed shell call. */
+  caution: string;
+  /** The `source: hook` events session one left in the firstlight home's event store. */
+  hookEvents: Record<string, unknown>[];
+}
+
+/** The firstlight home's events with `source: hook`, oldest first. */
+function hookEventsOf(home: string): Record<string, unknown>[] {
+  const dir = join(home, 'events');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((e) => e.source === 'hook');
 }
 
 /** Runs both sessions of one host; records the host in `table`; never throws for a missing host. */
@@ -61,7 +79,16 @@ export async function runSessions(
 ): Promise<SessionsRun> {
   const pinned = PINNED_HOSTS[recipe.id];
   const lastWords = `Last words of session one: the ${recipe.id} kettle is on (${Date.now().toString(36)}).`;
-  const run: SessionsRun = { skipped: null, failed: null, one: [], two: [], lastWords };
+  const caution = `Kettle caution ${Date.now().toString(36)}: the after-printf wakes the house; keep it quiet.`;
+  const run: SessionsRun = {
+    skipped: null,
+    failed: null,
+    one: [],
+    two: [],
+    lastWords,
+    caution,
+    hookEvents: [],
+  };
   const record = { host: recipe.id, name: recipe.name, pkg: pinned.pkg, version: pinned.version };
   const ensured = await ensureHost(recipe.id);
   if (!ensured.ok) {
@@ -96,11 +123,34 @@ export async function runSessions(
       table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
       return run;
     }
+    // A feedback memory whose applies_to matches only the second shell call (its argument).
+    const remembered = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'remember',
+        '--home',
+        sandbox.firstlightHome,
+        '--type',
+        'feedback',
+        '--name',
+        'Kettle caution',
+        '--applies-to',
+        '*(*ran-%s*after*)',
+      ],
+      { cwd: sandbox.project, env: sandbox.env, input: caution, encoding: 'utf8' },
+    );
+    if (remembered.status !== 0) {
+      run.failed = `firstlight remember failed (exit ${remembered.status}): ${remembered.stderr.trim().slice(0, 300)}`;
+      table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
+      return run;
+    }
     recordHookInputs(sandbox, recipe.hookFiles);
     const env = { ...sandbox.env, ...recipe.configure(sandbox, model.url) };
     const session = { cwd: sandbox.project, env, timeoutMs: options.timeoutMs };
     const first = await runHost(ensured.bin, recipe.sessionArgs(PROMPT), session);
     run.one = [...model.turns];
+    run.hookEvents = hookEventsOf(sandbox.firstlightHome);
     phase = 2;
     const second = await runHost(ensured.bin, recipe.sessionArgs(PROMPT), session);
     run.two = model.turns.slice(run.one.length);

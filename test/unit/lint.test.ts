@@ -22,8 +22,20 @@ const ALLOWED: Record<string, string[]> = {
   servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
   cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers'],
 };
-/** Light faces: sub-folder index.ts files that host may import (the hook gate must stay small). */
-const HOST_FACES = ['core/glob', 'resume/transcripts', 'mind/bootstrap-record'];
+/**
+ * Light faces: files inside a folder that the named folders may import instead of its index.ts
+ * (the hooks run on every tool call and must stay small; the mind's observation code, which the
+ * hooks load, takes only core's globs, text analysis and state-file helpers).
+ */
+const LIGHT_FACES: Record<string, string[]> = {
+  'core/glob/index.js': ['host', 'mind'],
+  'core/text/index.js': ['mind'],
+  'core/confine.js': ['mind'],
+  'resume/transcripts/index.js': ['host'],
+  'mind/bootstrap-record/index.js': ['host'],
+  'mind/cautions/index.js': ['host'],
+  'mind/observation/index.js': ['host'],
+};
 
 type Diagnostic = { category: string; location: { path: string; start: { line: number } } };
 
@@ -60,8 +72,8 @@ function plantedImports(): { files: Record<string, string>; expected: string[] }
       flag(`../${other}/index.js`, !allowed.includes(other));
       flag(`../${other}/inner.js`, true);
     }
-    for (const face of HOST_FACES)
-      if (!face.startsWith(`${folder}/`)) flag(`../${face}/index.js`, folder !== 'host');
+    for (const [face, users] of Object.entries(LIGHT_FACES))
+      if (!face.startsWith(`${folder}/`)) flag(`../${face}`, !users.includes(folder));
     files[`src/${folder}/planted.ts`] = `${lines.join('\n')}\n`;
   }
   return { files, expected };

@@ -7,6 +7,8 @@ interface RememberOptions extends HomeOption {
   description?: string;
   tag: string[];
   appliesTo: string[];
+  onMatch?: string;
+  repeat?: boolean;
   replace?: boolean;
   json?: boolean;
 }
@@ -26,10 +28,15 @@ export function registerRemember(program: Command): void {
     .option('--tag <tag>', 'a tag (repeatable)', collect, [])
     .option(
       '--applies-to <glob>',
-      'tool-name glob this feedback/caution applies to (repeatable)',
+      'tool-name glob this feedback/caution applies to, optionally with an argument glob: Bash(git push*) (repeatable)',
       collect,
       [],
     )
+    .option(
+      '--on-match <action>',
+      "what the PreToolUse hook does when applies_to matches a call: warn (default), ask or deny (the memory's text is the reason)",
+    )
+    .option('--repeat', 'warn at every matching call, not once per session')
     .option('--replace', 'overwrite an existing memory of the same name')
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON')
@@ -55,6 +62,8 @@ export function registerRemember(program: Command): void {
         description: options.description,
         tags: options.tag,
         applies_to: options.appliesTo,
+        ...(options.onMatch ? { on_match: options.onMatch as 'warn' | 'ask' | 'deny' } : {}),
+        ...(options.repeat ? { repeat: true } : {}),
         replace: options.replace ?? false,
       });
       print(

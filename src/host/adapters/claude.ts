@@ -7,12 +7,16 @@ import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js
 export const CLAUDE_EVENTS = {
   'session-start': 'SessionStart',
   'pre-tool-use': 'PreToolUse',
+  'post-tool-use': 'PostToolUse',
+  'post-tool-failure': 'PostToolUseFailure',
   stop: 'Stop',
   'pre-compact': 'PreCompact',
 } as const;
 export const CLAUDE_MATCHERS = {
   'session-start': 'startup|resume|clear|compact',
   'pre-tool-use': '*',
+  'post-tool-use': '*',
+  'post-tool-failure': '*',
 } as const;
 
 const caps = {
@@ -21,6 +25,7 @@ const caps = {
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
   gate: { transcript: 'claude' },
+  toolHooks: { preContext: true, ask: true },
   toolPrefix: `mcp__${SERVER_NAME}__`,
   scopes: ['project', 'user'],
   pasteBlock: [],
@@ -30,7 +35,7 @@ const caps = {
     instructions:
       '`CLAUDE.md` and `AGENTS.md` (Claude reads AGENTS.md only without CLAUDE.md); `~/.claude/CLAUDE.md`',
     hooks:
-      '`.claude/settings.json` `hooks.{SessionStart,PreToolUse,Stop,PreCompact}`; output `hookSpecificOutput.{additionalContext | permissionDecision}`',
+      '`.claude/settings.json` `hooks.{SessionStart,PreToolUse,PostToolUse,PostToolUseFailure,Stop,PreCompact}`; output `hookSpecificOutput.{additionalContext | permissionDecision}` (PreToolUse and PostToolUse both take `additionalContext`; `permissionDecision: "ask"` asks the user)',
   },
 } as const satisfies HostAdapter['caps'];
 

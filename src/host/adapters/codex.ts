@@ -4,11 +4,19 @@ import type { HostAdapter, InstallContext } from '../types.js';
 import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', stop: 'Stop' },
+  events: {
+    'session-start': 'SessionStart',
+    'pre-tool-use': 'PreToolUse',
+    'post-tool-use': 'PostToolUse',
+    stop: 'Stop',
+  },
   matchers: {},
   hookStyle: 'nested',
   hookTimeoutUnit: 's',
   gate: { transcript: 'codex' },
+  // PreToolUse and PostToolUse take `additionalContext`; `permissionDecision: "ask"` is refused
+  // ("unsupported permissionDecision:ask" in 0.169).
+  toolHooks: { preContext: true, ask: false },
   toolPrefix: `mcp__${SERVER_NAME}__`,
   scopes: ['project', 'user'],
   pasteBlock: [],
@@ -17,7 +25,7 @@ const caps = {
     mcp: `\`.codex/config.toml\` (trusted projects) or \`~/.codex/config.toml\` \`[mcp_servers.${SERVER_NAME}]\`; \`[features] hooks = true\``,
     instructions: '`AGENTS.md`, `~/.codex/AGENTS.md`',
     hooks:
-      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript',
+      '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript; PreToolUse/PostToolUse `hookSpecificOutput.additionalContext` (no ask decision)',
   },
 } as const satisfies HostAdapter['caps'];
 

@@ -2,10 +2,15 @@ import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HookEvent } from '../ids.js';
 import type { HookInput, HostAdapter, InstallContext } from '../types.js';
-import { hookEntries, json, normalizeSource, quiet, str } from './shared.js';
+import { hookEntries, json, normalizeSource, quiet, str, toolErrorOf } from './shared.js';
 
 const caps = {
-  events: { 'session-start': 'sessionStart', 'pre-tool-use': 'preToolUse' },
+  events: {
+    'session-start': 'sessionStart',
+    'pre-tool-use': 'preToolUse',
+    'post-tool-use': 'postToolUse',
+    'post-tool-failure': 'postToolUseFailure',
+  },
   matchers: {},
   hookStyle: 'copilot',
   hookTimeoutUnit: 's',
@@ -18,6 +23,9 @@ const caps = {
     },
   },
   toolPrefix: `${SERVER_NAME}-`,
+  // preToolUse and postToolUse(Failure) take a top-level `additionalContext` (changelog 1.0.24,
+  // 1.0.49, 1.0.51); `permissionDecision: "ask"` prompts (autopilot denies it).
+  toolHooks: { preContext: true, ask: true },
   scopes: ['project', 'user'],
   pasteBlock: [],
   mcpKey: 'mcpServers',
@@ -25,7 +33,7 @@ const caps = {
     mcp: `\`~/.copilot/mcp-config.json\` \`mcpServers.${SERVER_NAME}\` (user; honours \`$COPILOT_HOME\`); \`deferTools: "never"\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
     hooks:
-      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[…],"preToolUse":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`sessionId`, `toolName`, `toolArgs` a JSON string); sessionStart output top-level `additionalContext`; preToolUse deny `{"permissionDecision":"deny","permissionDecisionReason"}`, gated on the firstlight bootstrap record for `sessionId`',
+      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[…],"preToolUse":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`sessionId`, `toolName`, `toolArgs` a JSON string); sessionStart, preToolUse and postToolUse(Failure) output top-level `additionalContext`; preToolUse deny/ask `{"permissionDecision","permissionDecisionReason"}`, gated on the firstlight bootstrap record for `sessionId`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -129,15 +137,19 @@ export const copilotAdapter: HostAdapter = {
       mcpServer: null,
       lastAssistantMessage: null,
       compactTrigger: str(raw.trigger),
+      toolResponse: raw.toolResult ?? raw.tool_result ?? null,
+      toolError: toolErrorOf(raw.error, raw.toolResult ?? raw.tool_result),
+      durationMs: null,
+      toolUseId: str(raw.toolCallId) ?? str(raw.tool_use_id),
     };
   },
   formatHookOutput(event, result) {
     if (result.kind === 'context') return json({ additionalContext: result.text });
-    if (result.kind === 'deny') {
+    if (result.kind === 'deny' || result.kind === 'ask') {
       // Top level for the camelCase `preToolUse` hook (the CLI hooks reference); the same
       // decision inside `hookSpecificOutput` for the PascalCase, VS Code-compatible form Copilot
       // CLI uses when it runs the `.claude/settings.json` hooks. Each reader ignores the other.
-      const decision = { permissionDecision: 'deny', permissionDecisionReason: result.reason };
+      const decision = { permissionDecision: result.kind, permissionDecisionReason: result.reason };
       return json({ ...decision, hookSpecificOutput: { hookEventName: 'PreToolUse', ...decision } });
     }
     return quiet(event, result);

@@ -7,6 +7,8 @@ const caps = {
   events: {
     'session-start': 'sessionStart',
     'pre-tool-use': 'preToolUse',
+    'post-tool-use': 'postToolUse',
+    'post-tool-failure': 'postToolUseFailure',
     stop: 'stop',
     'pre-compact': 'preCompact',
   },
@@ -16,6 +18,9 @@ const caps = {
   // Its transcript format is undocumented, but every hook input carries `conversation_id`:
   // firstlight's own record is the proof.
   gate: { record: { idField: 'conversation_id' } },
+  // preToolUse answers only `permission` and messages (no context before the call: cautions come
+  // with the result, postToolUse `additional_context`); `permission: "ask"` asks.
+  toolHooks: { preContext: false, ask: true },
   toolPrefix: '',
   scopes: ['project', 'user'],
   pasteBlock: ['project', 'user'],
@@ -25,7 +30,7 @@ const caps = {
     instructions:
       '`.cursor/rules/firstlight.mdc` (`alwaysApply: true`, a boolean), `AGENTS.md`; User Rules have no file',
     hooks:
-      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],"preToolUse":[{"command","failClosed":true}],…}}`; sessionStart output `{"additional_context":…}`; preToolUse deny `{"permission":"deny","user_message","agent_message"}`, gated on the firstlight bootstrap record for `conversation_id`',
+      '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],"preToolUse":[{"command","failClosed":true}],…}}`; sessionStart and postToolUse output `{"additional_context":…}`; preToolUse deny/ask `{"permission":"deny","user_message","agent_message"}`, gated on the firstlight bootstrap record for `conversation_id`',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -85,8 +90,8 @@ export const cursorAdapter: HostAdapter = {
   formatHookOutput(event, result) {
     if (result.kind === 'context') return json({ additional_context: result.text });
     // The reason goes to both: `agent_message` tells the model what to call, `user_message` the user.
-    if (result.kind === 'deny')
-      return json({ permission: 'deny', user_message: result.reason, agent_message: result.reason });
+    if (result.kind === 'deny' || result.kind === 'ask')
+      return json({ permission: result.kind, user_message: result.reason, agent_message: result.reason });
     return quiet(event, result);
   },
 };

@@ -7,6 +7,7 @@ const caps = {
   events: {
     'session-start': 'SessionStart',
     'pre-tool-use': 'BeforeTool',
+    'post-tool-use': 'AfterTool',
     stop: 'AfterAgent',
     'pre-compact': 'PreCompress',
   },
@@ -14,6 +15,9 @@ const caps = {
   hookStyle: 'nested',
   hookTimeoutUnit: 'ms',
   gate: { transcript: 'gemini' },
+  // BeforeTool output has no context field the CLI reads (only AfterTool's is appended to the
+  // tool result, in <hook_context>); `decision: "ask"` forces a confirmation.
+  toolHooks: { preContext: false, ask: true },
   toolPrefix: `mcp_${SERVER_NAME}_`,
   autoPreCompactEveryTurn: true,
   scopes: ['project', 'user'],
@@ -23,7 +27,7 @@ const caps = {
     mcp: `\`.gemini/settings.json\` \`mcpServers.${SERVER_NAME}\`; \`~/.gemini/settings.json\` (user)`,
     instructions: '`GEMINI.md`, `~/.gemini/GEMINI.md`',
     hooks:
-      'settings `hooks.{SessionStart,BeforeTool,AfterAgent,PreCompress}` (`timeout` in milliseconds); SessionStart `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny","reason"}`',
+      'settings `hooks.{SessionStart,BeforeTool,AfterTool,AfterAgent,PreCompress}` (`timeout` in milliseconds); SessionStart and AfterTool `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny"|"ask","reason"}` (no context before the call: cautions come with the result)',
   },
 } as const satisfies HostAdapter['caps'];
 
@@ -64,9 +68,13 @@ export const geminiAdapter: HostAdapter = {
   },
   formatHookOutput(event, result) {
     if (result.kind === 'context') {
-      return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: result.text } });
+      const hookEventName = caps.events[event as 'session-start' | 'post-tool-use'] ?? 'SessionStart';
+      return json({ hookSpecificOutput: { hookEventName, additionalContext: result.text } });
     }
     if (result.kind === 'deny') return json({ decision: 'deny', reason: result.reason });
+    // The CLI shows `systemMessage` in its confirmation; `reason` is what a deny would say.
+    if (result.kind === 'ask')
+      return json({ decision: 'ask', reason: result.reason, systemMessage: result.reason });
     return quiet(event, result);
   },
 };

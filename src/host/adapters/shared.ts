@@ -5,6 +5,8 @@ import type { HookEntry, HookInput, HookOutput, HookResult, HostCaps, InstallCon
 export const HOOK_TIMEOUT_SEC: Record<HookEvent, number> = {
   'session-start': 15,
   'pre-tool-use': 10,
+  'post-tool-use': 10,
+  'post-tool-failure': 10,
   stop: 30,
   'pre-compact': 60,
 };
@@ -52,7 +54,38 @@ export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<s
       str(raw.mcp_server) ?? str((raw.mcp_context as { server_name?: unknown } | undefined)?.server_name),
     lastAssistantMessage: str(raw.last_assistant_message),
     compactTrigger: str(raw.trigger),
+    // Claude/Codex/VS Code/Gemini `tool_response`, Cursor `tool_output`, Copilot's snake form `tool_result`.
+    toolResponse: raw.tool_response ?? raw.tool_output ?? raw.tool_result ?? null,
+    toolError: toolErrorOf(raw.error ?? raw.error_message, raw.tool_response ?? raw.tool_result),
+    durationMs: num(raw.duration_ms) ?? num(raw.duration),
+    toolUseId: str(raw.tool_use_id),
   };
+}
+
+export function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+/**
+ * The error a tool hook reports: a failure event's `error` (Claude Code, Copilot CLI) or
+ * `error_message` (Cursor), Gemini CLI's `tool_response.error`, or a Copilot result whose type
+ * is not `success`.
+ */
+export function toolErrorOf(error: unknown, response: unknown): string | null {
+  if (typeof error === 'string' && error.trim()) return error;
+  if (error && typeof error === 'object')
+    return str((error as { message?: unknown }).message) ?? JSON.stringify(error);
+  if (response && typeof response === 'object') {
+    const r = response as Record<string, unknown>;
+    const nested = r.error;
+    if (typeof nested === 'string' && nested.trim()) return nested;
+    if (nested && typeof nested === 'object')
+      return str((nested as { message?: unknown }).message) ?? 'error';
+    const type = str(r.resultType) ?? str(r.result_type);
+    if (type && type !== 'success')
+      return `${type}: ${str(r.textResultForLlm) ?? str(r.text_result_for_llm) ?? ''}`.trim();
+  }
+  return null;
 }
 
 /** Copilot CLI and VS Code say `new` where Claude Code says `startup`. */
@@ -71,6 +104,14 @@ export function formatHookSpecific(event: HookEvent, result: HookResult, hostEve
   switch (result.kind) {
     case 'context':
       return json({ hookSpecificOutput: { hookEventName: hostEvent, additionalContext: result.text } });
+    case 'ask':
+      return json({
+        hookSpecificOutput: {
+          hookEventName: hostEvent,
+          permissionDecision: 'ask',
+          permissionDecisionReason: result.reason,
+        },
+      });
     case 'deny':
       return json({
         hookSpecificOutput: {

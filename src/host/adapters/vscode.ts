@@ -13,6 +13,7 @@ const caps = {
   // Its transcript is its own format and not a stable hook API (microsoft/vscode#300583), but
   // every hook input carries `sessionId`: firstlight's own record is the proof.
   gate: { record: { idField: 'sessionId' } },
+  toolHooks: { preContext: true, ask: true },
   toolPrefix: `mcp_${SERVER_NAME}_`,
   scopes: ['project', 'user'],
   pasteBlock: ['user'],

@@ -106,7 +106,7 @@ export function matchesAny(name: string, globs: readonly string[]): string | nul
  * firstlight's own tools never wait for bootstrap (bootstrap_session is one of them). When the
  * host names the tool's MCP server, that decides; otherwise only our prefix plus our tool name.
  */
-function isOwnTool(input: HookInput, tool: string): boolean {
+export function isOwnTool(input: HookInput, tool: string): boolean {
   if (input.mcpServer !== null) return input.mcpServer === SERVER_NAME;
   return ownTool(tool) !== null;
 }

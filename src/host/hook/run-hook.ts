@@ -108,28 +108,33 @@ async function handleIn(
   const transcript = 'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
   switch (input.event) {
     case 'pre-tool-use': {
-      const { gate } = adapter.caps;
-      // Reached only through a file another host shares (.claude/settings.json) or an older install.
-      if ('none' in gate)
-        return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
-      const config = await loadGateConfig(options.home, options.env);
-      if ('record' in gate) {
-        const { recordGate } = await import('./record-gate.js');
-        return recordGate(input, {
-          config,
-          env: options.env,
+      const verdict = await gate(adapter, input, options);
+      if (verdict.kind === 'deny') return recordDenial(input, verdict, options.home, clock());
+      // Cautions fail open: the gate has already decided what must be proven.
+      try {
+        const { toolCautions } = await import('./tool-cautions.js');
+        const cautions = await toolCautions(input, {
           home: options.home,
-          gate: gate.record,
-          toolPrefix: adapter.caps.toolPrefix,
+          now: clock(),
+          caps: adapter.caps.toolHooks,
+          when: 'pre',
         });
+        if (cautions.deny)
+          return recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock());
+        if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
+        if (cautions.context) return { kind: 'context', text: cautions.context };
+      } catch (error) {
+        return {
+          kind: 'none',
+          note: `firstlight hook pre-tool-use: cautions skipped (${(error as Error).message})`,
+        };
       }
-      return preToolUse(input, {
-        config,
-        env: options.env,
-        transcript: gate.transcript,
-        home: options.home,
-        toolPrefix: adapter.caps.toolPrefix,
-      });
+      return verdict;
+    }
+    case 'post-tool-use':
+    case 'post-tool-failure': {
+      const { postToolUse } = await import('./post-tool-use.js');
+      return postToolUse(input, { home: options.home, clock, caps: adapter.caps.toolHooks });
     }
     case 'session-start': {
       const { sessionStart } = await import('./session-start.js');
@@ -137,7 +142,21 @@ async function handleIn(
     }
     case 'stop': {
       const { captureResumption } = await import('./capture.js');
-      return captureResumption(input, { home: options.home, clock, transcript });
+      const captured = await captureResumption(input, { home: options.home, clock, transcript });
+      // The session's high-surprise observations no reflect has cited: candidates for the next
+      // packet. Never blocks the stop.
+      if (input.sessionId) {
+        try {
+          const { offerSurprises } = await import('../../mind/observation/index.js');
+          await offerSurprises(options.home, input.sessionId, clock());
+        } catch (error) {
+          return {
+            kind: 'none',
+            note: `firstlight hook stop: surprises not offered (${(error as Error).message})`,
+          };
+        }
+      }
+      return captured;
     }
     case 'pre-compact': {
       // Gemini CLI asks before every turn and compacts only past its threshold; its AfterAgent
@@ -147,6 +166,63 @@ async function handleIn(
       return preCompact(input, { home: options.home, clock, transcript });
     }
   }
+}
+
+/**
+ * A refused call is a tool call too: it goes into the event store (`outcome: denied`), since no
+ * PostToolUse follows it. Fails open: the refusal stands whatever the store does.
+ */
+async function recordDenial(
+  input: HookInput,
+  result: HookResult & { kind: 'deny' },
+  home: string,
+  now: Date,
+): Promise<HookResult> {
+  if (!input.toolName) return result;
+  try {
+    const { recordDeniedCall } = await import('../../mind/cautions/index.js');
+    recordDeniedCall(
+      home,
+      {
+        host: input.host,
+        session: input.sessionId,
+        tool: input.toolName,
+        args: input.toolInput,
+        reason: result.reason,
+        toolUseId: input.toolUseId,
+      },
+      now,
+    );
+  } catch {
+    // observation fails open
+  }
+  return result;
+}
+
+/** The PreToolUse gate: allow, or deny with what the agent must call first. */
+async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
+  const { gate } = adapter.caps;
+  // Reached only through a file another host shares (.claude/settings.json) or an older install.
+  if ('none' in gate)
+    return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
+  const config = await loadGateConfig(options.home, options.env);
+  if ('record' in gate) {
+    const { recordGate } = await import('./record-gate.js');
+    return recordGate(input, {
+      config,
+      env: options.env,
+      home: options.home,
+      gate: gate.record,
+      toolPrefix: adapter.caps.toolPrefix,
+    });
+  }
+  return preToolUse(input, {
+    config,
+    env: options.env,
+    transcript: gate.transcript,
+    home: options.home,
+    toolPrefix: adapter.caps.toolPrefix,
+  });
 }
 
 /** Fail closed for the gate; never block a session over our own failure. */

@@ -1,15 +1,14 @@
 /** Our hook registrations inside a host's hooks file, for each file style. Other entries are never touched. */
+import { HOOK_EVENTS } from '../ids.js';
 import type { HookEntry, HookFileStyle } from '../types.js';
 import { posixCommand, powershellCommand } from './command.js';
 import { type JsonObject, jsonEqual, objectAt } from './json-config.js';
 
+const OUR_EVENT = new RegExp(`\\bhook (${HOOK_EVENTS.join('|')})\\b`);
+
 /** True for a command install wrote (`… firstlight … hook EVENT` or `… cli/main.js … hook EVENT`). */
 export function isOurHookCommand(command: unknown): boolean {
-  return (
-    typeof command === 'string' &&
-    /\bhook (session-start|pre-tool-use|stop|pre-compact)\b/.test(command) &&
-    /firstlight|main\.js/.test(command)
-  );
+  return typeof command === 'string' && OUR_EVENT.test(command) && /firstlight|main\.js/.test(command);
 }
 
 /** The JSON one entry takes in a file of this style. */

@@ -1,4 +1,4 @@
-import { toolGlob } from '../../core/index.js';
+import { argValuesOf, callGlob } from '../../core/index.js';
 import type { MemoryEntry, MemorySnapshot, RecallHit } from '../memory/index.js';
 
 /** A memory the agent should weigh before acting. */
@@ -19,7 +19,7 @@ const MAX_FLAGS = 5;
 
 interface Rule {
   entry: MemoryEntry;
-  globs: { glob: string; test: (s: string) => boolean }[];
+  globs: { glob: string; test: (tool: string, args: readonly string[]) => boolean }[];
 }
 
 const rulesBySnapshot = new WeakMap<MemorySnapshot, Rule[]>();
@@ -34,7 +34,7 @@ function rulesOf(snapshot: MemorySnapshot): Rule[] {
     const globs: Rule['globs'] = [];
     for (const glob of entry.appliesTo) {
       try {
-        globs.push({ glob, test: toolGlob(glob) });
+        globs.push({ glob, test: callGlob(glob) });
       } catch {
         // A bad glob in a hand-written file matches nothing; remember() refuses to write one.
       }
@@ -53,14 +53,17 @@ function rulesOf(snapshot: MemorySnapshot): Rule[] {
 export function cautionaryFlags(input: {
   snapshot: MemorySnapshot;
   toolName?: string;
+  /** The call's arguments, for `Name(argGlob)` patterns. */
+  args?: unknown;
   hits: RecallHit[];
   queryTermCount: number;
 }): CautionaryFlag[] {
   const flags: CautionaryFlag[] = [];
   const seen = new Set<string>();
   if (input.toolName) {
+    const argValues = argValuesOf(input.args);
     for (const rule of rulesOf(input.snapshot)) {
-      const matched = rule.globs.find((g) => g.test(input.toolName!));
+      const matched = rule.globs.find((g) => g.test(input.toolName!, argValues));
       if (!matched) continue;
       seen.add(rule.entry.file);
       flags.push({

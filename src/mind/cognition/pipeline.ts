@@ -1,9 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { contentTerms, homePaths } from '../../core/index.js';
+import { contentTerms, homePaths, SystemError } from '../../core/index.js';
 import type { MemoryStore, RecallHit, RecallIndex } from '../memory/index.js';
-import { appendEvent, type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
+import {
+  CLIP,
+  clip,
+  EXPECTATION_TTL_MS,
+  eventId,
+  hash,
+  type PredictionError,
+  pendingExpectations,
+  predictionError,
+  stableJson,
+  textOf,
+  updateSurprises,
+} from '../observation/index.js';
+import { appendEvent, type CognitionEvent } from './events.js';
 import { type CautionaryFlag, cautionaryFlags } from './flags.js';
-import { type PredictionError, predictionError } from './prediction-error.js';
 
 export const REFLECT_KINDS = ['user_said', 'time_passed', 'ambient', 'internal'] as const;
 export type ReflectKind = (typeof REFLECT_KINDS)[number];
@@ -18,6 +29,8 @@ export interface ObserveInput {
 export interface ReflectInput {
   observation: string;
   kind: ReflectKind;
+  /** The observations (event ids) this reflection draws on; cited surprises leave the packet's list. */
+  cites?: string[] | undefined;
 }
 
 export interface CognitionResult {
@@ -40,10 +53,7 @@ export interface CognitionDeps {
   clock: () => Date;
 }
 
-/** An expectation waits this long for its result; older ones are not paired. */
-const EXPECTATION_TTL_MS = 30 * 60 * 1000;
 const RELEVANT_K = 3;
-const CLIP = { args: 2000, result: 4000, expected: 1000, observation: 4000 } as const;
 
 interface Pending {
   id: string;
@@ -113,16 +123,17 @@ export class Cognition {
       .trim();
     return {
       event_id: id,
-      ...this.relevance(query, input.tool_name),
+      ...this.relevance(query, input.tool_name, input.args),
       prediction_error: detail?.value ?? null,
       prediction_error_detail: detail,
       expectation_event_id: expectation?.id ?? null,
     };
   }
 
-  reflect(input: ReflectInput, session: string): CognitionResult {
+  async reflect(input: ReflectInput, session: string): Promise<CognitionResult> {
     const now = this.deps.clock();
     const id = eventId(now);
+    const cites = [...new Set(input.cites ?? [])];
     appendEvent(
       this.eventsDir,
       {
@@ -132,9 +143,11 @@ export class Cognition {
         session,
         reflect_kind: input.kind,
         observation: clip(input.observation, CLIP.observation),
+        ...(cites.length > 0 ? { cites } : {}),
       },
       now,
     );
+    if (cites.length > 0) await updateSurprises(this.deps.home, { drop: cites }, now);
     return {
       event_id: id,
       ...this.relevance(clip(input.observation, 1000), undefined),
@@ -147,12 +160,13 @@ export class Cognition {
   private relevance(
     query: string,
     toolName: string | undefined,
+    args?: unknown,
   ): Pick<CognitionResult, 'relevant' | 'cautionary_flags' | 'skipped_memories'> {
     const found = this.deps.recall.recall(query || toolName || '', { k: RELEVANT_K });
     const snapshot = this.deps.store.snapshot();
     const flags = cautionaryFlags({
       snapshot,
-      ...(toolName ? { toolName } : {}),
+      ...(toolName ? { toolName, args } : {}),
       hits: found.results,
       queryTermCount: new Set(contentTerms(query)).size,
     });
@@ -180,58 +194,25 @@ export class Cognition {
       this.pending = this.pending.filter((p) => p !== local);
       return { id: local.id, expected: local.expected };
     }
-    // The expectation may sit in yesterday's (UTC) file when the call straddles midnight.
-    const files = new Set(
-      [new Date(now.getTime() - EXPECTATION_TTL_MS), now].map((d) => eventFileFor(this.eventsDir, d)),
-    );
-    const events = [...files].flatMap((file) => readRecentEvents(file));
-    const answered = new Set(events.map((e) => e.expectation_of).filter(Boolean));
-    const candidates: Pending[] = events
-      .filter((e) => e.kind === 'observe' && e.expected && e.result === undefined && !answered.has(e.id))
-      .map((e) => ({
-        id: e.id,
-        session: e.session ?? '',
-        tool: e.tool_name ?? '',
-        argsHash: e.args_hash ?? '',
-        expected: e.expected!,
-        at: Date.parse(e.ts),
-      }))
-      .filter((p) => fresh(p.at));
+    // The expectation may sit in yesterday's (UTC) file when the call straddles midnight; a
+    // hook's answer to it does not count as the agent's.
+    let candidates: Pending[];
+    try {
+      candidates = pendingExpectations(this.eventsDir, now, 'tool');
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      throw new SystemError(
+        `could not read cognition events from ${this.eventsDir}: ${(error as Error).message}`,
+        {
+          code: 'EVENTS_UNREADABLE',
+          hint: `make the day files in ${this.eventsDir} readable by this user${code ? ` (${code})` : ''}`,
+          cause: error,
+        },
+      );
+    }
     const found = pick(candidates);
     return found ? { id: found.id, expected: found.expected } : undefined;
   }
-}
-
-function eventId(now: Date): string {
-  return `ev_${now.getTime().toString(36)}_${randomBytes(4).toString('hex')}`;
-}
-
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-/** JSON with sorted keys, so the same args hash the same however they were ordered. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
-        )
-      : v,
-  );
-}
-
-/** A tool result as text: strings as they are, MCP content blocks by their text, else JSON. */
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const content = (value as { content?: unknown })?.content;
-  if (Array.isArray(content)) {
-    const texts = content
-      .map((c) => (c as { text?: unknown })?.text)
-      .filter((t): t is string => typeof t === 'string');
-    if (texts.length > 0) return texts.join('\n');
-  }
-  return JSON.stringify(value) ?? String(value);
 }
 
 /** The string and number leaves of args, for the relevance query. */
@@ -253,8 +234,4 @@ function splitIdentifier(name: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/[_\-.]+/g, ' ')
     .trim();
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

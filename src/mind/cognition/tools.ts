@@ -56,10 +56,17 @@ export function cognitionTools(cognition: () => Cognition, connection: { session
     name: 'reflect',
     title: 'Reflect',
     description:
-      'Record what is not a tool call: user_said (feedback, direction changes, durable personal context), time_passed, ambient, internal. Returns relevant memory excerpts and cautionary_flags. Use remember() for what must outlive the session.',
+      'Record what is not a tool call: user_said (feedback, direction changes, durable personal context), time_passed, ambient, internal; cite the observations it draws on by event id (cites). Returns relevant memory excerpts and cautionary_flags. Use remember() for what must outlive the session.',
     input: {
       observation: z.string().min(1).max(8000).describe('What happened or what you noticed, in words.'),
       kind: z.enum(REFLECT_KINDS).describe('user_said | time_passed | ambient | internal'),
+      cites: z
+        .array(z.string().regex(/^ev_[0-9a-z]+_[0-9a-f]+$/, 'an event id such as ev_mww34249_1a2b3c4d'))
+        .max(20)
+        .optional()
+        .describe(
+          'The observations this reflection draws on, by event id (observe returns event_id; the packet lists unreflected surprises with theirs). Cited surprises leave that list.',
+        ),
     },
     output: resultShape,
     annotations: WRITES_ADDITIVE,

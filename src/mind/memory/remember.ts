@@ -1,11 +1,11 @@
 import { closeSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  callGlob,
   homePaths,
   mtimeMs,
   readTextIfExists,
   renderFrontmatter,
-  toolGlob,
   UserError,
   withFileLock,
   writeFileAtomically,
@@ -24,6 +24,10 @@ export interface RememberInput {
   description?: string | undefined;
   tags?: string[] | undefined;
   applies_to?: string[] | undefined;
+  /** What a host's PreToolUse hook does when applies_to matches a call: warn (default), ask, deny. */
+  on_match?: 'warn' | 'ask' | 'deny' | undefined;
+  /** Show the caution at every matching call, not once per session. */
+  repeat?: boolean | undefined;
   /** Overwrite a memory of the same name instead of refusing. */
   replace?: boolean | undefined;
 }
@@ -112,6 +116,8 @@ export async function remember(
       description: valid.description,
       tags: valid.tags.length > 0 ? valid.tags : undefined,
       applies_to: valid.appliesTo.length > 0 ? valid.appliesTo : undefined,
+      on_match: valid.onMatch,
+      repeat: valid.repeat,
       created: exists ? (createdOf(path) ?? undefined) : stamp,
       updated: exists ? stamp : undefined,
     };
@@ -138,6 +144,8 @@ interface ValidInput {
   description: string;
   tags: string[];
   appliesTo: string[];
+  onMatch: 'ask' | 'deny' | undefined;
+  repeat: true | undefined;
   replace: boolean;
 }
 
@@ -184,15 +192,32 @@ function validate(input: RememberInput): ValidInput {
   const appliesTo = [...new Set((input.applies_to ?? []).map((g) => String(g).trim()).filter(Boolean))];
   for (const glob of appliesTo) {
     try {
-      toolGlob(glob);
+      callGlob(glob);
     } catch (error) {
       throw new UserError(`applies_to glob "${glob}" is invalid: ${(error as Error).message}`, {
         code: 'INVALID_ARGUMENT',
-        hint: 'applies_to: tool-name globs such as "Bash", "git_push*", "mcp__github__*"',
+        hint: 'applies_to: tool-name globs such as "Bash", "git_push*", "mcp__github__*", or with an argument glob, "Bash(git push*)"',
       });
     }
   }
-  return { content, type, name, description, tags, appliesTo, replace: input.replace === true };
+  const onMatch = input.on_match === 'warn' ? undefined : input.on_match;
+  if (onMatch !== undefined && onMatch !== 'ask' && onMatch !== 'deny') {
+    throw new UserError(`on_match "${String(onMatch)}" is not one of warn, ask, deny`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'on_match: warn (the default), ask or deny',
+    });
+  }
+  return {
+    content,
+    type,
+    name,
+    description,
+    tags,
+    appliesTo,
+    onMatch,
+    repeat: input.repeat === true ? true : undefined,
+    replace: input.replace === true,
+  };
 }
 
 /** A MEMORY.md line `- [Title](file.md) - hook`, found by a predicate on title and file. */

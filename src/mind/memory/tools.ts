@@ -59,7 +59,16 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
         .array(z.string().max(200))
         .max(32)
         .optional()
-        .describe('Tool-name globs this memory should caution, e.g. ["Bash", "git_push*"].'),
+        .describe(
+          'Tool-name globs this memory should caution, e.g. ["Bash", "git_push*"]; an argument glob in parentheses narrows one, e.g. "Bash(git push*)".',
+        ),
+      on_match: z
+        .enum(['warn', 'ask', 'deny'])
+        .optional()
+        .describe(
+          "What the host's PreToolUse hook does when applies_to matches a call: warn (the default: the memory as context), ask (the user confirms), deny (the call is refused with the memory's text).",
+        ),
+      repeat: z.boolean().optional().describe('Warn at every matching call, not once per session.'),
       replace: z.boolean().optional().describe('Overwrite an existing memory of the same name.'),
     },
     output: {

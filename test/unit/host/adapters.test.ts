@@ -9,6 +9,7 @@ import {
   type InstallContext,
 } from '../../../src/host/index.js';
 import { applySurface, inspectSurface } from '../../../src/host/install/surface-edit.js';
+import { responseText } from '../../../src/mind/observation/index.js';
 import { REPO_ROOT } from '../../helpers/index.js';
 
 const fixture = (host: string, name: string) =>
@@ -72,6 +73,48 @@ describe('host adapter registry', () => {
           if (id !== 'vscode') expect(adapter.caps.events['pre-tool-use']).toBeUndefined();
         });
       }
+
+      it('normalises a recorded post-tool-use payload: the response, error, duration and call id', () => {
+        const input = adapter.normalizeHookInput('post-tool-use', fixture(id, 'post-tool-use'));
+        expect(input).toMatchObject({
+          host: id,
+          sessionId: expected.sessionId,
+          toolName: expected.toolName,
+          toolError: expected.post.error,
+          durationMs: expected.post.durationMs,
+          toolUseId: expected.post.toolUseId,
+        });
+        expect(responseText(input.toolResponse)).toBe(expected.post.response);
+        expect(detectHost(fixture(id, 'post-tool-use'), id === 'vscode' ? 'claude' : id)).toBe(id);
+      });
+
+      if (expected.failure) {
+        it('normalises a recorded failure payload: the error and duration', () => {
+          const input = adapter.normalizeHookInput('post-tool-failure', fixture(id, 'post-tool-failure'));
+          expect(input.toolError).toBe(expected.failure.error);
+          expect(input.durationMs).toBe(expected.failure.durationMs);
+          expect(adapter.caps.events['post-tool-failure']).toBeDefined();
+        });
+      }
+
+      it('formats tool-call context in the field the host reads before and after the call', () => {
+        expect(adapter.caps.toolHooks.preContext).toBe(expected.preContext !== null);
+        if (expected.preContext) {
+          const pre = adapter.formatHookOutput('pre-tool-use', { kind: 'context', text: 'CAUTION' });
+          expect(JSON.parse(pre.stdout)).toEqual(expected.preContext);
+        }
+        const post = adapter.formatHookOutput('post-tool-use', { kind: 'context', text: 'SURPRISE' });
+        expect(JSON.parse(post.stdout)).toEqual(expected.postContext);
+        expect(adapter.caps.events['post-tool-use']).toBeDefined();
+      });
+
+      it("formats an ask as the host's confirmation, where it has one", () => {
+        expect(adapter.caps.toolHooks.ask).toBe(expected.ask !== null);
+        if (expected.ask) {
+          const out = adapter.formatHookOutput('pre-tool-use', { kind: 'ask', reason: 'confirm' });
+          expect(JSON.parse(out.stdout)).toEqual(expected.ask);
+        }
+      });
 
       it('formats session context as exactly the JSON the host documents (one shape: two double-inject)', () => {
         const out = adapter.formatHookOutput('session-start', { kind: 'context', text: 'PACKET' });

@@ -77,7 +77,7 @@ describe('doctor', () => {
     await install(options(['copilot'], 'user'));
     expect(failing(await diagnose())).toEqual([
       expect.stringMatching(
-        /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, Stop are not .*: open \/hooks in Codex/,
+        /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, PostToolUse, Stop are not .*: open \/hooks in Codex/,
       ),
     ]);
     trustCodexHooks(project.dir, user.dir);
@@ -209,5 +209,24 @@ describe('doctor', () => {
     delete parsed.hooks.PreToolUse;
     writeFileSync(settings, JSON.stringify(parsed));
     expect(failing(await diagnose())).toEqual(['claude/hooks: missing or outdated hooks: PreToolUse']);
+  });
+
+  it('checks the PostToolUse hooks too (an install from before them fails until re-run)', async () => {
+    await install(options(['claude', 'cursor']));
+    const settings = join(project.dir, '.claude', 'settings.json');
+    const parsed = JSON.parse(readFileSync(settings, 'utf8'));
+    delete parsed.hooks.PostToolUse;
+    delete parsed.hooks.PostToolUseFailure;
+    writeFileSync(settings, JSON.stringify(parsed));
+    const cursor = join(project.dir, '.cursor', 'hooks.json');
+    const hooks = JSON.parse(readFileSync(cursor, 'utf8'));
+    delete hooks.hooks.postToolUse;
+    writeFileSync(cursor, JSON.stringify(hooks));
+    expect(failing(await diagnose())).toEqual([
+      'claude/hooks: missing or outdated hooks: PostToolUse, PostToolUseFailure',
+      'cursor/hooks: missing or outdated hooks: postToolUse',
+    ]);
+    await install(options(['claude', 'cursor']));
+    expect(failing(await diagnose())).toEqual([]);
   });
 });

@@ -67,7 +67,15 @@ function nestedGroup(file: HooksFile, event: string) {
 describe('hooks files on disk, per host format', () => {
   it('Claude Code: .claude/settings.json hooks, matchers, timeouts in seconds', () => {
     const file = read('.claude/settings.json');
-    expect(Object.keys(file.hooks).sort()).toEqual(['PreCompact', 'PreToolUse', 'SessionStart', 'Stop']);
+    expect(Object.keys(file.hooks).sort()).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'PreToolUse',
+      'SessionStart',
+      'Stop',
+    ]);
+    expect(nestedGroup(file, 'PostToolUse').group.matcher).toBe('*');
     const start = nestedGroup(file, 'SessionStart');
     expect(start.group.matcher).toBe('startup|resume|clear|compact');
     expect(start.hook.command).toMatch(/ hook session-start\b/);
@@ -85,6 +93,7 @@ describe('hooks files on disk, per host format', () => {
     expect(file.mcpServers?.firstlight).toBeDefined();
     expect(Object.keys(file.hooks).sort()).toEqual([
       'AfterAgent',
+      'AfterTool',
       'BeforeTool',
       'PreCompress',
       'SessionStart',
@@ -113,7 +122,12 @@ describe('hooks files on disk, per host format', () => {
     const file = read('.github/hooks/firstlight.json');
     expect(file.version).toBe(1);
     // preToolUse is the gate, proven from firstlight's own record (Copilot sends no transcript).
-    expect(Object.keys(file.hooks)).toEqual(['sessionStart', 'preToolUse']);
+    expect(Object.keys(file.hooks)).toEqual([
+      'sessionStart',
+      'preToolUse',
+      'postToolUse',
+      'postToolUseFailure',
+    ]);
     for (const list of Object.values(file.hooks)) {
       expect(list).toHaveLength(1);
       const hook = list[0]!;
@@ -135,7 +149,14 @@ describe('hooks files on disk, per host format', () => {
     const file = read('.cursor/hooks.json');
     expect(file.version).toBe(1);
     // preToolUse is the gate, proven from firstlight's own record; it fails closed.
-    expect(Object.keys(file.hooks).sort()).toEqual(['preCompact', 'preToolUse', 'sessionStart', 'stop']);
+    expect(Object.keys(file.hooks).sort()).toEqual([
+      'postToolUse',
+      'postToolUseFailure',
+      'preCompact',
+      'preToolUse',
+      'sessionStart',
+      'stop',
+    ]);
     for (const [event, list] of Object.entries(file.hooks)) {
       expect(list).toHaveLength(1);
       expect(Object.keys(list[0]!)).toEqual(event === 'preToolUse' ? ['command', 'failClosed'] : ['command']);

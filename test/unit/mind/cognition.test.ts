@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemError, silentLogger } from '../../../src/core/index.js';
 import { Cognition, MemoryStore, RecallIndex, readRecentEvents } from '../../../src/mind/index.js';
+import { offerSurprises, readSurprises, surpriseLine } from '../../../src/mind/observation/index.js';
 import { createFirstlight, createMindServer } from '../../../src/servers/index.js';
 import { exampleHomeCopy, structured } from '../../helpers/index.js';
 
@@ -123,9 +124,9 @@ describe('Cognition.observe', () => {
 });
 
 describe('Cognition.reflect', () => {
-  it('appends a reflect event and ranks feedback memories as flags', () => {
+  it('appends a reflect event and ranks feedback memories as flags', async () => {
     const { cognition, dir } = setup();
-    const out = cognition.reflect(
+    const out = await cognition.reflect(
       { observation: 'Alex said: squash merges only, never rebase-merge', kind: 'user_said' },
       's1',
     );
@@ -135,6 +136,35 @@ describe('Cognition.reflect', () => {
     );
     expect(readdirSync(join(dir, 'events'))).toEqual(['2026-11-22.jsonl']);
     expect(events(dir)[0]).toMatchObject({ kind: 'reflect', reflect_kind: 'user_said' });
+  });
+
+  it('cites observations by event id: a surprise offered at Stop leaves the list once cited', async () => {
+    const { cognition, dir } = setup();
+    const expectation = cognition.observe(
+      { tool_name: 'deploy', args: { env: 'prod' }, expected: 'deploy succeeds' },
+      's1',
+    );
+    expect(expectation.prediction_error).toBeNull();
+    const surprise = cognition.observe(
+      { tool_name: 'deploy', args: { env: 'prod' }, result: 'deploy failed: timeout' },
+      's1',
+    );
+    expect(surprise.prediction_error!).toBeGreaterThan(0.7);
+    const now = new Date('2026-11-22T10:00:00Z');
+    expect(await offerSurprises(dir, 's1', now)).toBe(1);
+    expect(readSurprises(dir).map((s) => s.event_id)).toEqual([surprise.event_id]);
+    expect(surpriseLine(readSurprises(dir)[0]!)).toContain(
+      'expected "deploy succeeds", got "deploy failed: timeout"',
+    );
+    const out = await cognition.reflect(
+      { observation: 'prod deploys time out on cold caches', kind: 'internal', cites: [surprise.event_id] },
+      's1',
+    );
+    expect(out.event_id).toMatch(/^ev_/);
+    expect(events(dir).at(-1)).toMatchObject({ kind: 'reflect', cites: [surprise.event_id] });
+    expect(readSurprises(dir)).toEqual([]);
+    // Offered again at the next Stop: still cited, so not offered.
+    expect(await offerSurprises(dir, 's1', now)).toBe(0);
   });
 });
 

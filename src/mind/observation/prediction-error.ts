@@ -1,4 +1,4 @@
-import { contentTerms, STOP_WORDS, stem, tokenize } from '../../core/index.js';
+import { contentTerms, STOP_WORDS, stem, tokenize } from '../../core/text/index.js';
 
 /**
  * `prediction_error`: how far a tool's `result` diverges from the `expected` text the agent
@@ -9,8 +9,11 @@ import { contentTerms, STOP_WORDS, stem, tokenize } from '../../core/index.js';
  * result bears out. docs/memory.md explains the formula and its limits.
  *
  *   contradiction c = max(polarity, numbers)
- *   divergence    d = 1 - containment(expected terms and numbers in result), halved when
- *                   the result's outcome polarity agrees with the expectation's
+ *   numbers       = mean over expected numbers of min(1, relative difference / NUMBER_SCALE)
+ *                   to the nearest result number of the same unit (graded: 98 for 100 is small)
+ *   divergence    d = 1 - containment(expected words in result), halved when
+ *                   the result's outcome polarity agrees with the expectation's, and
+ *                   halved again when its quantities are borne out (numbers <= 0.2)
  *   prediction_error = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d)
  *
  * Word overlap alone therefore tops out at LEXICAL_WEIGHT (0.6): a result that merely talks
@@ -20,7 +23,11 @@ import { contentTerms, STOP_WORDS, stem, tokenize } from '../../core/index.js';
 export const LEXICAL_WEIGHT = 0.6;
 /** A polarity flip counts at least this much, plus a share for how one-sided the result is. */
 const FLIP_FLOOR = 0.75;
-export const PREDICTION_ERROR_MEASURE = 'lexical-polarity-numeric/1';
+export const PREDICTION_ERROR_MEASURE = 'lexical-polarity-numeric/2';
+/** The protocol's stop line: above it, stop and re-plan. */
+export const STOP_LINE = 0.7;
+/** A number off by this relative amount (or more) counts as wholly wrong; less counts in proportion. */
+export const NUMBER_SCALE = 0.5;
 
 export interface PredictionError {
   value: number;
@@ -63,12 +70,19 @@ export function predictionError(
   result: string | null | undefined,
 ): PredictionError | null {
   if (!expected?.trim() || result === undefined || result === null) return null;
+  if (result.trim() === '') return emptyResult(expected);
   const pe = polarityOf(expected);
   const pr = polarityOf(result);
   const polarity = polarityConflict(pe, pr);
   const numbers = numberMismatch(expected, result);
-  const expectedTerms = new Set(contentTerms(expected).map(conceptual));
+  // A number the result repeats is a word borne out; one it does not is the numbers component's
+  // (graded there), not a missing word here.
   const resultTerms = new Set(contentTerms(result).map(conceptual));
+  const expectedTerms = new Set(
+    contentTerms(expected)
+      .map(conceptual)
+      .filter((t) => !isNumber(t) || resultTerms.has(t)),
+  );
   let lexical = 0;
   if (expectedTerms.size > 0) {
     let borne = 0;
@@ -78,7 +92,10 @@ export function predictionError(
   // As in polarityConflict, an expectation naming no outcome is read as expecting success.
   const expectedSign = pe.pos === 0 && pe.neg === 0 ? 1 : sign(pe);
   const agree = expectedSign !== 0 && sign(pr) !== 0 && Math.sign(expectedSign) === Math.sign(sign(pr));
-  const d = agree ? lexical / 2 : lexical;
+  // A quantity borne out (the same number, or one close to it) confirms the prediction's point
+  // as much as agreeing polarity does: each halves the weight of words the result leaves out.
+  const quantitiesBorne = hasQuantities(expected) && hasQuantities(result) && numbers <= 0.2;
+  const d = lexical / ((agree ? 2 : 1) * (quantitiesBorne ? 2 : 1));
   const c = Math.max(polarity, numbers);
   const value = 1 - (1 - c) * (1 - LEXICAL_WEIGHT * d);
   return {
@@ -141,17 +158,82 @@ function polarityConflict(expected: Polarity, result: Polarity): number {
   return FLIP_FLOOR + (1 - FLIP_FLOOR) * (against / total);
 }
 
-const NUMBER = /\d+(?:\.\d+)?/g;
+/** A number, with the word after it (its unit or noun) when there is one: `3 results`, `1.5 s`. */
+const NUMBER = /(?<![\p{L}\d.])(-?\d+(?:\.\d+)?)(?![\p{L}\d])\s*%?\s*(\p{L}+)?/gu;
 
-/** Share of expected numbers absent from a result that states numbers of its own. */
+interface Quantity {
+  value: number;
+  /** The stem of the word after the number, or ''. */
+  unit: string;
+}
+
+function quantities(text: string): Quantity[] {
+  return [...text.matchAll(NUMBER)].map((m) => ({
+    value: Number(m[1]),
+    unit: m[2] ? stem(m[2].toLowerCase()) : '',
+  }));
+}
+
+/** |a − b| relative to the larger magnitude: 0 equal, 1 one of them zero or opposite signs. */
+export function relativeDifference(a: number, b: number): number {
+  const scale = Math.max(Math.abs(a), Math.abs(b));
+  return scale === 0 ? 0 : Math.min(1, Math.abs(a - b) / scale);
+}
+
+/**
+ * How far the expected numbers are from the result's, graded: each expected number is compared
+ * with the nearest result number of the same unit (the word after it), else with the nearest
+ * result number; a relative difference of d counts min(1, d / NUMBER_SCALE). The mean over the
+ * expected numbers; 0 when either side states none.
+ */
 function numberMismatch(expected: string, result: string): number {
-  const want = new Set([...expected.matchAll(NUMBER)].map((m) => String(Number(m[0]))));
-  if (want.size === 0) return 0;
-  const have = new Set([...result.matchAll(NUMBER)].map((m) => String(Number(m[0]))));
-  if (have.size === 0) return 0;
-  let missing = 0;
-  for (const n of want) if (!have.has(n)) missing++;
-  return missing / want.size;
+  const want = quantities(expected);
+  if (want.length === 0) return 0;
+  const have = quantities(result);
+  if (have.length === 0) return 0;
+  let total = 0;
+  for (const q of want) {
+    const sameUnit = q.unit ? have.filter((h) => h.unit === q.unit) : [];
+    const pool = sameUnit.length > 0 ? sameUnit : have;
+    const nearest = Math.min(...pool.map((h) => relativeDifference(q.value, h.value)));
+    total += Math.min(1, nearest / NUMBER_SCALE);
+  }
+  return total / want.length;
+}
+
+const hasQuantities = (text: string) => quantities(text).length > 0;
+
+const isNumber = (term: string) => /^-?\d+(?:\.\d+)?$/.test(term);
+
+/** Content terms without bare numbers, outcome words folded into their two concepts. */
+function wordTerms(text: string): string[] {
+  return contentTerms(text)
+    .filter((t) => !isNumber(t))
+    .map(conceptual);
+}
+
+const EMPTINESS = /\b(empty|nothing|none|no output|no results?|silent|silently|blank|quiet)\b/i;
+
+/**
+ * An empty result: as predicted when the expectation says so ("prints nothing", "no output");
+ * a miss when it predicted numbers (0.8: the count it named never came) or content (0.6, the
+ * lexical ceiling: many commands print nothing on success); else 0.2.
+ */
+function emptyResult(expected: string): PredictionError {
+  const named = quantities(expected);
+  const counts = named.some((q) => q.value !== 0);
+  const saysEmpty = EMPTINESS.test(expected) || (named.length > 0 && !counts);
+  const content = wordTerms(expected).some((t) => !t.startsWith('#'));
+  const value = saysEmpty ? 0 : counts ? 0.8 : content ? 0.6 : 0.2;
+  return {
+    value,
+    measure: PREDICTION_ERROR_MEASURE,
+    components: {
+      lexical: saysEmpty ? 0 : content ? 1 : 0,
+      polarity: 0,
+      numbers: counts && !saysEmpty ? 1 : 0,
+    },
+  };
 }
 
 function conceptual(term: string): string {

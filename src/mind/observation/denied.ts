@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { argsDigest, CLIP, clip, eventId } from './digest.js';
+import { appendEvent, type CognitionEvent } from './events.js';
+
+/** A call a PreToolUse hook refused (the gate or a memory). */
+export interface DeniedCall {
+  host: string;
+  session: string | null;
+  tool: string;
+  args: unknown;
+  reason: string;
+  toolUseId: string | null;
+}
+
+/**
+ * Records a refused call (`source: hook`, `outcome: denied`): no PostToolUse follows it, and it is
+ * a tool call of the session all the same. Never paired with an expectation. One O_APPEND write.
+ */
+export function recordDeniedCall(home: string, call: DeniedCall, now: Date): CognitionEvent {
+  const event: CognitionEvent = {
+    id: eventId(now),
+    ts: now.toISOString(),
+    kind: 'observe',
+    source: 'hook',
+    host: call.host,
+    ...(call.session ? { session: call.session } : {}),
+    tool_name: call.tool,
+    ...argsDigest(call.args),
+    outcome: 'denied',
+    error: clip(call.reason, CLIP.error),
+    ...(call.toolUseId ? { tool_use_id: call.toolUseId } : {}),
+  };
+  appendEvent(join(home, 'events'), event, now);
+  return event;
+}
