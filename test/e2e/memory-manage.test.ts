@@ -359,15 +359,15 @@ describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
     );
     const list = runCli(['memory', 'list', '--home', dir, '--json']);
     expect(list.status).toBe(0);
-    expect(JSON.parse(list.stdout).other_types).toEqual({ decision: 1, untyped: 1 });
+    expect(JSON.parse(list.stdout).other_types).toEqual({ decision: 1, unknown: 1 });
     const human = runCli(['memory', 'list', '--home', dir]);
-    expect(human.stdout).toMatch(/types outside the list \(.*custom:NAME\): decision \(1\), untyped \(1\)/);
+    expect(human.stdout).toMatch(/types outside the list \(.*custom:NAME\): decision \(1\), unknown \(1\)/);
     expect(
       JSON.parse(runCli(['memory', 'list', '--type', 'decision', '--home', dir, '--json']).stdout).memories,
     ).toHaveLength(1);
     expect(recallNames(dir, 'event queue invoices')).toContain('Queue decision');
     const status = JSON.parse(runCli(['status', '--home', dir, '--json']).stdout);
-    expect(status.memory.other_types).toEqual({ decision: 1, untyped: 1 });
+    expect(status.memory.other_types).toEqual({ decision: 1, unknown: 1 });
     const packet = runCli(['packet', '--home', dir]);
     expect(packet.status).toBe(0);
     expect(JSON.parse(packet.stdout).memory_catalog.category_counts.decision).toBe(1);

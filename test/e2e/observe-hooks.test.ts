@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, runCli, tempDir, wireStdio } from '../helpers/index.js';
+import { exampleHomeCopy, REPO_ROOT, runCli, tempDir, tempHome, wireStdio } from '../helpers/index.js';
 
 /**
  * Cognition that does not depend on the model remembering: the built CLI's `hook pre-tool-use`
@@ -220,7 +220,7 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
   }, 60_000);
 
   it('observation fails open: an unusable event store never blocks the tool', () => {
-    const broken = tempDir('firstlight-broken-home-');
+    const broken = tempHome('firstlight-broken-home-');
     try {
       writeFileSync(join(broken.dir, 'events'), 'not a directory');
       const r = runCli(['hook', 'post-tool-use', '--host', 'claude', '--home', broken.dir], {
@@ -237,10 +237,10 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
 
 describe('concurrent hook processes append without lost or torn lines', () => {
   it('8 processes × 500 PostToolUse events: every event recorded once, every line whole', async () => {
-    const t = tempDir('firstlight-concurrent-');
+    const t = tempHome('firstlight-concurrent-');
     try {
       const worker = join(REPO_ROOT, 'test', 'e2e', 'post-tool-use-worker.mjs');
-      const home = join(t.dir, 'home');
+      const home = t.dir;
       const runs = Array.from(
         { length: 8 },
         (_, w) =>

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO_ROOT, structured, tempDir, textOf, type Wired } from '../helpers/index.js';
+import { CLI, REPO_ROOT, structured, tempDir, tempHome, textOf, type Wired } from '../helpers/index.js';
 import { type ReplVariant, SUITE, VARIANTS, wireRepl } from './repl-variants.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
@@ -24,6 +24,13 @@ function dir(prefix: string): string {
   return t.dir;
 }
 
+/** A home (the REPL refuses one that does not exist). */
+function homeDir(prefix: string): string {
+  const t = tempHome(prefix);
+  cleanups.push(t.dispose);
+  return t.dir;
+}
+
 async function execute(
   w: Wired,
   code: string,
@@ -35,7 +42,7 @@ describe.each(VARIANTS)(
   'the REPL as the specification’s client calls it, $label',
   (variant) => {
     it('install_capability(name, server_command) with one command line; complex variables saved as repr', async () => {
-      const home = dir('firstlight-seed-repl-');
+      const home = homeDir('firstlight-seed-repl-');
       const root = dir('firstlight-seed-root-');
       writeFileSync(join(root, 'notes.txt'), 'hello\n');
       const w = await wireRepl(variant, ['--home', home]);
@@ -75,7 +82,7 @@ describe.each(VARIANTS)(
     });
 
     it('both names in one call must agree; one of them is needed', async () => {
-      const w = await wireRepl(variant, ['--home', dir('firstlight-seed-repl-')]);
+      const w = await wireRepl(variant, ['--home', homeDir('firstlight-seed-repl-')]);
       cleanups.push(w.close);
       const neither = await w.client.callTool({ name: 'install_capability', arguments: { name: 'x' } });
       expect(neither.isError).toBe(true);
@@ -112,11 +119,11 @@ describe('repl serve --http: the bind and token rules of the mind server', () =>
     const token = 'seed-client-token-0123456789';
     const http: ReplVariant = { kernel: 'stdlib', transport: 'http', label: 'stdlib kernel over http' };
     const env = { FIRSTLIGHT_TOKEN: token };
-    const refused = await wireRepl(http, ['--home', dir('firstlight-seed-repl-')], { env }).catch(
+    const refused = await wireRepl(http, ['--home', homeDir('firstlight-seed-repl-')], { env }).catch(
       (error: Error) => error,
     );
     expect(String(refused)).toMatch(/401|unauthorized|token/i);
-    const w = await wireRepl(http, ['--home', dir('firstlight-seed-repl-')], {
+    const w = await wireRepl(http, ['--home', homeDir('firstlight-seed-repl-')], {
       env,
       headers: { Authorization: `Bearer ${token}` },
     });

@@ -93,7 +93,8 @@ async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOp
   // the gate keeps gating (no bootstrap can succeed without a mind) and says how to fix it.
   const fix = `no firstlight home at ${options.home}: run firstlight init --home ${options.home}`;
   if (input.event !== 'pre-tool-use') return { kind: 'none', note: `firstlight hook ${input.event}: ${fix}` };
-  const result = await handleIn(adapter, input, options);
+  // Only the gate: cautions and the event store live in the home, which is not there.
+  const result = await gate(adapter, input, options);
   return result.kind === 'deny' ? { kind: 'deny', reason: `${result.reason} (${fix})` } : result;
 }
 

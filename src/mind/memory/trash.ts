@@ -106,7 +106,7 @@ export async function forgetMemory(
     const dirMtimeBefore = mtimeMs(paths.memory) ?? Number.NaN;
     const entry = readMemoryEntry(paths.memory, file);
     const name = isProblem(entry) ? file.replace(/\.md$/, '') : entry.name;
-    const type = isProblem(entry) ? 'untyped' : entry.type;
+    const type = isProblem(entry) ? 'unknown' : entry.type;
     const trash = join(paths.memory, TRASH_DIR);
     mkdirSync(trash, { recursive: true });
     const trashedAs = freeTrashName(trash, file);
