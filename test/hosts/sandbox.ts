@@ -64,7 +64,7 @@ export function createSandbox(label: string): Sandbox {
     env,
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
-  const init = firstlight(sandbox, ['init', '--home', dirs.firstlightHome]);
+  const init = firstlight(sandbox, ['init', '--example', '--home', dirs.firstlightHome]);
   if (init.status !== 0) throw new Error(`firstlight init failed: ${init.stderr}`);
   return sandbox;
 }

@@ -202,8 +202,10 @@ describe('codex-cli substrate with the real Codex CLI', () => {
     // The shell stays offered (Codex cannot remove it), but its write is refused by the sandbox.
     expect(offered).toContain('exec_command');
     expect(existsSync(join(project, 'pwned'))).toBe(false);
-    const shell = events.find((e) => e.type === 'tool_result' && e.name === 'shell');
-    expect(shell).toMatchObject({ isError: true, output: expect.stringContaining('Read-only file system') });
+    // What Codex sent the model back for the shell call: the sandbox's refusal. (Codex 0.169's
+    // --json stream does not always carry unified-exec calls as items, so the request is the proof.)
+    const shellOutput = toolResults(model.turns[1]!).find((r) => r.callId === 'sh')?.text;
+    expect(shellOutput, JSON.stringify(events)).toContain('Read-only file system');
     const read = events.find((e) => e.type === 'tool_result' && e.name === 'memory__read_graph');
     expect(read).toMatchObject({ isError: false, output: expect.stringContaining('entities') });
   });
