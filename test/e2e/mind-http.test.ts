@@ -99,14 +99,15 @@ describe('HTTP session lifetime', () => {
   it('closes a session idle past --session-idle; the client gets 404 and a new session works', async () => {
     const home = exampleHomeCopy();
     // At debug level the server logs each session it closes: the test waits for that line.
-    const server = await startHttpServer(['--home', home.dir, '--session-idle', '0.5'], {
+    // Two seconds: long enough that a loaded machine still pings a fresh session before it expires.
+    const server = await startHttpServer(['--home', home.dir, '--session-idle', '2'], {
       FIRSTLIGHT_LOG: 'debug',
     });
     try {
       const idle = await wireHttp(server.url);
       await idle.client.ping();
       await waitFor('the idle session to be closed', () =>
-        /http session \S+ idle for 500 ms: closed/.test(server.output()),
+        /http session \S+ idle for 2000 ms: closed/.test(server.output()),
       );
       await expect(idle.client.ping()).rejects.toThrow(/404|expired session/);
       await idle.close();
