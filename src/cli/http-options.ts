@@ -50,14 +50,14 @@ export function httpSettings(options: HttpFlags): HttpSettings {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UserError(`--port must be an integer 0-65535, not "${options.port}"`, {
       code: 'INVALID_ARGUMENT',
-      hint: 'pass --port 7822 (or 0 for any free port)',
+      hint: 'pass a port such as 7821 (or 0 for any free port)',
     });
   }
   for (const name of options.allowedHost) {
     if (!/^[^\s/@?#]+$/.test(name)) {
       throw new UserError(`--allowed-host must be a host name, not "${name}"`, {
         code: 'INVALID_ARGUMENT',
-        hint: 'pass the name clients put in the Host header, e.g. --allowed-host repl.example.com (no scheme, no path)',
+        hint: 'pass the name clients put in the Host header, e.g. --allowed-host firstlight.example.com (no scheme, no path)',
       });
     }
   }

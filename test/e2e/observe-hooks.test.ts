@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, runCli, tempDir, tempHome, wireStdio } from '../helpers/index.js';
+import { exampleHomeCopy, REPO_ROOT, runCli, tempHome, wireStdio } from '../helpers/index.js';
 
 /**
  * Cognition that does not depend on the model remembering: the built CLI's `hook pre-tool-use`

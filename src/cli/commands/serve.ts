@@ -1,75 +1,27 @@
 import type { Command } from 'commander';
+import { addHttpOptions, type HttpFlags, httpSettings } from '../http-options.js';
 import { existingHome, type HomeOption } from '../io.js';
 
-interface ServeOptions extends HomeOption {
-  http?: boolean;
-  host: string;
-  port: string;
-  allowedHost: string[];
-  sessionIdle: string;
-}
-
-const collect = (value: string, previous: string[]) => [...previous, value];
+interface ServeOptions extends HomeOption, HttpFlags {}
 
 export function registerServe(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('serve the mind (MCP server "firstlight") over stdio, or streamable HTTP with --http')
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
-    .option('--http', 'serve streamable HTTP instead of stdio')
-    .option(
-      '--host <address>',
-      'HTTP bind address; anything but loopback requires FIRSTLIGHT_TOKEN',
-      '127.0.0.1',
-    )
-    .option('--port <port>', 'HTTP port', '7821')
-    .option(
-      '--allowed-host <name>',
-      'also accept this Host header name (a DNS name, or name:port behind a proxy); repeatable',
-      collect,
-      [],
-    )
-    .option(
-      '--session-idle <seconds>',
-      'HTTP: close a session after this long without a request (clients re-initialize)',
-      '28800',
-    )
+    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)');
+  addHttpOptions(serve, '7821')
     .addHelpText(
       'after',
       "\nStdio is for hosts that spawn the server; it exits when stdin closes.\nHTTP binds 127.0.0.1 by default; set FIRSTLIGHT_TOKEN (16+ characters) to require a bearer token (mandatory off loopback).\nThe Host header must name this server: loopback names, this machine's addresses and hostname, or an --allowed-host.",
     )
     .action(async (options: ServeOptions) => {
-      const { UserError, createLogger } = await import('../../core/index.js');
+      const { createLogger } = await import('../../core/index.js');
       const { createFirstlight, createMindServer, serveHttp, serveStdio, checkBind, isLoopback } =
         await import('../../servers/index.js');
       const log = createLogger('serve');
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new UserError(`--port must be an integer 0-65535, not "${options.port}"`, {
-          code: 'INVALID_ARGUMENT',
-          hint: 'pass --port 7821 (or 0 for any free port)',
-        });
-      }
-      for (const name of options.allowedHost) {
-        if (!/^[^\s/@?#]+$/.test(name)) {
-          throw new UserError(`--allowed-host must be a host name, not "${name}"`, {
-            code: 'INVALID_ARGUMENT',
-            hint: 'pass the name clients put in the Host header, e.g. --allowed-host mind.example.com (no scheme, no path)',
-          });
-        }
-      }
-      const sessionIdle = Number(options.sessionIdle);
-      if (!Number.isFinite(sessionIdle) || sessionIdle <= 0) {
-        throw new UserError(
-          `--session-idle must be a positive number of seconds, not "${options.sessionIdle}"`,
-          {
-            code: 'INVALID_ARGUMENT',
-            hint: 'pass --session-idle 28800 (8 hours, the default)',
-          },
-        );
-      }
-      const token = process.env.FIRSTLIGHT_TOKEN || undefined;
-      if (options.http) checkBind(options.host, token);
+      const http = httpSettings(options);
+      const token = http.token;
+      if (options.http) checkBind(http.host, token);
       const home = existingHome(options);
       const firstlight = createFirstlight({ home, log, watchMemory: true, projectDir: process.cwd() });
       const shutdown = () => firstlight.close();
@@ -84,11 +36,7 @@ export function registerServe(program: Command): void {
         return;
       }
       const running = await serveHttp({
-        host: options.host,
-        port,
-        token,
-        allowedHosts: options.allowedHost,
-        sessionIdleMs: sessionIdle * 1000,
+        ...http,
         log,
         createServer: (sessionKey) => createMindServer({ firstlight, log, sessionKey }),
       });
