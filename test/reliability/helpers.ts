@@ -4,7 +4,6 @@
  * must write what no SDK client would, process checks through /proc, and figures for the table.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { RunnerTestCase } from 'vitest';
@@ -124,52 +123,6 @@ export function rawServer(args: string[], options: { env?: NodeJS.ProcessEnv; cw
   };
 }
 
-function stat(pid: number): { state: string; ppid: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const [state, ppid] = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: state as string, ppid: Number(ppid) };
-}
-
-/** True when the process no longer runs (absent, or a zombie: PID 1 here may not reap). */
-export function gone(pid: number): boolean {
-  const s = stat(pid);
-  return s === undefined || s.state === 'Z';
-}
-
-/** Live children of `pid` (only pids this test started are ever asked about). */
-export function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((child) => {
-      const s = stat(child);
-      return s !== undefined && s.ppid === pid && s.state !== 'Z';
-    });
-}
-
-/** Waits for every pid to be gone; returns those still running after `ms`. */
-export async function waitGone(pids: number[], ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const left = pids.filter((pid) => !gone(pid));
-    if (left.length === 0 || Date.now() > until) return left;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** A tool result's structured content, or its text parsed as JSON. */
-export function structuredOf<T = Record<string, unknown>>(result: unknown): T {
-  const r = result as { structuredContent?: T; content?: { type: string; text?: string }[] };
-  if (r.structuredContent) return r.structuredContent;
-  return JSON.parse(r.content?.find((c) => c.type === 'text')?.text ?? 'null') as T;
-}
-
-export function textOf(result: unknown): string {
-  const r = result as { content?: { type: string; text?: string }[] };
-  return r.content?.find((c) => c.type === 'text')?.text ?? '';
-}
+// /proc process checks and MCP result readers are the e2e suites' own.
+export { childrenOf, gone, waitGone } from '../e2e/repl-procs.js';
+export { structured as structuredOf, textOf } from '../helpers/index.js';
