@@ -49,7 +49,7 @@ async function readStdinText(): Promise<string> {
 export async function runHookFast(argv: string[]): Promise<number | null> {
   const args = parseHookArgs(argv);
   if (!args) return null;
-  const { runHook, emitHookOutput, emitHookCrash } = await import('../host/index.js');
+  const { runHook, emitHookOutput, emitHookCrash } = await import('../host/hook/index.js');
   try {
     const output = await runHook({
       event: args.event,

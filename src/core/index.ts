@@ -48,15 +48,16 @@ export {
 } from './files.js';
 export type { Frontmatter } from './frontmatter.js';
 export { parseFrontmatter, renderFrontmatter } from './frontmatter.js';
-export type { CompiledCallGlob } from './glob/index.js';
 export {
-  argValuesOf,
   callGlob,
   callGlobFrom,
   compileCallGlob,
   matchToolGlob,
   toolGlob,
-} from './glob/index.js';
+  toolGlobSource,
+} from './glob/compile.js';
+export type { CompiledCallGlob, CompiledToolGlob } from './glob/index.js';
+export { argValuesOf, matchCompiledCallGlob, matchCompiledToolGlob } from './glob/index.js';
 export type {
   HomePaths,
   HomeSource,

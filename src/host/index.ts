@@ -24,7 +24,7 @@ export type {
   ProbeResult,
 } from './doctor.js';
 export { emitHookCrash, emitHookOutput } from './hook/emit.js';
-export { DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
+export { DEFAULT_GATED, DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
 export type { HookRunOptions } from './hook/run-hook.js';
 export { detectHost, runHook } from './hook/run-hook.js';
 export { proveBootstrap } from './hook/transcript-scan.js';

@@ -395,12 +395,14 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           gate.files.filter((f) => !inBundle(f)),
           fixture,
         ).toEqual([]);
-        // About 145 KB today: the CLI entry, the hook entry, the host's adapters and the gate,
-        // picomatch (60 KB), the glob matcher gate.tools shares with a memory's applies_to, and
-        // (about 15 KB) the applies_to caution table's reader and the record of a refused call.
-        // Not the prediction-error measure, yaml, zod, MiniSearch or the MCP SDK.
-        expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(160_000);
+        // About 85 KB today: the CLI entry, the hook entry, the host's adapters and the gate, the
+        // matcher for compiled globs, and (about 15 KB) the applies_to caution table's reader and
+        // the record of a refused call. Not the glob compiler (picomatch: the default gate list
+        // and the table ship compiled), the prediction-error measure, yaml, zod, MiniSearch or
+        // the MCP SDK.
+        expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(100_000);
         const sources = gate.files.map((f) => readFileSync(f, 'utf8')).join('\n');
+        expect(sources).not.toContain('// node_modules/picomatch/');
         expect(sources).not.toContain('// src/mind/observation/prediction-error.ts');
         expect(sources).not.toContain('// node_modules/zod/');
       }

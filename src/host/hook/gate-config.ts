@@ -12,39 +12,48 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { matchToolGlob } from '../../core/glob/index.js';
+import { type CompiledToolGlob, loadGlobCompiler, matchCompiledToolGlob } from '../../core/glob/index.js';
 import type { HookInput } from '../types.js';
 import { ownTool, SERVER_NAME } from './own-tools.js';
 
-/** High-blast-radius tools across hosts: shells, file writes, and MCP tools that send, publish or destroy. */
-export const DEFAULT_GATED_TOOLS: readonly string[] = [
-  'Bash',
-  'shell',
-  'run_shell_command',
-  'Write',
-  'Edit',
-  'MultiEdit',
-  'NotebookEdit',
-  'write_file',
-  'replace',
-  'apply_patch',
+/**
+ * High-blast-radius tools across hosts: shells, file writes, and MCP tools that send, publish or
+ * destroy; each with the regex source core/glob's compiler gives it (a unit test proves they
+ * agree), so a hook with the default list never loads the compiler (about 10 ms a tool call).
+ */
+export const DEFAULT_GATED: readonly CompiledToolGlob[] = [
+  { glob: 'Bash', source: '^(?:^(?:Bash)$)$' },
+  { glob: 'shell', source: '^(?:^(?:shell)$)$' },
+  { glob: 'run_shell_command', source: '^(?:^(?:run_shell_command)$)$' },
+  { glob: 'Write', source: '^(?:^(?:Write)$)$' },
+  { glob: 'Edit', source: '^(?:^(?:Edit)$)$' },
+  { glob: 'MultiEdit', source: '^(?:^(?:MultiEdit)$)$' },
+  { glob: 'NotebookEdit', source: '^(?:^(?:NotebookEdit)$)$' },
+  { glob: 'write_file', source: '^(?:^(?:write_file)$)$' },
+  { glob: 'replace', source: '^(?:^(?:replace)$)$' },
+  { glob: 'apply_patch', source: '^(?:^(?:apply_patch)$)$' },
   // Copilot CLI (its hooks reference's tool list; `bash`, `edit` match the names above).
-  'powershell',
-  'create',
+  { glob: 'powershell', source: '^(?:^(?:powershell)$)$' },
+  { glob: 'create', source: '^(?:^(?:create)$)$' },
   // VS Code's agent tools; Cursor's `Shell` and `Write` match the names above.
-  'run_in_terminal',
-  'runInTerminal',
-  'editFiles',
-  'create_file',
-  'replace_string_in_file',
-  'multi_replace_string_in_file',
-  'insert_edit_into_file',
-  'edit_notebook_file',
-  'Delete',
+  { glob: 'run_in_terminal', source: '^(?:^(?:run_in_terminal)$)$' },
+  { glob: 'runInTerminal', source: '^(?:^(?:runInTerminal)$)$' },
+  { glob: 'editFiles', source: '^(?:^(?:editFiles)$)$' },
+  { glob: 'create_file', source: '^(?:^(?:create_file)$)$' },
+  { glob: 'replace_string_in_file', source: '^(?:^(?:replace_string_in_file)$)$' },
+  { glob: 'multi_replace_string_in_file', source: '^(?:^(?:multi_replace_string_in_file)$)$' },
+  { glob: 'insert_edit_into_file', source: '^(?:^(?:insert_edit_into_file)$)$' },
+  { glob: 'edit_notebook_file', source: '^(?:^(?:edit_notebook_file)$)$' },
+  { glob: 'Delete', source: '^(?:^(?:Delete)$)$' },
   // One glob for every host's MCP naming: `mcp__<server>__<tool>` (Claude Code, Codex) is also
   // `mcp_` + `_<server>_` + `_<tool>`, so Gemini CLI's `mcp_<server>_<tool>` pattern covers it.
-  'mcp_*_{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
+  {
+    glob: 'mcp_*_{send,post,publish,delete,remove,drop,deploy,merge,push,transfer}*',
+    source: '^(?:mcp_.*?_(send|post|publish|delete|remove|drop|deploy|merge|push|transfer).*?\\/?)$',
+  },
 ];
+
+export const DEFAULT_GATED_TOOLS: readonly string[] = DEFAULT_GATED.map((g) => g.glob);
 
 /** Default scan window: the newest 32 MB of a transcript. */
 export const DEFAULT_MAX_TRANSCRIPT_MB = 32;
@@ -58,6 +67,8 @@ const MENTIONS_GATE = /\bgate\b/;
 
 export interface GateConfig {
   tools: readonly string[];
+  /** `tools` compiled (a glob that does not compile is left out: it matches nothing). */
+  compiled: readonly CompiledToolGlob[];
   maxTranscriptBytes: number;
   source: 'env' | 'settings' | 'default';
   problems: string[];
@@ -94,12 +105,22 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
       .filter((t) => t.length > 0);
     source = 'env';
   }
-  return { tools, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
+  const compiled = tools === DEFAULT_GATED_TOOLS ? DEFAULT_GATED : await compileToolGlobs(tools);
+  return { tools, compiled, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
 }
 
-/** The first of `globs` that `name` matches (core/glob: picomatch, case-insensitive, `*` `?` `{a,b}` `[…]`), or null. */
-export function matchesAny(name: string, globs: readonly string[]): string | null {
-  return matchToolGlob(name, globs);
+/** The user's own gate globs, compiled by core/glob (loaded only for them). */
+async function compileToolGlobs(globs: readonly string[]): Promise<CompiledToolGlob[]> {
+  const { toolGlobSource } = await loadGlobCompiler();
+  const out: CompiledToolGlob[] = [];
+  for (const glob of globs) {
+    try {
+      out.push({ glob, source: toolGlobSource(glob) });
+    } catch {
+      // a glob picomatch cannot compile matches nothing
+    }
+  }
+  return out;
 }
 
 /**
@@ -121,7 +142,7 @@ export function gatedBy(
   deps: { config: GateConfig; env: NodeJS.ProcessEnv },
 ): string | null {
   if (isOwnTool(input, tool)) return null;
-  const glob = matchesAny(tool, deps.config.tools);
+  const glob = matchCompiledToolGlob(tool, deps.config.compiled);
   if (!glob) return null;
   const bypass = deps.env[GATE_BYPASS_ENV];
   return bypass === '1' || bypass === 'true' ? null : glob;

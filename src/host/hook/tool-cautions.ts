@@ -38,7 +38,6 @@ export async function toolCautions(input: HookInput, deps: CautionDeps): Promise
   const tool = input.toolName;
   if (!tool || isOwnTool(input, tool)) return {};
   const table = await loadCautionTable(deps.home);
-  if (table.rules.length === 0) return {};
   const matches = matchCautions(table, tool, argValuesOf(input.toolInput));
   if (matches.length === 0) return {};
   const session = input.sessionId;

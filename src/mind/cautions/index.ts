@@ -6,7 +6,7 @@
  * stemmer, is mind/observation, which PostToolUse loads).
  */
 
-export type { CautionMatch, CautionRule, CautionTable, OnMatch } from '../observation/cautions.js';
+export type { CautionLine, CautionMatch, CautionRule, OnMatch } from '../observation/cautions.js';
 export {
   cautionTableFile,
   claimCaution,

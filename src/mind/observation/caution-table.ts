@@ -1,19 +1,13 @@
 /**
- * Builds `cache/applies-to.json` from memory/ (loaded on demand: frontmatter that is not
+ * Builds `cache/applies-to.jsonl` from memory/ (loaded on demand: frontmatter that is not
  * firstlight's own JSON lines goes through the YAML parser).
  */
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { compileCallGlob } from '../../core/glob/index.js';
+import type { CompiledCallGlob } from '../../core/glob/index.js';
 import { isProblem, listMemoryFiles, readMemoryEntry } from '../memory/entries.js';
 import { bodyOf } from '../memory/fast-frontmatter.js';
-import {
-  type CautionRule,
-  type CautionTable,
-  cautionTableFile,
-  memoryKey,
-  type OnMatch,
-} from './cautions.js';
+import { type CautionLine, type CautionRule, cautionTableFile, memoryKey, tableHeader } from './cautions.js';
 import { clip } from './digest.js';
 
 /** Memory types that carry advice about how to act (the same as observe's cautionary flags). */
@@ -34,21 +28,20 @@ function headOf(path: string): string {
   }
 }
 
-/** The lower-cased literal start of a pattern's tool-name glob ('' for a bad or wildcard-first one). */
-function namePrefix(pattern: string): string {
-  try {
-    return compileCallGlob(pattern).namePrefix ?? '';
-  } catch {
-    return '';
-  }
-}
+/** A line's prefix: the pattern's literal tool-name start ('' also when it holds a tab or newline). */
+const linePrefix = (c: CompiledCallGlob): string =>
+  /[\t\n]/.test(c.namePrefix ?? '') ? '' : (c.namePrefix ?? '');
 
-/** Reads every cautionary memory with `applies_to` and writes the table (atomically, by rename). */
-export function writeCautionTable(home: string): CautionTable {
+/**
+ * Reads every cautionary memory with `applies_to` and writes the table (atomically, by rename),
+ * each pattern compiled by `compile` (core/glob's compiler). Returns the table's text.
+ */
+export function writeCautionTable(home: string, compile: (pattern: string) => CompiledCallGlob): string {
   const started = Date.now();
   const key = memoryKey(home);
   const memory = join(home, 'memory');
-  const rules: CautionRule[] = [];
+  const lines = [tableHeader(key)];
+  let r = 0;
   for (const file of listMemoryFiles(memory)) {
     const entry = readMemoryEntry(memory, file);
     if (isProblem(entry) || !CAUTIONARY.has(entry.type) || entry.appliesTo.length === 0) continue;
@@ -59,18 +52,26 @@ export function writeCautionTable(home: string): CautionTable {
       // unreadable since the entry was read: the description stands in
     }
     const action = entry.fields.on_match;
-    const on_match: OnMatch = action === 'ask' || action === 'deny' ? action : 'warn';
-    rules.push({
+    const rule: CautionRule = {
       file,
       name: entry.name,
       text: clip(body.replace(/\s+/g, ' ') || entry.description, TEXT_MAX),
-      patterns: entry.appliesTo,
-      prefixes: entry.appliesTo.map(namePrefix),
-      on_match,
+      on_match: action === 'ask' || action === 'deny' ? action : 'warn',
       repeat: entry.fields.repeat === 'true',
-    });
+    };
+    for (const pattern of entry.appliesTo) {
+      let compiled: CompiledCallGlob;
+      try {
+        compiled = compile(pattern);
+      } catch {
+        continue; // a bad glob in a hand-written file matches nothing; remember() refuses one
+      }
+      const line: CautionLine = { r, rule, pattern, compiled };
+      lines.push(`${linePrefix(compiled)}\t${JSON.stringify(line)}`);
+    }
+    r++;
   }
-  const table: CautionTable = { v: 4, key, rules };
+  const text = `${lines.join('\n')}\n`;
   const dirMtime = Number(key.split(':')[0]);
   // Built within the racy window of memory/'s mtime: used, not kept (a write in the same tick
   // would not move the key).
@@ -79,11 +80,11 @@ export function writeCautionTable(home: string): CautionTable {
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     try {
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(temp, JSON.stringify(table));
+      writeFileSync(temp, text);
       renameSync(temp, file);
     } catch {
       // an unwritable cache/: rebuilt next time
     }
   }
-  return table;
+  return text;
 }

@@ -1,15 +1,20 @@
 /**
  * The `applies_to` table: every feedback/caution memory with `applies_to` patterns, compiled
- * down to what a PreToolUse hook needs (patterns, the action, the text), in one small file,
- * `<home>/cache/applies-to.json`. The hook reads it on every tool call and never loads the
- * memory store, YAML or the recall index: the file is keyed on memory/'s mtime and MEMORY.md's
- * mtime and size, and rebuilt (lazily, by the first reader that sees a new key, and by
- * `remember`) when they move. Adding, removing or renaming a memory moves memory/'s mtime; an
- * edit in place shows at the next such change.
+ * down to what a PreToolUse hook needs, in one file, `<home>/cache/applies-to.jsonl`. The hook
+ * reads it on every tool call and never loads the memory store, YAML, the glob compiler or the
+ * recall index: the file is keyed on memory/'s mtime and MEMORY.md's mtime and size, and rebuilt
+ * (lazily, by the first reader that sees a new key) when they move. Adding, removing or renaming
+ * a memory moves memory/'s mtime; an edit in place shows at the next such change.
+ *
+ * The format is made for a reader that must rule out a thousand patterns fast: a JSON header
+ * line (`{"v":6,"key":…}`), then one line per pattern, `<literal tool-name prefix>\t<JSON>`. A
+ * line whose prefix the tool name does not start with is skipped without parsing its JSON; with
+ * 1,000 memories, one JSON document holding every rule and its compiled regexes cost the hook
+ * about 15 ms of parsing and garbage collection, the lines about 1 ms.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CompiledCallGlob, compileCallGlob, matchCompiledCallGlob } from '../../core/glob/index.js';
+import { type CompiledCallGlob, loadGlobCompiler, matchCompiledCallGlob } from '../../core/glob/index.js';
 import { hash } from './digest.js';
 
 /** What a matching call gets: a caution (context), the user's confirmation, or a refusal. */
@@ -21,23 +26,21 @@ export interface CautionRule {
   name: string;
   /** The memory's text (its body, clipped), the caution and the reason. */
   text: string;
-  patterns: string[];
-  /**
-   * Each pattern's lower-cased literal tool-name prefix ('' when it starts with a glob character):
-   * a call whose tool name does not start with it is ruled out without compiling the pattern.
-   */
-  prefixes: string[];
   on_match: OnMatch;
   /** Warn at every matching call, not once per session. */
   repeat: boolean;
 }
 
-export interface CautionTable {
-  v: 4;
-  /** memory/'s mtime and MEMORY.md's mtime and size when the table was built. */
-  key: string;
-  rules: CautionRule[];
+/** One pattern's line: its rule (by position and in full), the pattern, and its compiled form. */
+export interface CautionLine {
+  /** The rule's position in the table (lines come rule by rule, in memory order). */
+  r: number;
+  rule: CautionRule;
+  pattern: string;
+  compiled: CompiledCallGlob;
 }
+
+export const TABLE_VERSION = 6;
 
 /** A rule that matched a call, and the pattern that did. */
 export interface CautionMatch {
@@ -46,7 +49,7 @@ export interface CautionMatch {
 }
 
 export function cautionTableFile(home: string): string {
-  return join(home, 'cache', 'applies-to.json');
+  return join(home, 'cache', 'applies-to.jsonl');
 }
 
 /** The table's key: memory/'s mtime, MEMORY.md's mtime and size ('none' without memory/). */
@@ -66,56 +69,56 @@ export function memoryKey(home: string): string {
   }
 }
 
+/** The header line a table with this key starts with. */
+export const tableHeader = (key: string): string => JSON.stringify({ v: TABLE_VERSION, key });
+
 /**
- * The current table: the cached file while its key holds, else rebuilt from memory/ (the builder
- * loads on demand: it reads frontmatter, which may need the YAML parser).
+ * The current table's text: the cached file while its key holds, else rebuilt from memory/ (the
+ * builder and the glob compiler load on demand: it reads frontmatter, which may need YAML).
  */
-export async function loadCautionTable(home: string): Promise<CautionTable> {
+export async function loadCautionTable(home: string): Promise<string> {
   const key = memoryKey(home);
   try {
-    const cached = JSON.parse(readFileSync(cautionTableFile(home), 'utf8')) as CautionTable;
-    if (cached.v === 4 && cached.key === key && Array.isArray(cached.rules)) return cached;
+    const text = readFileSync(cautionTableFile(home), 'utf8');
+    const end = text.indexOf('\n');
+    if (end >= 0 && text.slice(0, end) === tableHeader(key)) return text;
   } catch {
-    // missing or torn: rebuild
+    // missing: rebuild
   }
-  const { writeCautionTable } = await import('./caution-table.js');
-  return writeCautionTable(home);
-}
-
-const compiled = new Map<string, CompiledCallGlob | null>();
-
-function compiledOf(pattern: string): CompiledCallGlob | null {
-  let c = compiled.get(pattern);
-  if (c === undefined) {
-    try {
-      c = compileCallGlob(pattern);
-    } catch {
-      c = null; // a bad glob in a hand-written file matches nothing; remember() refuses one
-    }
-    compiled.set(pattern, c);
-  }
-  return c;
+  const [{ writeCautionTable }, { compileCallGlob }] = await Promise.all([
+    import('./caution-table.js'),
+    loadGlobCompiler(),
+  ]);
+  return writeCautionTable(home, compileCallGlob);
 }
 
 /**
- * The rules whose patterns match this call (first matching pattern each), in table order. Most
- * of a thousand patterns are ruled out by their literal prefix; the rest are compiled once.
+ * The rules whose patterns match this call (the first matching pattern of each), in table order.
+ * A line is parsed only when the tool name starts with its prefix; a line that does not parse
+ * (a torn file the key did not catch) matches nothing.
  */
-export function matchCautions(
-  table: CautionTable,
-  tool: string,
-  argValues: readonly string[],
-): CautionMatch[] {
+export function matchCautions(table: string, tool: string, argValues: readonly string[]): CautionMatch[] {
   const lower = tool.toLowerCase();
   const out: CautionMatch[] = [];
-  for (const rule of table.rules) {
-    const at = rule.patterns.findIndex((p, i) => {
-      const prefix = rule.prefixes[i] ?? '';
-      if (prefix && !lower.startsWith(prefix)) return false;
-      const c = compiledOf(p);
-      return c !== null && matchCompiledCallGlob(c, tool, argValues);
-    });
-    if (at >= 0) out.push({ rule, pattern: rule.patterns[at]! });
+  let lastRule = -1;
+  let at = table.indexOf('\n') + 1;
+  while (at > 0 && at < table.length) {
+    const next = table.indexOf('\n', at);
+    const end = next < 0 ? table.length : next;
+    const tab = table.indexOf('\t', at);
+    if (tab >= 0 && tab < end && lower.startsWith(table.slice(at, tab))) {
+      let line: CautionLine | null = null;
+      try {
+        line = JSON.parse(table.slice(tab + 1, end)) as CautionLine;
+      } catch {
+        // torn: matches nothing
+      }
+      if (line && line.r !== lastRule && matchCompiledCallGlob(line.compiled, tool, argValues)) {
+        out.push({ rule: line.rule, pattern: line.pattern });
+        lastRule = line.r;
+      }
+    }
+    at = end + 1;
   }
   return out;
 }

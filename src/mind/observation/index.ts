@@ -6,7 +6,7 @@
  * `applies_to` caution table (its builder loads on demand) and unreflected surprises.
  */
 
-export type { CautionMatch, CautionRule, CautionTable, OnMatch } from './cautions.js';
+export type { CautionLine, CautionMatch, CautionRule, OnMatch } from './cautions.js';
 export { cautionTableFile, claimCaution, loadCautionTable, matchCautions, memoryKey } from './cautions.js';
 export type { DeniedCall } from './denied.js';
 export { recordDeniedCall } from './denied.js';

@@ -1,7 +1,8 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_GATED_TOOLS, proveBootstrap, runHook } from '../../../src/host/index.js';
+import { toolGlobSource } from '../../../src/core/index.js';
+import { DEFAULT_GATED, DEFAULT_GATED_TOOLS, proveBootstrap, runHook } from '../../../src/host/index.js';
 import { ceilingFrom, REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
@@ -178,6 +179,13 @@ describe('pre-tool-use gate', () => {
       false,
     );
     writeFileSync(join(work.dir, 'firstlight.yaml'), '');
+  });
+
+  // The default list ships compiled, so a hook never loads picomatch for it; a picomatch upgrade
+  // that compiles a glob differently fails here (update DEFAULT_GATED's source to the new one).
+  it('ships the default list compiled exactly as core/glob compiles it', () => {
+    expect(DEFAULT_GATED.length).toBeGreaterThan(20);
+    for (const { glob, source } of DEFAULT_GATED) expect(source, glob).toBe(toolGlobSource(glob));
   });
 
   // The hook once looked for `^gate:` before parsing firstlight.yaml and missed these spellings.
