@@ -1,6 +1,7 @@
 // Runs every benchmark in bench/ (each bench/<name>.mjs except this file), one after another:
 // they measure latency, and running them in parallel on two cores would measure each other.
-// `npm run bench` builds first; `npm run bench -- recall` runs only the named ones.
+// `npm run bench` builds first; `npm run bench -- recall` runs only the named ones. compare.mjs
+// (this build beside another checkout) is run by hand: it needs the second tree.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 mkdirSync(join(here, 'results'), { recursive: true });
 const only = process.argv.slice(2);
 const benches = readdirSync(here)
-  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && f !== 'lib.mjs')
+  .filter((f) => f.endsWith('.mjs') && !['run.mjs', 'lib.mjs', 'compare.mjs'].includes(f))
   .filter((f) => only.length === 0 || only.includes(f.replace(/\.mjs$/, '')))
   .sort();
 let failed = 0;
