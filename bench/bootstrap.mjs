@@ -1,6 +1,6 @@
 // bootstrap_session latency beside the protocol ping on the same stdio connection (the floor),
 // at 100 and 10,000 memories, and packet size at 100 vs 100,000 memories.
-// Goals (issue 2): bootstrap ≤ 3× ping at 10k memories; tokens at 100k ≤ 1.05× tokens at 100.
+// Goals: bootstrap ≤ 3× ping at 10k memories; tokens at 100k ≤ 1.05× tokens at 100.
 //
 // Real sessions each bring their own session_id, so a "new session" call (which records the
 // session start in sessions.jsonl) is the case that matters; "repeated" (same id again, e.g. a

@@ -1,4 +1,4 @@
-// REPL harness latency, against the goals of issue 7. Two comparisons, each measured on the same
+// REPL harness latency, against its two goals. Two comparisons, each measured on the same
 // thing both ways and interleaved, so load from other processes hits both sides alike:
 //
 // (a) execute("1+1") vs the protocol `ping`: one MCP client, one `firstlight repl serve` over

@@ -17,7 +17,7 @@ export const settingsSchema = z
     packet: z
       .object({
         /**
-         * Cap on the markdown rendering the SessionStart hook injects. At most 8,000 (issue 2):
+         * Cap on the markdown rendering the SessionStart hook injects. At most 8,000:
          * Claude Code turns hook output over 10,000 characters into a file and a 2 KB preview,
          * and the host adds its own wrapping around ours.
          */

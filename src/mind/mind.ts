@@ -101,6 +101,8 @@ export class Mind {
   private readonly contractMemo: () => MindContract;
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
   private warming: Promise<void> | undefined;
+  /** Writes begun after an answer went out (writeSoon), until they finish. */
+  private readonly afterAnswer = new Set<Promise<void>>();
   private readonly quickOverview: boolean;
   /** Said once, in the next packet: what the start swept after a crash. */
   private readonly startupNotices: string[] = [];
@@ -272,6 +274,23 @@ export class Mind {
       (error: Error) => this.log.debug(`warm-up failed (the first call will retry): ${error.message}`),
     );
     return this.warming;
+  }
+
+  /**
+   * Runs `write` after the current answer has gone out (the next turn of the event loop), logging
+   * a failure; `settle()` waits for every such write, so a server flushes them before it exits.
+   */
+  writeSoon(what: string, write: () => Promise<void>): void {
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(write)
+      .catch((error: Error) => this.log.warn(`could not ${what}: ${error.message}`))
+      .finally(() => this.afterAnswer.delete(done));
+    this.afterAnswer.add(done);
+  }
+
+  /** Waits for the writes `writeSoon` started. */
+  async settle(): Promise<void> {
+    while (this.afterAnswer.size > 0) await Promise.all([...this.afterAnswer]);
   }
 
   /** Stops watching. */

@@ -14,15 +14,16 @@ export interface ConnectionInfo {
 }
 
 /**
- * Writes the record the PreToolUse gate reads, before the call returns: the agent's next tool
- * call may be the gated one. A failed write costs the gate, never the bootstrap.
+ * Writes the record the PreToolUse gate reads, right after the answer goes out (the next turn of
+ * the event loop): a new file per session cost bootstrap_session 1.5 to 2.5 ms here, more than
+ * the packet itself, and the agent's next tool call comes a model turn later, its hook a process
+ * start after that (over 100 ms), by which time the record is there. A server exits only after
+ * such writes finish (Mind.settle). A failed write costs the gate, never the bootstrap.
  */
-async function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): Promise<void> {
-  try {
-    await writeBootstrapRecord(mind.home, sessionId, { now: mind.clock(), via });
-  } catch (error) {
-    mind.log.warn(`could not record the bootstrap for the tool gate: ${(error as Error).message}`);
-  }
+function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): void {
+  mind.writeSoon('record the bootstrap for the tool gate', () =>
+    writeBootstrapRecord(mind.home, sessionId, { now: mind.clock(), via }),
+  );
 }
 
 /** The optional `session_id` argument the startup tools take. */
@@ -49,7 +50,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
         ...(preview ? { preview } : {}),
       });
       if (session_id && packet.mind_contract_available && !preview)
-        await recordBootstrap(mind, session_id, 'bootstrap_session');
+        recordBootstrap(mind, session_id, 'bootstrap_session');
       return packet;
     },
   });
@@ -70,7 +71,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     annotations: READ_ONLY,
     handler: async ({ session_id }) => {
       const c = mind.contract();
-      if (session_id && c.available) await recordBootstrap(mind, session_id, 'get_system_prompt');
+      if (session_id && c.available) recordBootstrap(mind, session_id, 'get_system_prompt');
       return { mind_contract: c.text, mind_contract_available: c.available };
     },
     text: (out) => out.mind_contract,

@@ -34,6 +34,8 @@ export interface Firstlight {
   readonly prompts: readonly Prompt[];
   /** Saves the recall index (if it was opened) and stops watching memory. */
   close(): void;
+  /** Waits for the writes begun after answers (the gate's bootstrap records): call before exiting. */
+  settle(): Promise<void>;
 }
 
 /** Builds the parts of the `firstlight` server for one home and project. */
@@ -74,5 +76,6 @@ export function createFirstlight(options: FirstlightOptions): Firstlight {
       recall?.close();
       mind.close();
     },
+    settle: () => mind.settle(),
   };
 }

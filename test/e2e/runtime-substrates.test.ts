@@ -3,10 +3,8 @@
  * loopback: the seed's multi-role workflow leaves the same journal as on the scripted
  * substrate, and a validator's model request carries none of the mutating tools.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../helpers/index.js';
 import { startModelServer, toolNames, toolResults } from '../hosts/model-server.js';
 import {
   answerText,
@@ -14,8 +12,10 @@ import {
   journalShape,
   runWorkflow,
   SEED_WORKFLOW,
+  scriptedUpToValidator,
   scriptFiles,
   workflowPlace,
+  writeMemoryAuditor,
 } from '../hosts/workflow.js';
 
 const roots: string[] = [];
@@ -61,51 +61,10 @@ describe('the seed workflow on the anthropic substrate', () => {
 
 describe('a validator on the anthropic substrate', () => {
   it('sends the model no mutating tool, and a call to one is refused and journaled by the runtime', async () => {
-    const memory = join(
-      REPO_ROOT,
-      'node_modules',
-      '@modelcontextprotocol',
-      'server-memory',
-      'dist',
-      'index.js',
-    );
     const place = workflowPlace('anthropic-validator');
     roots.push(place.root);
-    writeFileSync(
-      join(place.home, 'personas', 'memory-auditor.yaml'),
-      [
-        'persona: memory-auditor',
-        'system_prompt_uri: prompts/auditor.md',
-        'role: validator',
-        'roles: [validator]',
-        'substrate: anthropic:claude-scripted',
-        'servers:',
-        '  memory:',
-        `    command: ${JSON.stringify(process.execPath)}`,
-        `    args: [${JSON.stringify(memory)}]`,
-        '    classify: { read_graph: read_only, search_nodes: read_only, open_nodes: read_only }',
-        'mcp_servers:',
-        '  task_relevant: [memory]',
-        'surface_profiles:',
-        '  audit: { density: medium, structured_output: required }',
-        '',
-      ].join('\n'),
-    );
-    const files = scriptFiles(place.root);
-    const scripted = createRuntime({ home: place.home, project: place.project, env: {} });
-    let read: string | undefined;
-    for (const [i, step] of SEED_WORKFLOW.slice(0, 3).entries()) {
-      const done = await scripted.invoke({
-        persona: step.persona,
-        role: step.role,
-        surface: step.surface,
-        engagement: 'agent',
-        task: step.task,
-        ...(read ? { handoffs: [read] } : {}),
-        substrate: `scripted:${files[i]}`,
-      });
-      read = done.meta.handoff_id;
-    }
+    writeMemoryAuditor(place, 'anthropic:claude-scripted');
+    const read = await scriptedUpToValidator(place);
     await using model = await startModelServer({
       script: [
         { toolCalls: [{ id: 'w', name: 'memory__create_entities', input: { entities: [] } }] },
@@ -125,7 +84,7 @@ describe('a validator on the anthropic substrate', () => {
       surface: 'audit',
       engagement: 'agent',
       task: 'Validate the artifact.',
-      handoffs: [read!],
+      handoffs: [read],
     });
     expect(result.status, result.meta.detail).toBe('completed');
     expect(result.meta.substrate).toBe('anthropic');

@@ -40,6 +40,16 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     '--task',
     `work as ${role}`,
   ];
+  /** `firstlight invoke` in `role` on the scripted substrate, with the role's handoff when it needs one. */
+  const invokeAs = (role: string, script: { path: string }) => {
+    const handoff = handoffFiles[role];
+    return fx.invoke([
+      ...args(role),
+      ...(handoff ? ['--handoff', handoff] : []),
+      '--substrate',
+      `scripted:${script.path}`,
+    ]);
+  };
 
   beforeAll(() => {
     fx = runtimeFixture();
@@ -73,13 +83,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
 
   it("a validator's substrate request carries no mutating tool", () => {
     const script = fx.script({ steps: [{ text: 'reviewed', output: DELIVERABLES.validator }] });
-    const { result } = fx.invoke([
-      ...args('validator'),
-      '--handoff',
-      handoffFiles.validator!,
-      '--substrate',
-      `scripted:${script.path}`,
-    ]);
+    const { result } = invokeAs('validator', script);
     expect(result.status).toBe('completed');
     const received = script.received();
     expect(received).toHaveLength(1);
@@ -111,13 +115,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
         { text: 'reported', output: DELIVERABLES.validator },
       ],
     });
-    const { result } = fx.invoke([
-      ...args('validator'),
-      '--handoff',
-      handoffFiles.validator!,
-      '--substrate',
-      `scripted:${script.path}`,
-    ]);
+    const { result } = invokeAs('validator', script);
     expect(result.status).toBe('completed');
     expect(result.meta.denials).toEqual([
       { tool: 'workspace__write_file', reason: 'not_in_session_tool_set' },
@@ -148,13 +146,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
         { text: 'built', output: DELIVERABLES.builder },
       ],
     });
-    const { result } = fx.invoke([
-      ...args('builder'),
-      '--handoff',
-      handoffFiles.builder!,
-      '--substrate',
-      `scripted:${script.path}`,
-    ]);
+    const { result } = invokeAs('builder', script);
     expect(result.status).toBe('completed');
     expect(result.meta.denials).toEqual([]);
     expect(readFileSync(target, 'utf8')).toBe('नमस्ते');
@@ -179,13 +171,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     (role) => {
       const deliverable = DELIVERABLES[role];
       const script = fx.script({ steps: [{ text: 'ok', ...(deliverable ? { output: deliverable } : {}) }] });
-      const handoff = handoffFiles[role];
-      const { result } = fx.invoke([
-        ...args(role),
-        ...(handoff ? ['--handoff', handoff] : []),
-        '--substrate',
-        `scripted:${script.path}`,
-      ]);
+      const { result } = invokeAs(role, script);
       expect(result.status, `${role}: ${result.meta.detail ?? ''}`).toBe('completed');
       const names = script.received()[0]!.tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(OPERATIONAL));

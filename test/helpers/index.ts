@@ -80,19 +80,21 @@ export function runCli(
 
 export interface Wired {
   client: Client;
+  /** The server process's pid (over stdio). */
+  pid?: number;
   close: () => Promise<void>;
   stderr: () => string;
   [Symbol.asyncDispose]: () => Promise<void>;
 }
 
-/** The built CLI as an MCP server over stdio, connected to a real SDK Client. */
+/** The built CLI (or `cli`, another build) as an MCP server over stdio, connected to a real SDK Client. */
 export async function wireStdio(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; cli?: string; clientName?: string } = {},
 ): Promise<Wired> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, ...args],
+    args: [options.cli ?? CLI, ...args],
     env: { ...(process.env as Record<string, string>), ...options.env },
     cwd: options.cwd ?? REPO_ROOT,
     stderr: 'pipe',
@@ -101,12 +103,12 @@ export async function wireStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'firstlight-test', version: '0.0.0' });
+  const client = new Client({ name: options.clientName ?? 'firstlight-test', version: '0.0.0' });
   await client.connect(transport);
   const close = async () => {
     await client.close().catch(() => {});
   };
-  return { client, close, stderr: () => stderr, [Symbol.asyncDispose]: close };
+  return { client, pid: transport.pid as number, close, stderr: () => stderr, [Symbol.asyncDispose]: close };
 }
 
 /** A real SDK Client over streamable HTTP. */

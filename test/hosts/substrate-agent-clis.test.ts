@@ -9,18 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubstrate, type SubstrateEvent } from '../../src/runtime/index.js';
-import { REPO_ROOT } from '../helpers/index.js';
 import { ensureHost } from './cache.js';
 import { startModelServer, toolNames, toolResults } from './model-server.js';
+import { MEMORY_SERVER } from './workflow.js';
 
-const MEMORY_SERVER = join(
-  REPO_ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-memory',
-  'dist',
-  'index.js',
-);
 const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object' } });
 
 let gemini: string | null = null;
@@ -69,6 +61,24 @@ const validatorRequest = (events: SubstrateEvent[]) => ({
   signal: new AbortController().signal,
   onEvent: (event: SubstrateEvent) => events.push(event),
 });
+
+/** Runs the validator request on an agent-CLI substrate: it must complete with the scripted findings. */
+async function validateOn(
+  kind: 'gemini-cli' | 'codex-cli',
+  command: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+) {
+  const key = kind === 'gemini-cli' ? 'gemini_cli' : 'codex_cli';
+  const substrate = createSubstrate(kind, { env, cwd, settings: { substrates: { [key]: { command } } } });
+  const events: SubstrateEvent[] = [];
+  const result = await substrate.run(validatorRequest(events));
+  expect(result, JSON.stringify(events.filter((e) => e.type === 'error'))).toMatchObject({
+    status: 'completed',
+    text: 'Findings: none.',
+  });
+  return { result, events };
+}
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('gemini-cli substrate with the real Gemini CLI', () => {
@@ -110,17 +120,7 @@ describe('gemini-cli substrate with the real Gemini CLI', () => {
       GEMINI_TELEMETRY_ENABLED: 'false',
       NO_COLOR: '1',
     };
-    const substrate = createSubstrate('gemini-cli', {
-      env,
-      cwd: project,
-      settings: { substrates: { gemini_cli: { command: gemini } } },
-    });
-    const events: SubstrateEvent[] = [];
-    const result = await substrate.run(validatorRequest(events));
-    expect(result, JSON.stringify(events.filter((e) => e.type === 'error'))).toMatchObject({
-      status: 'completed',
-      text: 'Findings: none.',
-    });
+    const { result } = await validateOn('gemini-cli', gemini!, env, project);
     const offered = toolNames(model.turns[0]!);
     expect(offered).toEqual(
       expect.arrayContaining(['mcp_memory_read_graph', 'mcp_memory_search_nodes', 'mcp_memory_open_nodes']),
@@ -185,17 +185,7 @@ describe('codex-cli substrate with the real Codex CLI', () => {
       SCRIPTED_MODEL_KEY: 'scripted',
       NO_COLOR: '1',
     };
-    const substrate = createSubstrate('codex-cli', {
-      env,
-      cwd: project,
-      settings: { substrates: { codex_cli: { command: codex } } },
-    });
-    const events: SubstrateEvent[] = [];
-    const result = await substrate.run(validatorRequest(events));
-    expect(result, JSON.stringify(events.filter((e) => e.type === 'error'))).toMatchObject({
-      status: 'completed',
-      text: 'Findings: none.',
-    });
+    const { events } = await validateOn('codex-cli', codex!, env, project);
     const offered = toolNames(model.turns[0]!);
     expect(offered).toEqual(expect.arrayContaining(['mcp__memory__read_graph', 'mcp__memory__search_nodes']));
     expect(offered).not.toContain('mcp__memory__create_entities');

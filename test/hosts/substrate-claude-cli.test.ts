@@ -4,7 +4,7 @@
  * the model, and what it does with calls to tools the role does not have. The invocation's MCP
  * server is the real `@modelcontextprotocol/server-memory` from npm.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,27 +14,20 @@ import {
   type SubstrateEvent,
   type SubstrateRequest,
 } from '../../src/runtime/index.js';
-import { REPO_ROOT } from '../helpers/index.js';
 import { ensureHost } from './cache.js';
 import { startModelServer, toolNames, toolResults } from './model-server.js';
 import {
   answerText,
   createRuntime,
   journalShape,
+  MEMORY_SERVER,
   runWorkflow,
   SEED_WORKFLOW,
+  scriptedUpToValidator,
   scriptFiles,
   workflowPlace,
+  writeMemoryAuditor,
 } from './workflow.js';
-
-const MEMORY_SERVER = join(
-  REPO_ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-memory',
-  'dist',
-  'index.js',
-);
 
 let claude: string | null = null;
 let skipReason = '';
@@ -275,43 +268,10 @@ describe('the persona runtime on claude-cli', () => {
   }) => {
     if (!claude) return skip(skipReason);
     const place = workflowPlace('claude-cli-denial', settingsFor(claude));
-    // A validator persona with a task-relevant memory server: its three read tools, nothing else.
-    writeFileSync(
-      join(place.home, 'personas', 'memory-auditor.yaml'),
-      [
-        'persona: memory-auditor',
-        'system_prompt_uri: prompts/auditor.md',
-        'role: validator',
-        'roles: [validator]',
-        'servers:',
-        '  memory:',
-        `    command: ${JSON.stringify(process.execPath)}`,
-        `    args: [${JSON.stringify(MEMORY_SERVER)}]`,
-        '    classify: { read_graph: read_only, search_nodes: read_only, open_nodes: read_only }',
-        'mcp_servers:',
-        '  task_relevant: [memory]',
-        'surface_profiles:',
-        '  audit: { density: medium, structured_output: required }',
-        '',
-      ].join('\n'),
-    );
-    // Explorer, planner and builder on the scripted substrate make the artifact handoff.
-    const files = scriptFiles(place.root);
-    let read: string | undefined;
-    for (const step of SEED_WORKFLOW.slice(0, 3)) {
-      const i = SEED_WORKFLOW.indexOf(step);
-      const done = await createRuntime({ home: place.home, project: place.project, env: {} }).invoke({
-        persona: step.persona,
-        role: step.role,
-        surface: step.surface,
-        engagement: 'agent',
-        task: step.task,
-        ...(read ? { handoffs: [read] } : {}),
-        substrate: `scripted:${files[i]}`,
-      });
-      expect(done.status, done.meta.detail).toBe('completed');
-      read = done.meta.handoff_id;
-    }
+    // A validator persona with a task-relevant memory server: its three read tools, nothing else;
+    // explorer, planner and builder on the scripted substrate make the artifact handoff.
+    writeMemoryAuditor(place);
+    const read = await scriptedUpToValidator(place);
     const validator = SEED_WORKFLOW[3]!;
     await using model = await startModelServer({
       script: [
@@ -327,7 +287,7 @@ describe('the persona runtime on claude-cli', () => {
       surface: 'audit',
       engagement: 'agent',
       task: validator.task,
-      handoffs: [read!],
+      handoffs: [read],
       substrate: 'claude-cli',
     });
     expect(result.status, result.meta.detail).toBe('completed');

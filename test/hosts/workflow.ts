@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initHome } from '../../src/core/index.js';
 import { createRuntime, type InvokeResult, type Runtime } from '../../src/runtime/index.js';
+import { REPO_ROOT } from '../helpers/index.js';
 
 export interface WorkflowStep {
   persona: string;
@@ -201,6 +202,70 @@ export function journalShape(runtime: Runtime): string[] {
         .replace(/\b(inv|ses|sess|hof|handoff)[-_][A-Za-z0-9_-]+/g, '$1-ID')
         .replace(/\b[0-9a-f]{8,}\b/g, 'ID'),
     );
+}
+
+/** @modelcontextprotocol/server-memory's entry, run with this Node. */
+export const MEMORY_SERVER = join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-memory',
+  'dist',
+  'index.js',
+);
+
+/**
+ * Writes the `memory-auditor` persona into the place's home: a validator whose task-relevant
+ * server is server-memory with its three read tools classified read-only (its writers are
+ * mutating, so the validator must never be offered them), optionally on a named substrate.
+ */
+export function writeMemoryAuditor(place: { home: string }, substrate?: string): void {
+  writeFileSync(
+    join(place.home, 'personas', 'memory-auditor.yaml'),
+    [
+      'persona: memory-auditor',
+      'system_prompt_uri: prompts/auditor.md',
+      'role: validator',
+      'roles: [validator]',
+      ...(substrate ? [`substrate: ${substrate}`] : []),
+      'servers:',
+      '  memory:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(MEMORY_SERVER)}]`,
+      '    classify: { read_graph: read_only, search_nodes: read_only, open_nodes: read_only }',
+      'mcp_servers:',
+      '  task_relevant: [memory]',
+      'surface_profiles:',
+      '  audit: { density: medium, structured_output: required }',
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * Explorer, planner and builder on the scripted substrate, so a validator has the builder's
+ * artifact handoff to read; returns that handoff's id.
+ */
+export async function scriptedUpToValidator(place: { root: string; home: string; project: string }) {
+  const files = scriptFiles(place.root);
+  const runtime = createRuntime({ home: place.home, project: place.project, env: {} });
+  let read: string | undefined;
+  for (const [i, step] of SEED_WORKFLOW.slice(0, 3).entries()) {
+    const done = await runtime.invoke({
+      persona: step.persona,
+      role: step.role,
+      surface: step.surface,
+      engagement: 'agent',
+      task: step.task,
+      ...(read ? { handoffs: [read] } : {}),
+      substrate: `scripted:${files[i]}`,
+    });
+    if (done.status !== 'completed')
+      throw new Error(`${step.persona}: ${done.status} ${done.meta.detail ?? ''}`);
+    read = done.meta.handoff_id;
+  }
+  if (!read) throw new Error('the builder left no handoff');
+  return read;
 }
 
 export { createRuntime };

@@ -4,10 +4,8 @@
  * must write what no SDK client would, process checks through /proc, and figures for the table.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { RunnerTestCase } from 'vitest';
-import { CLI, REPO_ROOT } from '../helpers/index.js';
+import { CLI, REPO_ROOT, wireStdio } from '../helpers/index.js';
 
 export const CLI_UNDER_TEST = process.env.FIRSTLIGHT_CLI ?? CLI;
 
@@ -42,27 +40,12 @@ export function cli(
 
 /** A real SDK client over stdio to the CLI under test, with the server's pid and stderr. */
 export async function wire(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI_UNDER_TEST, ...args],
-    env: { ...(process.env as Record<string, string>), ...options.env },
-    cwd: options.cwd ?? REPO_ROOT,
-    stderr: 'pipe',
+  const wired = await wireStdio(args, {
+    ...options,
+    cli: CLI_UNDER_TEST,
+    clientName: 'firstlight-reliability',
   });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client({ name: 'firstlight-reliability', version: '0.0.0' });
-  await client.connect(transport);
-  return {
-    client,
-    pid: transport.pid as number,
-    stderr: () => stderr,
-    close: async () => {
-      await client.close().catch(() => {});
-    },
-  };
+  return { ...wired, pid: wired.pid as number };
 }
 
 /** A server under test driven line by line: write anything, read its JSON-RPC answers by id. */

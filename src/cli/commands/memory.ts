@@ -107,37 +107,46 @@ export function registerMemory(program: Command): void {
       );
     });
 
-  memory
-    .command('forget')
-    .description('forget a memory: its file moves to memory/.trash/ and its MEMORY.md line is removed')
-    .argument('<name>', 'the memory name or file name')
-    .option('--home <dir>', HOME_HELP)
-    .option('--json', 'print JSON')
-    .action(async (name: string, options: JsonOption) => {
-      const { print } = await import('../io.js');
-      const mind = await import('../../mind/index.js');
-      const home = await homeOf(options);
-      const result = await mind.forgetMemory(home, name);
-      print(
-        options.json,
-        result,
-        () =>
-          `firstlight: forgot "${result.name}" (${result.type}); it is in memory/${mind.TRASH_DIR}/${result.trashed_as}\n  undo: firstlight memory restore ${quoteArg(result.name)}`,
-      );
-    });
+  byName(memory, {
+    name: 'forget',
+    description: 'forget a memory: its file moves to memory/.trash/ and its MEMORY.md line is removed',
+    argument: 'the memory name or file name',
+    run: (mind, home, name) => mind.forgetMemory(home, name),
+    say: (mind, result) =>
+      `firstlight: forgot "${result.name}" (${result.type}); it is in memory/${mind.TRASH_DIR}/${result.trashed_as}\n  undo: firstlight memory restore ${quoteArg(result.name)}`,
+  });
+  byName(memory, {
+    name: 'restore',
+    description: 'bring a forgotten memory back, byte for byte, with its MEMORY.md line',
+    argument: 'the forgotten memory name or file name (see `memory list --forgotten`)',
+    run: (mind, home, name) => mind.restoreMemory(home, name),
+    say: (_mind, result) => `firstlight: restored "${result.name}" to memory/${result.file}`,
+  });
+}
 
-  memory
-    .command('restore')
-    .description('bring a forgotten memory back, byte for byte, with its MEMORY.md line')
-    .argument('<name>', 'the forgotten memory name or file name (see `memory list --forgotten`)')
+/** A subcommand that acts on one memory by name: `--home`, `--json`, the result printed. */
+function byName<R>(
+  parent: Command,
+  spec: {
+    name: string;
+    description: string;
+    argument: string;
+    run: (mind: Mind, home: string, name: string) => Promise<R>;
+    say: (mind: Mind, result: R) => string;
+  },
+): void {
+  parent
+    .command(spec.name)
+    .description(spec.description)
+    .argument('<name>', spec.argument)
     .option('--home <dir>', HOME_HELP)
     .option('--json', 'print JSON')
     .action(async (name: string, options: JsonOption) => {
       const { print } = await import('../io.js');
       const mind = await import('../../mind/index.js');
       const home = await homeOf(options);
-      const result = await mind.restoreMemory(home, name);
-      print(options.json, result, () => `firstlight: restored "${result.name}" to memory/${result.file}`);
+      const result = await spec.run(mind, home, name);
+      print(options.json, result, () => spec.say(mind, result));
     });
 }
 

@@ -24,7 +24,10 @@ export function registerServe(program: Command): void {
       if (options.http) checkBind(http.host, token);
       const home = existingHome(options);
       const firstlight = createFirstlight({ home, log, watchMemory: true, projectDir: process.cwd() });
-      const shutdown = () => firstlight.close();
+      const shutdown = async () => {
+        await firstlight.settle();
+        firstlight.close();
+      };
       if (!options.http) {
         // A person who ran this in a terminal sees why nothing happens; hosts never give a TTY.
         if (process.stdin.isTTY)

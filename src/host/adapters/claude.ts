@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SERVER_NAME, UNPROMPTED_TOOLS } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext, Surface } from '../types.js';
-import { formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
+import { bootstrapBlock, formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
 
 /** Claude Code's hook events, which every host reading `.claude/settings.json` gets too. */
 export const CLAUDE_EVENTS = {
@@ -72,12 +72,7 @@ export const claudeAdapter: HostAdapter = {
     const entry = { type: 'stdio', command: ctx.server.command, args: ctx.server.args, alwaysLoad: true };
     if (scope === 'user') {
       return [
-        {
-          kind: 'instructions',
-          path: join(ctx.userHome, '.claude', 'CLAUDE.md'),
-          format: 'markdown',
-          label: 'bootstrap block',
-        },
+        bootstrapBlock(join(ctx.userHome, '.claude', 'CLAUDE.md')),
         {
           kind: 'mcp-json',
           path: join(ctx.userHome, '.claude.json'),
@@ -90,18 +85,8 @@ export const claudeAdapter: HostAdapter = {
       ];
     }
     return [
-      {
-        kind: 'instructions',
-        path: join(ctx.project, 'CLAUDE.md'),
-        format: 'markdown',
-        label: 'bootstrap block',
-      },
-      {
-        kind: 'instructions',
-        path: join(ctx.project, 'AGENTS.md'),
-        format: 'markdown',
-        label: 'bootstrap block',
-      },
+      bootstrapBlock(join(ctx.project, 'CLAUDE.md')),
+      bootstrapBlock(join(ctx.project, 'AGENTS.md')),
       {
         kind: 'mcp-json',
         path: join(ctx.project, '.mcp.json'),

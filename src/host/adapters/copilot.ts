@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HookEvent } from '../ids.js';
 import type { HookInput, HostAdapter, InstallContext } from '../types.js';
-import { hookEntries, json, normalizeSource, quiet, str, toolErrorOf } from './shared.js';
+import { bootstrapBlock, hookEntries, json, normalizeSource, quiet, str, toolErrorOf } from './shared.js';
 
 const caps = {
   events: {
@@ -67,12 +67,7 @@ export const copilotAdapter: HostAdapter = {
     };
     if (scope === 'user') {
       return [
-        {
-          kind: 'instructions',
-          path: join(home, 'copilot-instructions.md'),
-          format: 'markdown',
-          label: 'bootstrap block',
-        },
+        bootstrapBlock(join(home, 'copilot-instructions.md')),
         {
           kind: 'mcp-json',
           path: join(home, 'mcp-config.json'),
@@ -83,18 +78,8 @@ export const copilotAdapter: HostAdapter = {
       ];
     }
     return [
-      {
-        kind: 'instructions',
-        path: join(ctx.project, '.github', 'copilot-instructions.md'),
-        format: 'markdown',
-        label: 'bootstrap block',
-      },
-      {
-        kind: 'instructions',
-        path: join(ctx.project, 'AGENTS.md'),
-        format: 'markdown',
-        label: 'bootstrap block',
-      },
+      bootstrapBlock(join(ctx.project, '.github', 'copilot-instructions.md')),
+      bootstrapBlock(join(ctx.project, 'AGENTS.md')),
       {
         kind: 'hooks',
         path: join(ctx.project, '.github', 'hooks', 'firstlight.json'),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter } from '../types.js';
-import { hookEntries, json, normalizeSnakeCase, quiet, str } from './shared.js';
+import { bootstrapBlock, hookEntries, json, normalizeSnakeCase, quiet, str } from './shared.js';
 
 const caps = {
   events: {
@@ -51,12 +51,7 @@ export const cursorAdapter: HostAdapter = {
           format: 'cursor-rule',
           label: 'always-applied rule',
         },
-        {
-          kind: 'instructions',
-          path: join(ctx.project, 'AGENTS.md'),
-          format: 'markdown',
-          label: 'bootstrap block',
-        },
+        bootstrapBlock(join(ctx.project, 'AGENTS.md')),
       );
     }
     files.push(

@@ -1,5 +1,13 @@
 import type { HookEvent, HostId } from '../ids.js';
-import type { HookEntry, HookInput, HookOutput, HookResult, HostCaps, InstallContext } from '../types.js';
+import type {
+  HookEntry,
+  HookInput,
+  HookOutput,
+  HookResult,
+  HostCaps,
+  InstallContext,
+  Surface,
+} from '../types.js';
 
 /** Hook timeouts (seconds): the gate runs on every tool call, capture may read a long transcript. */
 export const HOOK_TIMEOUT_SEC: Record<HookEvent, number> = {
@@ -136,4 +144,9 @@ export function quiet(_event: HookEvent, result: HookResult): HookOutput {
     ...(result.kind === 'none' && result.note ? { stderr: result.note } : {}),
     exitCode: 0,
   };
+}
+
+/** The bootstrap block in a markdown instruction file the host loads. */
+export function bootstrapBlock(path: string): Surface {
+  return { kind: 'instructions', path, format: 'markdown', label: 'bootstrap block' };
 }

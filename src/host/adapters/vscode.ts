@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext } from '../types.js';
 import { CLAUDE_EVENTS, CLAUDE_MATCHERS, claudeSettingsHooks } from './claude.js';
-import { formatHookSpecific, normalizeSnakeCase } from './shared.js';
+import { bootstrapBlock, formatHookSpecific, normalizeSnakeCase } from './shared.js';
 
 /** VS Code runs the hooks in `.claude/settings.json`: Claude's events, written once for both. */
 const caps = {
@@ -53,18 +53,8 @@ export const vscodeAdapter: HostAdapter = {
       ];
     }
     return [
-      {
-        kind: 'instructions',
-        path: join(ctx.project, '.github', 'copilot-instructions.md'),
-        format: 'markdown',
-        label: 'bootstrap block',
-      },
-      {
-        kind: 'instructions',
-        path: join(ctx.project, 'AGENTS.md'),
-        format: 'markdown',
-        label: 'bootstrap block',
-      },
+      bootstrapBlock(join(ctx.project, '.github', 'copilot-instructions.md')),
+      bootstrapBlock(join(ctx.project, 'AGENTS.md')),
       {
         kind: 'mcp-json',
         path: join(ctx.project, '.vscode', 'mcp.json'),

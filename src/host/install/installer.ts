@@ -166,17 +166,15 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
     mPath,
     dryRun,
     (manifest) => {
-      const changes = planFiles(options.hosts, scope, ctx).flatMap((file) => {
-        const current = readTextIfExists(file.path);
-        if (current === undefined && onlyIgnoreLines(file)) return [];
-        return planInstallFile(
+      const changes = eachFile(options, (file, current) =>
+        planInstallFile(
           file,
           current,
           manifest.files[file.path],
           ctx.server.name,
           current === undefined ? missingDirs(file.path) : [],
-        );
-      });
+        ),
+      );
       const { reports } = execute(changes, manifest, { dryRun, project: ctx.project });
       if (!dryRun && Object.keys(manifest.files).length > 0) {
         manifest.hosts = [...new Set([...(manifest.hosts ?? []), ...options.hosts])];
@@ -193,6 +191,21 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
       ? { pasteBlock: BLOCK_BODY }
       : {}),
   };
+}
+
+/**
+ * The change `plan` makes to each file the hosts' surfaces name, given its current text; a
+ * missing file that would hold only ignore lines is left alone.
+ */
+function eachFile(
+  options: InstallOptions,
+  plan: (file: PlannedFile, current: string | undefined) => FileChange,
+): FileChange[] {
+  return planFiles(options.hosts, options.scope, options.ctx).flatMap((file) => {
+    const current = readTextIfExists(file.path);
+    if (current === undefined && onlyIgnoreLines(file)) return [];
+    return [plan(file, current)];
+  });
 }
 
 /** What every install and uninstall report opens with. */
@@ -216,11 +229,9 @@ export async function uninstall(options: InstallOptions): Promise<InstallReport>
     mPath,
     dryRun,
     (manifest) => {
-      const changes = planFiles(options.hosts, scope, ctx).flatMap((file) => {
-        const current = readTextIfExists(file.path);
-        if (current === undefined && onlyIgnoreLines(file)) return [];
-        return planUninstallFile(file, current, manifest.files[file.path], ctx.server.name);
-      });
+      const changes = eachFile(options, (file, current) =>
+        planUninstallFile(file, current, manifest.files[file.path], ctx.server.name),
+      );
       const done = execute(changes, manifest, { dryRun, project: ctx.project });
       pruneDirs = done.pruneDirs;
       if (!dryRun) manifest.hosts = (manifest.hosts ?? []).filter((h) => !options.hosts.includes(h));

@@ -9,10 +9,13 @@
  * Layout: `<home>/cache/bootstraps/<sha256(session id)>.json` holding
  * `{"v":1,"session_id":"…","at":"<ISO time>","via":"bootstrap_session"}`. The file name is a
  * hash so any id (VS Code's are URIs) is a safe name; the id inside guards against a collision.
- * Writes go through write-file-atomic (a temporary file beside the record, fsynced and renamed
- * over it), so a reader sees a whole record or none, whichever of many servers on one home wrote
- * last. Each write prunes records older than {@link KEEP_DAYS} days and the oldest beyond
- * {@link MAX_RECORDS}.
+ * Writes go through write-file-atomic (a temporary file beside the record, renamed over it), so
+ * a reader sees a whole record or none, whichever of many servers on one home wrote last. Not
+ * fsynced: bootstrap_session waits for the write, and the fsync was most of its time (about 4 of
+ * 6 ms a call); a record lost to a power cut costs the agent one more bootstrap_session call,
+ * since a missing or torn record reads as none. A write prunes records older than
+ * {@link KEEP_DAYS} days and the oldest beyond {@link MAX_RECORDS}, at most every
+ * {@link PRUNE_EVERY_MS} per home and process (a prune stats every record).
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -25,6 +28,10 @@ export const MAX_RECORDS = 2000;
 /** A temporary file this old belongs to a writer that died before its rename. */
 const STALE_TMP_MS = 10 * 60 * 1000;
 const DAY_MS = 24 * 3600 * 1000;
+/** A process prunes a home's records at most this often (a prune cost a write about 2 ms). */
+export const PRUNE_EVERY_MS = 10 * 60 * 1000;
+/** When this process last pruned each home (by the writes' clock). */
+const lastPrune = new Map<string, number>();
 
 /** Which call proved bootstrap. */
 export type BootstrapVia = 'bootstrap_session' | 'get_system_prompt';
@@ -54,7 +61,10 @@ export interface WriteBootstrapOptions {
   maxRecords?: number;
 }
 
-/** Records a successful bootstrap for `sessionId`, atomically, then prunes. Rejects on I/O failure. */
+/**
+ * Records a successful bootstrap for `sessionId`, atomically, then prunes when this process has
+ * not pruned the home for {@link PRUNE_EVERY_MS}. Rejects on I/O failure.
+ */
 export async function writeBootstrapRecord(
   home: string,
   sessionId: string,
@@ -73,8 +83,13 @@ export async function writeBootstrapRecord(
   const file = bootstrapRecordPath(home, sessionId);
   if (!regularOrAbsent(file))
     throw new Error(`refused ${file}: not a regular file (a symlink, FIFO or device)`);
-  await writeFileAtomic(file, `${JSON.stringify(record)}\n`, { fsync: true });
-  pruneBootstrapRecords(home, options.now, options);
+  await writeFileAtomic(file, `${JSON.stringify(record)}\n`, { fsync: false });
+  const at = options.now.getTime();
+  const last = lastPrune.get(home);
+  if (last === undefined || at - last >= PRUNE_EVERY_MS || at < last) {
+    lastPrune.set(home, at);
+    pruneBootstrapRecords(home, options.now, options);
+  }
 }
 
 /**

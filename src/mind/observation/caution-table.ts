@@ -2,11 +2,12 @@
  * Builds `cache/applies-to.jsonl` from memory/ (loaded on demand: frontmatter that is not
  * firstlight's own JSON lines goes through the YAML parser).
  */
-import { closeSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CompiledCallGlob } from '../../core/glob/index.js';
 import { isProblem, listMemoryFiles, readMemoryEntry } from '../memory/entries.js';
 import { bodyOf } from '../memory/fast-frontmatter.js';
+import { writeDerivedFile } from '../memory/overview.js';
 import { type CautionLine, type CautionRule, cautionTableFile, memoryKey, tableHeader } from './cautions.js';
 import { clip } from './digest.js';
 
@@ -76,15 +77,7 @@ export function writeCautionTable(home: string, compile: (pattern: string) => Co
   // Built within the racy window of memory/'s mtime: used, not kept (a write in the same tick
   // would not move the key).
   if (key !== 'none' && started - dirMtime >= RACY_MS) {
-    const file = cautionTableFile(home);
-    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(temp, text);
-      renameSync(temp, file);
-    } catch {
-      // an unwritable cache/: rebuilt next time
-    }
+    writeDerivedFile(cautionTableFile(home), text);
   }
   return text;
 }

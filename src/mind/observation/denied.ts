@@ -2,6 +2,23 @@ import { join } from 'node:path';
 import { argsDigest, CLIP, clip, eventId } from './digest.js';
 import { appendEvent, type CognitionEvent } from './events.js';
 
+/** What every observation of a host tool call starts with (`source: hook`). */
+export function hookObservation(
+  call: { host: string; session: string | null; tool: string; toolUseId: string | null },
+  now: Date,
+): CognitionEvent {
+  return {
+    id: eventId(now),
+    ts: now.toISOString(),
+    kind: 'observe',
+    source: 'hook',
+    host: call.host,
+    ...(call.session ? { session: call.session } : {}),
+    tool_name: call.tool,
+    ...(call.toolUseId ? { tool_use_id: call.toolUseId } : {}),
+  };
+}
+
 /** A call a PreToolUse hook refused (the gate or a memory). */
 export interface DeniedCall {
   host: string;
@@ -18,17 +35,10 @@ export interface DeniedCall {
  */
 export function recordDeniedCall(home: string, call: DeniedCall, now: Date): CognitionEvent {
   const event: CognitionEvent = {
-    id: eventId(now),
-    ts: now.toISOString(),
-    kind: 'observe',
-    source: 'hook',
-    host: call.host,
-    ...(call.session ? { session: call.session } : {}),
-    tool_name: call.tool,
+    ...hookObservation(call, now),
     ...argsDigest(call.args),
     outcome: 'denied',
     error: clip(call.reason, CLIP.error),
-    ...(call.toolUseId ? { tool_use_id: call.toolUseId } : {}),
   };
   appendEvent(join(home, 'events'), event, now);
   return event;

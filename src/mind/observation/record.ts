@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { argsDigest, CLIP, clip, eventId, textOf } from './digest.js';
+import { hookObservation } from './denied.js';
+import { argsDigest, CLIP, clip, textOf } from './digest.js';
 import { appendEvent, type CognitionEvent } from './events.js';
 import { pendingExpectations, pickExpectation } from './pairing.js';
 import { type PredictionError, predictionError, STOP_LINE } from './prediction-error.js';
@@ -79,19 +80,12 @@ export function recordHookCall(home: string, call: HookCall, now: Date): Recorde
   const clipped = clip(outcome, CLIP.result);
   const detail = expectation ? predictionError(expectation.expected, clipped) : null;
   const event: CognitionEvent = {
-    id: eventId(now),
-    ts: now.toISOString(),
-    kind: 'observe',
-    source: 'hook',
-    host: call.host,
-    ...(call.session ? { session: call.session } : {}),
-    tool_name: call.tool,
+    ...hookObservation(call, now),
     ...digest,
     result: clipped,
     outcome: call.error ? 'error' : 'ok',
     ...(call.error ? { error: clip(call.error, CLIP.error) } : {}),
     ...(call.durationMs !== null ? { duration_ms: Math.round(call.durationMs) } : {}),
-    ...(call.toolUseId ? { tool_use_id: call.toolUseId } : {}),
     ...(detail ? { prediction_error: detail.value } : {}),
     ...(expectation ? { expectation_of: expectation.id } : {}),
   };

@@ -10,8 +10,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { BudgetMeter, unavailable } from './budget.js';
-import { type ApiSubstrateOptions, costOf, missingKey } from './options.js';
-import { ModelCallError, statusError, streamError, withRetry } from './retry.js';
+import { type ApiSubstrateOptions, missingKey } from './options.js';
+import { ModelCallError, reportRetry, statusError, streamError, withRetry } from './retry.js';
 import type { Substrate, SubstrateRequest, SubstrateResult, ToolCall } from './types.js';
 
 type MessageParam = Anthropic.MessageParam;
@@ -90,24 +90,14 @@ async function runLoop(
           policy: options.retry,
           signal: meter.signal,
           classify: (error) => classify(sdk, error),
-          onRetry: (failure, delayMs) =>
-            request.onEvent({
-              type: 'error',
-              code: failure.code,
-              message: `${failure.message}; retrying in ${delayMs} ms`,
-              retrying: true,
-            }),
+          onRetry: reportRetry(request.onEvent),
         },
       );
-      meter.turns++;
-      const usage = {
-        inputTokens: message.usage.input_tokens,
-        outputTokens: message.usage.output_tokens,
-      };
-      const cost = costOf(options.pricing, usage.inputTokens, usage.outputTokens);
-      const turnUsage = cost === undefined ? usage : { ...usage, costUsd: cost };
-      meter.add(turnUsage);
-      request.onEvent({ type: 'usage', ...turnUsage });
+      meter.chargeTurn(
+        { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+        options.pricing,
+        request.onEvent,
+      );
       const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
       if (text) lastText = text;
       messages.push({ role: 'assistant', content: message.content as Anthropic.ContentBlockParam[] });

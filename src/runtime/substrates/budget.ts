@@ -3,7 +3,8 @@
  * the whole session) and wall time. Running past any of them ends the session with the named
  * failure `budget_exhausted`; the caller's own abort is `aborted`.
  */
-import type { Budget, SubstrateFailureCode, SubstrateResult, Usage } from './types.js';
+import { costOf, type Pricing } from './options.js';
+import type { Budget, SubstrateEvent, SubstrateFailureCode, SubstrateResult, Usage } from './types.js';
 
 export class BudgetMeter {
   turns = 0;
@@ -29,6 +30,15 @@ export class BudgetMeter {
       this.timer.unref();
     }
     this.signal = AbortSignal.any([callerSignal, this.wallTimer.signal]);
+  }
+
+  /** Counts one model turn and its tokens (priced when the price is known) and reports them. */
+  chargeTurn(tokens: Usage, pricing: Pricing | undefined, onEvent: (event: SubstrateEvent) => void): void {
+    this.turns++;
+    const cost = costOf(pricing, tokens.inputTokens, tokens.outputTokens);
+    const usage = cost === undefined ? tokens : { ...tokens, costUsd: cost };
+    this.add(usage);
+    onEvent({ type: 'usage', ...usage });
   }
 
   add(usage: Usage): void {

@@ -16,7 +16,8 @@
  * (`memory__read_graph`), not Claude Code's (`mcp__memory__read_graph`).
  */
 import { BudgetMeter, unavailable } from './budget.js';
-import { promptText, runCli } from './process.js';
+import { type Json, list, num, obj } from './json.js';
+import { jsonLines, notStarted, promptText, runCli } from './process.js';
 import type { Substrate, SubstrateRequest, SubstrateResult, SubstrateTool } from './types.js';
 
 export interface ClaudeCliOptions {
@@ -76,11 +77,6 @@ export function claudeArgs(request: SubstrateRequest, options: Pick<ClaudeCliOpt
   return args;
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v !== null && typeof v === 'object' ? (v as Json) : {});
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   return list(content)
@@ -110,13 +106,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
   let lastText = '';
   let tokenFailure: string | undefined;
 
-  const onLine = (line: string) => {
-    let event: Json;
-    try {
-      event = obj(JSON.parse(line));
-    } catch {
-      return;
-    }
+  const onLine = jsonLines((event) => {
     if (event.type === 'assistant') {
       const message = obj(event.message);
       for (const part of list(message.content)) {
@@ -175,7 +165,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
     } else if (event.type === 'result') {
       result = event;
     }
-  };
+  });
 
   const run = await runCli(options.command, claudeArgs(request, options), {
     cwd: options.cwd,
@@ -189,9 +179,12 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
   if (run.spawnError) {
     meter.dispose();
     return unavailable(
-      run.spawnError.code === 'ENOENT'
-        ? `claude-cli: "${options.command}" was not found; install Claude Code (npm i -g @anthropic-ai/claude-code) or set substrates.claude_cli.command in firstlight.yaml`
-        : `claude-cli: could not start "${options.command}": ${run.spawnError.message}`,
+      notStarted(
+        'claude-cli',
+        options.command,
+        run.spawnError,
+        'Claude Code (npm i -g @anthropic-ai/claude-code)',
+      ),
     );
   }
   for (const d of list(result?.permission_denials)) {

@@ -17,7 +17,8 @@
  * come from the user's Codex config.
  */
 import { BudgetMeter, unavailable } from './budget.js';
-import { promptText, runCli } from './process.js';
+import { num, obj } from './json.js';
+import { jsonLines, notStarted, promptText, runCli } from './process.js';
 import type { Substrate, SubstrateRequest, SubstrateResult } from './types.js';
 
 export interface CodexCliOptions {
@@ -61,10 +62,6 @@ export function codexArgs(request: SubstrateRequest, options: Pick<CodexCliOptio
   return args;
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v !== null && typeof v === 'object' ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
 export function codexCliSubstrate(options: CodexCliOptions): Substrate {
   return {
     kind: 'codex-cli',
@@ -79,13 +76,7 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
   let lastText = '';
   let failure: string | undefined;
   let budgetFailure: string | undefined;
-  const onLine = (line: string) => {
-    let event: Json;
-    try {
-      event = obj(JSON.parse(line));
-    } catch {
-      return;
-    }
+  const onLine = jsonLines((event) => {
     const item = obj(event.item);
     if (
       event.type === 'item.started' &&
@@ -134,7 +125,7 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
       request.onEvent({ type: 'error', code: String(event.type), message, retrying });
       if (!retrying) failure = message;
     }
-  };
+  });
   const run = await runCli(options.command, codexArgs(request, options), {
     cwd: options.cwd,
     env: options.env,
@@ -145,9 +136,7 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
   if (run.spawnError) {
     meter.dispose();
     return unavailable(
-      run.spawnError.code === 'ENOENT'
-        ? `codex-cli: "${options.command}" was not found; install Codex (npm i -g @openai/codex) or set substrates.codex_cli.command in firstlight.yaml`
-        : `codex-cli: could not start "${options.command}": ${run.spawnError.message}`,
+      notStarted('codex-cli', options.command, run.spawnError, 'Codex (npm i -g @openai/codex)'),
     );
   }
   if (budgetFailure) return meter.result(lastText, { code: 'budget_exhausted', message: budgetFailure });

@@ -19,7 +19,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BudgetMeter, unavailable } from './budget.js';
-import { promptText, runCli } from './process.js';
+import { type Json, num, obj } from './json.js';
+import { jsonLines, notStarted, promptText, runCli } from './process.js';
 import type { Substrate, SubstrateRequest, SubstrateResult } from './types.js';
 
 export interface GeminiCliOptions {
@@ -108,10 +109,6 @@ export function geminiArgs(
   ];
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v !== null && typeof v === 'object' ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
 export function geminiCliSubstrate(options: GeminiCliOptions): Substrate {
   return {
     kind: 'gemini-cli',
@@ -137,13 +134,7 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
   const denials: { tool: string; input?: unknown }[] = [];
   let text = '';
   let result: Json | undefined;
-  const onLine = (line: string) => {
-    let event: Json;
-    try {
-      event = obj(JSON.parse(line));
-    } catch {
-      return;
-    }
+  const onLine = jsonLines((event) => {
     if (event.type === 'message' && event.role === 'assistant' && typeof event.content === 'string') {
       text = event.delta === true ? text + event.content : event.content;
       request.onEvent({ type: 'text', text: event.content });
@@ -175,7 +166,7 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
     } else if (event.type === 'result') {
       result = event;
     }
-  };
+  });
   try {
     const run = await runCli(options.command, geminiArgs(request, options, policyFile), {
       cwd: options.cwd,
@@ -187,9 +178,7 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
     if (run.spawnError) {
       meter.dispose();
       return unavailable(
-        run.spawnError.code === 'ENOENT'
-          ? `gemini-cli: "${options.command}" was not found; install Gemini CLI (npm i -g @google/gemini-cli) or set substrates.gemini_cli.command in firstlight.yaml`
-          : `gemini-cli: could not start "${options.command}": ${run.spawnError.message}`,
+        notStarted('gemini-cli', options.command, run.spawnError, 'Gemini CLI (npm i -g @google/gemini-cli)'),
       );
     }
     const stats = obj(result?.stats);

@@ -9,8 +9,9 @@
  * streaming we read in about 300 lines here, and it would be bundled into the CLI.
  */
 import { BudgetMeter, unavailable } from './budget.js';
-import { type ApiSubstrateOptions, costOf, missingKey } from './options.js';
-import { ModelCallError, statusError, streamError, withRetry } from './retry.js';
+import { type Json, num, obj, str } from './json.js';
+import { type ApiSubstrateOptions, missingKey } from './options.js';
+import { ModelCallError, reportRetry, statusError, streamError, withRetry } from './retry.js';
 import { readSse } from './sse.js';
 import type { Substrate, SubstrateRequest, SubstrateResult, ToolCall, Usage } from './types.js';
 
@@ -28,12 +29,6 @@ interface TurnOutcome {
   /** What to append to the conversation for the next turn (API-specific items). */
   replay: unknown[];
 }
-
-type Json = Record<string, unknown>;
-
-const obj = (v: unknown): Json => (v !== null && typeof v === 'object' ? (v as Json) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 function parseArgs(text: string): unknown {
   if (!text.trim()) return {};
@@ -279,20 +274,10 @@ async function runLoop(
             error instanceof ModelCallError
               ? error
               : new ModelCallError((error as Error).message ?? String(error), 'substrate_error', false),
-          onRetry: (failure, delayMs) =>
-            request.onEvent({
-              type: 'error',
-              code: failure.code,
-              message: `${failure.message}; retrying in ${delayMs} ms`,
-              retrying: true,
-            }),
+          onRetry: reportRetry(request.onEvent),
         },
       );
-      meter.turns++;
-      const cost = costOf(options.pricing, turn.usage.inputTokens, turn.usage.outputTokens);
-      const usage = cost === undefined ? turn.usage : { ...turn.usage, costUsd: cost };
-      meter.add(usage);
-      request.onEvent({ type: 'usage', ...usage });
+      meter.chargeTurn(turn.usage, options.pricing, request.onEvent);
       if (turn.text) lastText = turn.text;
       conversation.push(...turn.replay);
       if (turn.calls.length === 0) return meter.result(lastText);

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { type Json, obj } from './json.js';
 
 export interface CliRun {
   readonly code: number | null;
@@ -72,4 +73,30 @@ export function runCli(command: string, args: readonly string[], options: CliOpt
 export function promptText(messages: readonly { role: string; content: string }[]): string {
   if (messages.length === 1) return messages[0]!.content;
   return messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n\n');
+}
+
+/** An `onLine` for a CLI that streams JSON lines: each object to `onEvent`; other lines are skipped. */
+export function jsonLines(onEvent: (event: Json) => void): (line: string) => void {
+  return (line) => {
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return;
+    }
+    onEvent(obj(event));
+  };
+}
+
+/** Why an agent CLI did not start: not installed (with how to install it or point at it), or the error. */
+export function notStarted(
+  kind: string,
+  command: string,
+  error: NodeJS.ErrnoException,
+  install: string,
+): string {
+  const setting = `substrates.${kind.replace('-', '_')}.command`;
+  return error.code === 'ENOENT'
+    ? `${kind}: "${command}" was not found; install ${install} or set ${setting} in firstlight.yaml`
+    : `${kind}: could not start "${command}": ${error.message}`;
 }

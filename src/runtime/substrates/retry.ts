@@ -4,6 +4,7 @@
  * to the cap. The API substrates retry whole model calls, so an overload in the middle of a
  * stream is retried the same way as a 529 before it.
  */
+import type { SubstrateEvent } from './types.js';
 
 /** HTTP statuses a model API uses for "try again": rate limit, server errors, overloaded. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -118,3 +119,14 @@ export async function withRetry<T>(
     }
   }
 }
+
+/** `withRetry`'s onRetry for a substrate: each retried failure as an `error` event with `retrying: true`. */
+export const reportRetry =
+  (onEvent: (event: SubstrateEvent) => void) =>
+  (failure: ModelCallError, delayMs: number): void =>
+    onEvent({
+      type: 'error',
+      code: failure.code,
+      message: `${failure.message}; retrying in ${delayMs} ms`,
+      retrying: true,
+    });

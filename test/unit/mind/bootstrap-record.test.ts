@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bootstrapRecordDir,
   bootstrapRecordPath,
+  PRUNE_EVERY_MS,
   pruneBootstrapRecords,
   readBootstrapRecord,
   writeBootstrapRecord,
@@ -68,12 +69,16 @@ describe('bootstrap record', () => {
     });
   });
 
-  it('prunes records older than keepDays on each write', async () => {
+  it('prunes records older than keepDays when it writes, at most every PRUNE_EVERY_MS', async () => {
     await writeBootstrapRecord(home.dir, 'old', { now, via: 'bootstrap_session' });
     await writeBootstrapRecord(home.dir, 'recent', { now, via: 'bootstrap_session' });
     age('old', 31 * DAY, now);
     age('recent', 29 * DAY, now);
-    await writeBootstrapRecord(home.dir, 'new', { now, via: 'bootstrap_session' });
+    // Within the interval of the first write's prune: nothing is pruned.
+    await writeBootstrapRecord(home.dir, 'soon', { now, via: 'bootstrap_session' });
+    expect(readBootstrapRecord(home.dir, 'old')).not.toBeNull();
+    const later = new Date(now.getTime() + PRUNE_EVERY_MS);
+    await writeBootstrapRecord(home.dir, 'new', { now: later, via: 'bootstrap_session' });
     expect(readBootstrapRecord(home.dir, 'old')).toBeNull();
     expect(readBootstrapRecord(home.dir, 'recent')).not.toBeNull();
     expect(readBootstrapRecord(home.dir, 'new')).not.toBeNull();

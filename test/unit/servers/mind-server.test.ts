@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../src/core/index.js';
 import { bootstrapRecordDir, readBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
 import { packetJsonSchema } from '../../../src/mind/index.js';
@@ -69,13 +69,18 @@ describe('createMindServer', () => {
     cleanups.push(c.close, h.dispose);
     await c.client.callTool({ name: 'bootstrap_session', arguments: {} });
     expect(existsSync(bootstrapRecordDir(h.dir))).toBe(false);
+    // Written right after the answer goes out (the next turn of the event loop).
     await c.client.callTool({ name: 'bootstrap_session', arguments: { session_id: 'gate-1' } });
-    expect(readBootstrapRecord(h.dir, 'gate-1')).toMatchObject({
-      session_id: 'gate-1',
-      via: 'bootstrap_session',
-    });
+    await vi.waitFor(() =>
+      expect(readBootstrapRecord(h.dir, 'gate-1')).toMatchObject({
+        session_id: 'gate-1',
+        via: 'bootstrap_session',
+      }),
+    );
     await c.client.callTool({ name: 'get_system_prompt', arguments: { session_id: 'gate-2' } });
-    expect(readBootstrapRecord(h.dir, 'gate-2')).toMatchObject({ via: 'get_system_prompt' });
+    await vi.waitFor(() =>
+      expect(readBootstrapRecord(h.dir, 'gate-2')).toMatchObject({ via: 'get_system_prompt' }),
+    );
 
     const broken = exampleHomeCopy();
     rmSync(join(broken.dir, 'persona', 'agent_system.md'));
@@ -86,6 +91,9 @@ describe('createMindServer', () => {
     );
     expect(packet.mind_contract_available).toBe(false);
     await d.client.callTool({ name: 'get_system_prompt', arguments: { session_id: 'gate-3' } });
+    // Both servers run in this process: once a later call's record is written, gate-3's would be.
+    await c.client.callTool({ name: 'bootstrap_session', arguments: { session_id: 'gate-4' } });
+    await vi.waitFor(() => expect(readBootstrapRecord(h.dir, 'gate-4')).not.toBeNull());
     expect(readBootstrapRecord(broken.dir, 'gate-3')).toBeNull();
   });
 
