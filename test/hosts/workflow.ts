@@ -156,15 +156,16 @@ export function workflowPlace(
 }
 
 /**
- * Runs the workflow; `substrateFor(i)` names each session's substrate (a spec). Stops at the
- * first session that does not complete and returns what ran.
+ * Runs the workflow (its first `steps` sessions); `substrateFor(i)` names each session's
+ * substrate (a spec). Stops at the first session that does not complete and returns what ran.
  */
 export async function runWorkflow(
   runtime: Runtime,
   substrateFor: (index: number, step: WorkflowStep) => string,
+  steps = SEED_WORKFLOW.length,
 ): Promise<InvokeResult[]> {
   const results: InvokeResult[] = [];
-  for (const [i, step] of SEED_WORKFLOW.entries()) {
+  for (const [i, step] of SEED_WORKFLOW.slice(0, steps).entries()) {
     const read = step.reads === undefined ? undefined : results[step.reads]?.meta.handoff_id;
     const result = await runtime.invoke({
       persona: step.persona,
@@ -249,23 +250,13 @@ export function writeMemoryAuditor(place: { home: string }, substrate?: string):
 export async function scriptedUpToValidator(place: { root: string; home: string; project: string }) {
   const files = scriptFiles(place.root);
   const runtime = createRuntime({ home: place.home, project: place.project, env: {} });
-  let read: string | undefined;
-  for (const [i, step] of SEED_WORKFLOW.slice(0, 3).entries()) {
-    const done = await runtime.invoke({
-      persona: step.persona,
-      role: step.role,
-      surface: step.surface,
-      engagement: 'agent',
-      task: step.task,
-      ...(read ? { handoffs: [read] } : {}),
-      substrate: `scripted:${files[i]}`,
-    });
-    if (done.status !== 'completed')
-      throw new Error(`${step.persona}: ${done.status} ${done.meta.detail ?? ''}`);
-    read = done.meta.handoff_id;
+  const results = await runWorkflow(runtime, (i) => `scripted:${files[i]}`, 3);
+  const builder = results[2];
+  if (builder?.status !== 'completed' || !builder.meta.handoff_id) {
+    const last = results.at(-1);
+    throw new Error(`the scripted run stopped: ${last?.status} ${last?.meta.detail ?? ''}`);
   }
-  if (!read) throw new Error('the builder left no handoff');
-  return read;
+  return builder.meta.handoff_id;
 }
 
 export { createRuntime };
