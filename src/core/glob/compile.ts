@@ -6,7 +6,12 @@
  * matches any glob, `!Bash` would gate every other tool).
  */
 import picomatch from 'picomatch';
-import { type CompiledCallGlob, matchCompiledCallGlob } from './index.js';
+import {
+  type CompiledCallGlob,
+  type CompiledToolGlob,
+  matchCompiledCallGlob,
+  matchCompiledToolGlob,
+} from './index.js';
 
 const OPTIONS: picomatch.PicomatchOptions = {
   nocase: true,
@@ -21,29 +26,36 @@ export function toolGlobSource(glob: string): string {
   return picomatch.makeRe(glob, OPTIONS).source;
 }
 
-/** A matcher for one tool-name glob. Throws on a glob picomatch cannot compile. */
+/** A matcher for one tool-name glob (its compiled source, as the hooks match). Throws on a bad glob. */
 export function toolGlob(glob: string): (toolName: string) => boolean {
-  const isMatch = picomatch(glob, OPTIONS);
-  return (toolName) => isMatch(toolName);
+  const compiled = [{ glob, source: toolGlobSource(glob) }];
+  return (toolName) => matchCompiledToolGlob(toolName, compiled) !== null;
 }
 
-const compiled = new Map<string, (toolName: string) => boolean>();
+/** Tool-name globs with their compiled sources; a glob picomatch cannot compile is left out (it matches nothing). */
+export function compileToolGlobs(globs: readonly string[]): CompiledToolGlob[] {
+  const out: CompiledToolGlob[] = [];
+  for (const glob of globs) {
+    try {
+      out.push({ glob, source: toolGlobSource(glob) });
+    } catch {
+      // matches nothing
+    }
+  }
+  return out;
+}
+
+const compiledLists = new Map<string, CompiledToolGlob[]>();
 
 /** The first glob of `globs` that matches `toolName`, or null; a glob that does not compile matches nothing. */
 export function matchToolGlob(toolName: string, globs: readonly string[]): string | null {
-  for (const glob of globs) {
-    let isMatch = compiled.get(glob);
-    if (!isMatch) {
-      try {
-        isMatch = toolGlob(glob);
-      } catch {
-        isMatch = () => false;
-      }
-      compiled.set(glob, isMatch);
-    }
-    if (isMatch(toolName)) return glob;
+  const key = JSON.stringify(globs);
+  let compiled = compiledLists.get(key);
+  if (!compiled) {
+    compiled = compileToolGlobs(globs);
+    compiledLists.set(key, compiled);
   }
-  return null;
+  return matchCompiledToolGlob(toolName, compiled);
 }
 
 /**

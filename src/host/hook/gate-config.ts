@@ -105,22 +105,10 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
       .filter((t) => t.length > 0);
     source = 'env';
   }
-  const compiled = tools === DEFAULT_GATED_TOOLS ? DEFAULT_GATED : await compileToolGlobs(tools);
+  // The user's own globs load the compiler; the default list ships compiled.
+  const compiled =
+    tools === DEFAULT_GATED_TOOLS ? DEFAULT_GATED : (await loadGlobCompiler()).compileToolGlobs(tools);
   return { tools, compiled, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
-}
-
-/** The user's own gate globs, compiled by core/glob (loaded only for them). */
-async function compileToolGlobs(globs: readonly string[]): Promise<CompiledToolGlob[]> {
-  const { toolGlobSource } = await loadGlobCompiler();
-  const out: CompiledToolGlob[] = [];
-  for (const glob of globs) {
-    try {
-      out.push({ glob, source: toolGlobSource(glob) });
-    } catch {
-      // a glob picomatch cannot compile matches nothing
-    }
-  }
-  return out;
 }
 
 /**
