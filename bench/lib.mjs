@@ -91,3 +91,49 @@ export function writeResult(name, data) {
 /** A number to 3 decimals; a missing value as a dash; anything else as it is. */
 export const fmt = (x) =>
   x === null || x === undefined ? '  -  ' : typeof x === 'number' ? x.toFixed(3) : x;
+
+/**
+ * The hand-built request the runtime benches give a substrate directly ("bespoke wiring"), the
+ * peer of the same validator session through `invoke()`.
+ */
+export const bespokeRequest = () => ({
+  sessionId: 'bespoke',
+  systemPrompt: 'You validate.',
+  messages: [{ role: 'user', content: 'Validate the cache against its claims.' }],
+  tools: [],
+  removedTools: [],
+  mcpServers: {},
+  executeTool: async () => ({ output: '', isError: true }),
+  budget: { maxTurns: 20 },
+  signal: new AbortController().signal,
+  onEvent: () => {},
+});
+
+/**
+ * A validator's place for the runtime benches: a home, a project, and the builder's artifact
+ * handoff in it. `dispose()` removes the home and the project.
+ */
+export function validatorPlace(tag) {
+  const home = benchHome(0, `firstlight-bench-${tag}-`);
+  const project = mkdtempSync(join(tmpdir(), `firstlight-bench-${tag}-project-`));
+  const artifact = join(project, 'artifact.json');
+  writeFileSync(
+    artifact,
+    JSON.stringify({
+      kind: 'artifact',
+      content: {
+        artifact: 'src/cache.ts',
+        claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' },
+      },
+    }),
+  );
+  return {
+    home,
+    project,
+    artifact,
+    dispose: () => {
+      home.dispose();
+      rmSync(project, { recursive: true, force: true });
+    },
+  };
+}

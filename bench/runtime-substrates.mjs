@@ -4,12 +4,12 @@
 // Overhead = invoke's wall time minus the time spent inside the substrate (meta.timings);
 // the substrate's own cost over the 500 ms (SDK, HTTP, SSE parsing) is its own column.
 // Goal: runtime overhead at most 2 % of the session (10 ms).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createRuntime, createSubstrate, ScriptedSubstrate } from '../dist/runtime/index.js';
-import { benchHome, fmt, printTable, ROOT, stats, writeResult } from './lib.mjs';
+import { bespokeRequest, fmt, printTable, ROOT, stats, validatorPlace, writeResult } from './lib.mjs';
 
 const MODEL_MS = 500;
 const N = Number(process.env.BENCH_RUNTIME_N ?? 20);
@@ -34,19 +34,8 @@ const findings = {
 const answer = `One finding.\n\n\`\`\`json\n${JSON.stringify(findings, null, 2)}\n\`\`\``;
 const model = await startModelServer({ fallback: { text: answer, delayMs: MODEL_MS } });
 
-const home = benchHome(0, 'firstlight-bench-runtime-substrates-');
-const project = mkdtempSync(join(tmpdir(), 'firstlight-bench-substrates-project-'));
-const artifact = join(project, 'artifact.json');
-writeFileSync(
-  artifact,
-  JSON.stringify({
-    kind: 'artifact',
-    content: {
-      artifact: 'src/cache.ts',
-      claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' },
-    },
-  }),
-);
+const place = validatorPlace('substrates');
+const { home, project, artifact } = place;
 const env = { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: model.url };
 const spec = 'anthropic:claude-bench';
 const runtime = createRuntime({ home: home.dir, project, cwd: project, env });
@@ -55,18 +44,7 @@ const runtime = createRuntime({ home: home.dir, project, cwd: project, env });
 async function bespoke() {
   const substrate = createSubstrate(spec, { env });
   const t0 = performance.now();
-  const result = await substrate.run({
-    sessionId: 'bespoke',
-    systemPrompt: 'You validate.',
-    messages: [{ role: 'user', content: 'Validate the cache against its claims.' }],
-    tools: [],
-    removedTools: [],
-    mcpServers: {},
-    executeTool: async () => ({ output: '', isError: true }),
-    budget: { maxTurns: 20 },
-    signal: new AbortController().signal,
-    onEvent: () => {},
-  });
+  const result = await substrate.run(bespokeRequest());
   const total = performance.now() - t0;
   if (result.status !== 'completed')
     throw new Error(`bespoke run ${result.status}: ${result.failure?.message}`);
@@ -139,7 +117,6 @@ console.log(
 );
 writeResult('runtime-substrates', { model_ms: MODEL_MS, goal_ms: GOAL_MS, verdict, results });
 await model.close();
-home.dispose();
-rmSync(project, { recursive: true, force: true });
+place.dispose();
 rmSync(scratch, { recursive: true, force: true });
 if (verdict !== 'meets') process.exitCode = 1;

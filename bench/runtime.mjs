@@ -3,29 +3,16 @@
 // handoff writes) beside the bespoke wiring it replaces (calling the substrate directly), with
 // a scripted substrate that takes 500 ms per session. Overhead = pipeline time minus the time
 // spent inside the substrate. Goal: at most 2 % of the session, i.e. 10 ms.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { createRuntime, ScriptedSubstrate } from '../dist/runtime/index.js';
-import { benchHome, fmt, printTable, stats, writeResult } from './lib.mjs';
+import { bespokeRequest, fmt, printTable, stats, validatorPlace, writeResult } from './lib.mjs';
 
 const SESSION_MS = 500;
 const N = Number(process.env.BENCH_RUNTIME_N ?? 20);
 const GOAL_MS = SESSION_MS * 0.02;
 
-const home = benchHome(0, 'firstlight-bench-runtime-');
-const project = mkdtempSync(join(tmpdir(), 'firstlight-bench-runtime-project-'));
-const artifact = join(project, 'artifact.json');
-writeFileSync(
-  artifact,
-  JSON.stringify({
-    kind: 'artifact',
-    content: {
-      artifact: 'src/cache.ts',
-      claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' },
-    },
-  }),
-);
+const place = validatorPlace('runtime');
+const { home, project, artifact } = place;
 const findings = {
   handoff: {
     findings: [{ id: 'f1', summary: '🦦 no TTL', disposition: 'fix', evidence: 'src/cache.ts:12' }],
@@ -50,18 +37,7 @@ async function bespoke() {
   const substrate = script();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const result = await substrate.run({
-    sessionId: 'bespoke',
-    systemPrompt: 'You validate.',
-    messages: [{ role: 'user', content: 'Validate the cache against its claims.' }],
-    tools: [],
-    removedTools: [],
-    mcpServers: {},
-    executeTool: async () => ({ output: '', isError: true }),
-    budget: { maxTurns: 20 },
-    signal: new AbortController().signal,
-    onEvent: () => {},
-  });
+  const result = await substrate.run(bespokeRequest());
   const cpu = cpuMs(process.cpuUsage(c0));
   const total = performance.now() - t0;
   return { total, substrate: result.substrateMs, overhead: total - result.substrateMs, cpu };
@@ -142,5 +118,4 @@ writeResult('runtime', {
   cores: cpus().length,
   results,
 });
-home.dispose();
-rmSync(project, { recursive: true, force: true });
+place.dispose();
