@@ -5,8 +5,8 @@
  * every part uses to declare MCP tools as data.
  */
 
-export type { Tail } from './append-log.js';
-export { appendLine, readTailLines } from './append-log.js';
+export type { FollowedTail, Tail } from './append-log.js';
+export { appendLine, readTailLines, TailFollower } from './append-log.js';
 export {
   appendStateLine,
   confineFile,

@@ -15,7 +15,13 @@ import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
 import type { MemoryOverview } from './memory/overview.js';
 import { MemoryStore } from './memory/store.js';
-import { readSurprises, surpriseLine, topSurprises } from './observation/index.js';
+import {
+  readSurprises,
+  type Surprise,
+  surpriseLine,
+  surprisesFile,
+  topSurprises,
+} from './observation/index.js';
 import type {
   ActiveContext,
   BootstrapPacket,
@@ -27,6 +33,8 @@ import { PACKET_SCHEMA_VERSION } from './packet-version.js';
 import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
 import { SessionLog } from './sessions.js';
 
+/** Keys writeSoon remembers (a long-running HTTP server sees many sessions). */
+const MAX_WRITTEN_KEYS = 1000;
 /** How many unreflected surprises the packet names (the rest are counted). */
 const SURPRISES_SHOWN = 3;
 
@@ -100,9 +108,12 @@ export class Mind {
   // bootstrap_session runs at every session start: these re-read only files that changed.
   private readonly contractMemo: () => MindContract;
   private readonly settingsMemo: () => { settings: Settings; problems: string[] };
+  private readonly surprisesMemo: () => Surprise[];
   private warming: Promise<void> | undefined;
   /** Writes begun after an answer went out (writeSoon), until they finish. */
   private readonly afterAnswer = new Set<Promise<void>>();
+  /** When each keyed writeSoon last began (see writeSoon's `once`). */
+  private readonly writtenAt = new Map<string, number>();
   private readonly quickOverview: boolean;
   /** Said once, in the next packet: what the start swept after a crash. */
   private readonly startupNotices: string[] = [];
@@ -144,6 +155,10 @@ export class Mind {
     this.settingsMemo = memoByFiles(() => ({
       value: loadSettings(this.paths.settings),
       files: [this.paths.settings],
+    }));
+    this.surprisesMemo = memoByFiles(() => ({
+      value: readSurprises(this.home),
+      files: [surprisesFile(this.home)],
     }));
   }
 
@@ -232,7 +247,7 @@ export class Mind {
       host_limitations: [...HOST_LIMITATIONS],
       budget: { chars: 0, tokens_estimate: 0 },
     };
-    const surprises = readSurprises(this.home);
+    const surprises = this.surprisesMemo();
     if (surprises.length > 0) {
       packet.unreflected_surprises = {
         count: surprises.length,
@@ -279,11 +294,28 @@ export class Mind {
   /**
    * Runs `write` after the current answer has gone out (the next turn of the event loop), logging
    * a failure; `settle()` waits for every such write, so a server flushes them before it exits.
+   * With `once`, a write under the same key that began less than `unlessWrittenWithinMs` ago
+   * (by the mind's clock) makes this one unneeded.
    */
-  writeSoon(what: string, write: () => Promise<void>): void {
+  writeSoon(
+    what: string,
+    write: () => Promise<void>,
+    once?: { key: string; unlessWrittenWithinMs: number },
+  ): void {
+    if (once) {
+      const now = this.clock().getTime();
+      const last = this.writtenAt.get(once.key);
+      if (last !== undefined && now >= last && now - last < once.unlessWrittenWithinMs) return;
+      this.writtenAt.delete(once.key); // re-inserted last: the oldest key is the first dropped
+      this.writtenAt.set(once.key, now);
+      if (this.writtenAt.size > MAX_WRITTEN_KEYS) this.writtenAt.delete(this.writtenAt.keys().next().value!);
+    }
     const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(write)
-      .catch((error: Error) => this.log.warn(`could not ${what}: ${error.message}`))
+      .catch((error: Error) => {
+        if (once) this.writtenAt.delete(once.key); // failed: the next call tries again
+        this.log.warn(`could not ${what}: ${error.message}`);
+      })
       .finally(() => this.afterAnswer.delete(done));
     this.afterAnswer.add(done);
   }

@@ -1,6 +1,13 @@
-import { existsSync, renameSync, unlinkSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { appendStateLine, readStateFile, readStateTail } from '../core/index.js';
+import { existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import {
+  appendStateLine,
+  confineFile,
+  ensureDir,
+  readStateFile,
+  readStateTail,
+  TailFollower,
+} from '../core/index.js';
 
 /** One session start: a line of `<home>/sessions.jsonl`. */
 export interface SessionRecord {
@@ -31,6 +38,8 @@ export function sessionFiles(home: string): SessionFiles {
  * before) are all a packet needs; this holds about a hundred.
  */
 const TAIL_BYTES = 8 * 1024;
+/** ... and at most this many of its lines (a follower that reads appends alone keeps as many). */
+const TAIL_LINES = 100;
 /** Past this size the log is rotated (about 4,000 starts), so the files stay bounded. */
 export const ROTATE_BYTES = 256 * 1024;
 
@@ -75,19 +84,22 @@ function asRecord(value: unknown): SessionRecord | undefined {
 
 function readLog(file: string): FileRead | undefined {
   const tail = readStateTail(file, TAIL_BYTES);
-  if (!tail) return undefined;
+  return tail && fileRead(tail.lines.map(parseStart).slice(-TAIL_LINES), tail.size);
+}
+
+/** A log's parsed lines as a FileRead: the starts, and what the other lines are. */
+function fileRead(parsed: (SessionRecord | string)[], size: number): FileRead {
   const records: SessionRecord[] = [];
   const bad: string[] = [];
-  for (const line of tail.lines) {
-    const parsed = parseStart(line);
-    if (typeof parsed === 'string') bad.push(parsed);
-    else records.push(parsed);
+  for (const line of parsed) {
+    if (typeof line === 'string') bad.push(line);
+    else records.push(line);
   }
   const problem =
     bad.length === 0
       ? undefined
       : `${bad.length} unreadable line${bad.length === 1 ? '' : 's'}, the first ${bad[0]}`;
-  return { records, problem, size: tail.size };
+  return { records, problem, size };
 }
 
 /** `sessions.json`: `{current, previous}`, each a session start or null. */
@@ -115,12 +127,18 @@ function readSingle(file: string): FileRead | undefined {
 
 /** Reads `sessions.json` when it is still there, and the tails of the rotated log and the log. */
 export function readSessions(files: SessionFiles): SessionsRead {
-  const out: SessionsRead = { records: [], logSize: 0, corrupt: [], unreadable: [], singlePresent: false };
-  const sources: [string, (file: string) => FileRead | undefined][] = [
+  return collect(files, [
     [files.single, readSingle],
     [files.rotated, readLog],
     [files.log, readLog],
-  ];
+  ]);
+}
+
+function collect(
+  files: SessionFiles,
+  sources: [string, (file: string) => FileRead | undefined][],
+): SessionsRead {
+  const out: SessionsRead = { records: [], logSize: 0, corrupt: [], unreadable: [], singlePresent: false };
   for (const [file, read] of sources) {
     let result: FileRead | undefined;
     try {
@@ -136,6 +154,56 @@ export function readSessions(files: SessionFiles): SessionsRead {
     if (file === files.log) out.logSize = result.size;
   }
   return out;
+}
+
+/**
+ * {@link readSessions} for a process that reads the session files again and again (a server, at
+ * every bootstrap_session): each log is followed (TailFollower), so an unchanged file costs a
+ * stat and an appended start is the only line parsed; `sessions.json`, normally absent, is
+ * re-read only when its stat changes. The same answer as a fresh read.
+ */
+export class SessionsReader {
+  private readonly files: SessionFiles;
+  private readonly followers: Map<string, TailFollower<SessionRecord | string>>;
+  private single: { print: string; read: FileRead | undefined } | undefined;
+
+  constructor(files: SessionFiles) {
+    this.files = files;
+    const follow = (file: string) =>
+      new TailFollower(file, {
+        maxBytes: TAIL_BYTES,
+        maxLines: TAIL_LINES,
+        parse: parseStart,
+        beforeRead: confineFile,
+      });
+    this.followers = new Map([files.rotated, files.log].map((file) => [file, follow(file)]));
+  }
+
+  read(): SessionsRead {
+    const followed = (file: string): FileRead | undefined => {
+      const tail = this.followers.get(file)!.read();
+      return tail && fileRead(tail.items, tail.size);
+    };
+    return collect(this.files, [
+      [this.files.single, (file) => this.readSingle(file)],
+      [this.files.rotated, followed],
+      [this.files.log, followed],
+    ]);
+  }
+
+  /** Appends a session start to the log (O_APPEND, one write, no lock), keeping the follower in step. */
+  append(record: SessionRecord): void {
+    ensureDir(dirname(this.files.log));
+    confineFile(this.files.log);
+    this.followers.get(this.files.log)!.append(JSON.stringify(record));
+  }
+
+  private readSingle(file: string): FileRead | undefined {
+    const st = statSync(file, { throwIfNoEntry: false });
+    const print = st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}` : 'missing';
+    if (this.single?.print !== print) this.single = { print, read: st ? readSingle(file) : undefined };
+    return this.single.read;
+  }
 }
 
 /** `path`, or `path-2`, `path-3`, … : the first that does not exist (an aside file is never replaced). */

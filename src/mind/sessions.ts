@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
-import { appendStateLine, memoByFiles, withFileLock } from '../core/index.js';
+import { withFileLock } from '../core/index.js';
 import {
   needsUpkeep,
-  readSessions,
   type SessionFiles,
   type SessionRecord,
   type SessionsRead,
+  SessionsReader,
   sessionFiles,
   upkeep,
 } from './session-files.js';
@@ -56,6 +56,7 @@ export class SessionLog {
   private readonly files: SessionFiles;
   private readonly onProblem: (message: string) => void;
   private readonly seen = new Map<string, SessionRecord | null>();
+  private readonly reader: SessionsReader;
   private readonly read: () => SessionsRead;
   /** Files moved aside and failed writes, until a packet reports them. */
   private notices: string[] = [];
@@ -63,8 +64,8 @@ export class SessionLog {
   constructor(home: string, options: SessionLogOptions = {}) {
     this.files = sessionFiles(home);
     this.onProblem = options.onProblem ?? (() => {});
-    const { single, rotated, log } = this.files;
-    this.read = memoByFiles(() => ({ value: readSessions(this.files), files: [single, rotated, log] }));
+    this.reader = new SessionsReader(this.files);
+    this.read = () => this.reader.read();
   }
 
   /** The previous session relative to `sessionKey`, recording this session's start on first sight. */
@@ -150,7 +151,7 @@ export class SessionLog {
       }
     }
     try {
-      appendStateLine(this.files.log, JSON.stringify(start));
+      this.reader.append(start);
     } catch (error) {
       report(`could not record the session start: ${(error as Error).message}`);
     }

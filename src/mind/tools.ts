@@ -18,13 +18,22 @@ export interface ConnectionInfo {
  * the event loop): a new file per session cost bootstrap_session 1.5 to 2.5 ms here, more than
  * the packet itself, and the agent's next tool call comes a model turn later, its hook a process
  * start after that (over 100 ms), by which time the record is there. A server exits only after
- * such writes finish (Mind.settle). A failed write costs the gate, never the bootstrap.
+ * such writes finish (Mind.settle). A failed write costs the gate, never the bootstrap. A
+ * session this process recorded within RECORD_AGAIN_MS is not written again: a host re-calling
+ * bootstrap_session (after a compaction) has its record already, and the write, done between
+ * answers, would delay the next call by about half a millisecond.
  */
 function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): void {
-  mind.writeSoon('record the bootstrap for the tool gate', () =>
-    writeBootstrapRecord(mind.home, sessionId, { now: mind.clock(), via }),
+  const now = mind.clock();
+  mind.writeSoon(
+    'record the bootstrap for the tool gate',
+    () => writeBootstrapRecord(mind.home, sessionId, { now, via }),
+    { key: `bootstrap-record:${sessionId}`, unlessWrittenWithinMs: RECORD_AGAIN_MS },
   );
 }
+
+/** A session's record is rewritten by the same process only after this long (it is pruned after 30 days). */
+const RECORD_AGAIN_MS = 60 * 60 * 1000;
 
 /** The optional `session_id` argument the startup tools take. */
 const sessionIdArg = (describe: string) => z.string().min(1).max(200).optional().describe(describe);

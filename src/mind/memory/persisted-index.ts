@@ -67,33 +67,6 @@ export function readSavedIndex(file: string, format: number): SavedIndex | undef
   return { manifest: head.manifest, tables: head.tables, lines };
 }
 
-/**
- * `mini` with the saved postings of `terms` (none of them in `mini` yet) added: a new instance,
- * loaded from mini.toJSON() plus those postings. Costs the document tables and the postings
- * already loaded, so a process loads a few terms this way and the rest at once (withAllAsync).
- * `dead`: the lines may name discarded documents (see livePostings), so they are left out.
- */
-export function withTerms<T>(
-  mini: MiniSearch<T>,
-  lines: ReadonlyMap<string, string>,
-  terms: Iterable<string>,
-  options: Options<T>,
-  dead: boolean,
-): MiniSearch<T> {
-  const js = withoutDirt(mini);
-  for (const term of terms) {
-    const postings = JSON.parse(lines.get(term)!) as TermPostings;
-    const live = dead ? livePostings(postings, js.documentIds) : postings;
-    if (live) js.index.push([term, live]);
-  }
-  return MiniSearch.loadJS(js, options);
-}
-
-/** An index of the saved tables and no postings (see withTerms). */
-export function fromTables<T>(tables: IndexTables, options: Options<T>): MiniSearch<T> {
-  return MiniSearch.loadJS({ ...tables, index: [] }, options);
-}
-
 /** An index of a whole snapshot, every posting loaded. */
 export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSearch<T> {
   const index: IndexJs['index'] = [];
@@ -104,32 +77,162 @@ export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSea
   return MiniSearch.loadJS({ ...saved.tables, index, dirtCount: 0 }, options);
 }
 
-/** `mini` plus all of `parsed` (term postings, already live: see livePostings), loaded without blocking for long. */
-export function withAllAsync<T>(
-  mini: MiniSearch<T>,
-  parsed: [string, TermPostings][],
-  options: Options<T>,
-): Promise<MiniSearch<T>> {
-  const js = withoutDirt(mini);
-  for (const entry of parsed) js.index.push(entry);
-  return MiniSearch.loadJSAsync(js, options);
-}
+/**
+ * A saved index used without loading it. The snapshot's postings stay lines, each parsed the
+ * first time a query reaches it; what changed since lives in `overlay`, a small MiniSearch
+ * holding the documents added since, the saved documents discarded since (brought in to be
+ * discarded, so MiniSearch updates the document count and average field lengths as it would in
+ * the whole index), and those index-wide figures. A query runs on a throwaway instance loaded
+ * (loadJS) with the overlay plus the saved postings it can reach and the saved documents they
+ * name: what it reads of the whole index is exactly that, so it scores as the whole index
+ * would, at a cost that grows with the postings reached rather than with the index. (Loading a
+ * new whole-index instance per query cost 8 to 20 ms at 10,000 memories: the document tables
+ * alone take 8.) Postings of discarded documents are left out, as a fresh index would have them.
+ */
+export class SavedIndexView<T> {
+  private overlay: MiniSearch<T>;
+  /** The overlay's toJSON(), until it changes. */
+  private overlayJs: IndexJs | undefined;
+  private readonly tables: IndexTables;
+  private readonly lines: ReadonlyMap<string, string>;
+  private readonly parsed = new Map<string, TermPostings>();
+  /** Saved document id -> its short id in the snapshot. */
+  private readonly savedShortId = new Map<string, string>();
+  /** Short ids of saved documents discarded since. */
+  private readonly discarded = new Set<string>();
+  private readonly options: Options<T>;
 
-/** The ids of `mini`'s documents, short id -> id, as its postings name them. */
-export function documentIdsOf<T>(mini: MiniSearch<T>): IndexJs['documentIds'] {
-  return withoutDirt(mini).documentIds;
-}
-
-/** mini.toJSON() without the postings of discarded documents (discard() counts them as dirt). */
-function withoutDirt<T>(mini: MiniSearch<T>): IndexJs {
-  const js = mini.toJSON();
-  if ((js.dirtCount ?? 0) === 0) return js;
-  const index: IndexJs['index'] = [];
-  for (const [term, postings] of js.index) {
-    const live = livePostings(postings, js.documentIds);
-    if (live) index.push([term, live]);
+  constructor(saved: SavedIndex, options: Options<T>) {
+    this.tables = saved.tables;
+    this.lines = saved.lines;
+    this.options = options;
+    for (const [short, id] of Object.entries(saved.tables.documentIds))
+      this.savedShortId.set(String(id), short);
+    this.overlay = MiniSearch.loadJS(
+      { ...saved.tables, documentIds: {}, fieldLength: {}, storedFields: {}, index: [], dirtCount: 0 },
+      options,
+    );
   }
-  return { ...js, index, dirtCount: 0 };
+
+  get documentCount(): number {
+    return this.overlay.documentCount;
+  }
+
+  /** Saved terms whose postings are not parsed yet. */
+  get unparsed(): number {
+    return this.lines.size - this.parsed.size;
+  }
+
+  has(id: string): boolean {
+    if (this.overlay.has(id)) return true;
+    const short = this.savedShortId.get(id);
+    return short !== undefined && !this.discarded.has(short);
+  }
+
+  add(doc: T): void {
+    this.overlay.add(doc);
+    this.overlayJs = undefined;
+  }
+
+  discard(id: string): void {
+    this.discardAll([id]);
+  }
+
+  /** Discards documents of the index (those it does not hold are ignored), the saved ones in one rebuild of the overlay. */
+  discardAll(ids: Iterable<string>): void {
+    const bring: string[] = [];
+    const drop: string[] = [];
+    for (const id of ids) {
+      const short = this.savedShortId.get(id);
+      if (this.overlay.has(id)) drop.push(id);
+      else if (short !== undefined && !this.discarded.has(short)) bring.push(short);
+    }
+    if (bring.length > 0) {
+      // The overlay takes the saved documents in (their field lengths) to discard them as the whole index would.
+      const js = this.overlay.toJSON();
+      for (const short of bring) {
+        js.documentIds[short] = this.tables.documentIds[short];
+        js.fieldLength[short] = this.tables.fieldLength[short]!;
+        this.discarded.add(short);
+        drop.push(String(this.tables.documentIds[short]));
+      }
+      this.overlay = MiniSearch.loadJS(js, this.options);
+    }
+    for (const id of drop) this.overlay.discard(id);
+    if (drop.length > 0) this.overlayJs = undefined;
+  }
+
+  /** Parses saved terms for about `ms`; true once every term is parsed. */
+  parseFor(ms: number): boolean {
+    const until = performance.now() + ms;
+    let n = 0;
+    for (const term of this.lines.keys()) {
+      if (this.parsed.has(term)) continue;
+      this.postings(term);
+      if ((++n & 15) === 0 && performance.now() > until) return false;
+    }
+    return true;
+  }
+
+  /** A MiniSearch holding what a search for `savedTerms` (the saved terms it can reach) reads of the whole index. */
+  forTerms(savedTerms: Iterable<string>): MiniSearch<T> {
+    return MiniSearch.loadJS(this.merged(savedTerms), this.options);
+  }
+
+  /** The whole index in one instance, loaded without blocking for long (every saved term is parsed first). */
+  whole(): Promise<MiniSearch<T>> {
+    return MiniSearch.loadJSAsync(this.merged(this.lines.keys()), this.options);
+  }
+
+  private postings(term: string): TermPostings {
+    let postings = this.parsed.get(term);
+    if (!postings) {
+      postings = JSON.parse(this.lines.get(term)!) as TermPostings;
+      this.parsed.set(term, postings);
+    }
+    return postings;
+  }
+
+  /** The overlay's serialisation plus the saved postings of `savedTerms` and the live saved documents they name. */
+  private merged(savedTerms: Iterable<string>): IndexJs {
+    this.overlayJs ??= this.overlay.toJSON();
+    const overlay = this.overlayJs;
+    const documentIds = { ...overlay.documentIds };
+    const fieldLength = { ...overlay.fieldLength };
+    const index = new Map<string, TermPostings>();
+    for (const [term, postings] of overlay.index) {
+      const live = livePostings(postings, overlay.documentIds);
+      if (live) index.set(term, live);
+    }
+    const { tables } = this;
+    for (const term of savedTerms) {
+      if (!this.lines.has(term)) continue;
+      const into: TermPostings = { ...index.get(term) };
+      let any = index.has(term);
+      for (const [field, docs] of Object.entries(this.postings(term))) {
+        let kept: Record<string, number> | undefined;
+        for (const [short, frequency] of Object.entries(docs)) {
+          const id = tables.documentIds[short];
+          if (id === undefined || this.discarded.has(short)) continue;
+          documentIds[short] = id;
+          fieldLength[short] = tables.fieldLength[short]!;
+          kept ??= into[field] = { ...into[field] };
+          kept[short] = frequency;
+        }
+        if (kept) any = true;
+      }
+      if (any) index.set(term, into);
+    }
+    return {
+      ...overlay,
+      documentIds,
+      fieldLength,
+      // loadJS keeps this array, and add()/discard() on that instance would change it in place.
+      averageFieldLength: [...overlay.averageFieldLength],
+      index: [...index],
+      dirtCount: 0,
+    };
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SearchResult } from 'minisearch';
+import type { SearchOptions, SearchResult } from 'minisearch';
 import { contentTerms, normalizeTerm, tokenize, UserError } from '../../core/index.js';
 import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
 import type { MemoryProblem } from './entries.js';
@@ -8,9 +8,9 @@ import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { LiveIndex, type LiveIndexOptions } from './live-index.js';
+import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './saved-terms.js';
 import type { MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
-import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './unloaded-terms.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */
 export interface RecallHit {
@@ -86,7 +86,7 @@ export class RecallIndex {
     const words = range ? withoutTime(query) : query;
     const queryTerms = new Set(contentTerms(words));
     const skipped = [...snapshot.problems, ...this.live.bodyProblems.values()];
-    const indexed = this.live.mini.documentCount;
+    const indexed = this.live.documentCount;
     if (queryTerms.size === 0 && !range) return { query, results: [], skipped, indexed };
     const search = {
       boost: { ...FIELD_BOOST },
@@ -116,7 +116,7 @@ export class RecallIndex {
   /** How many documents are indexed and how many files this instance has read to index them. */
   stats(): { documents: number; filesRead: number } {
     this.live.refresh();
-    return { documents: this.live.mini.documentCount, filesRead: this.live.filesRead };
+    return { documents: this.live.documentCount, filesRead: this.live.filesRead };
   }
 
   /**
@@ -127,9 +127,8 @@ export class RecallIndex {
     this.live.close();
   }
 
-  private search(text: string, options: Parameters<LiveIndex['mini']['search']>[1]): SearchResult[] {
-    this.live.reach(contentTerms(text));
-    return this.live.mini.search(text, options);
+  private search(text: string, options: SearchOptions): SearchResult[] {
+    return this.live.search(text, options);
   }
 
   private hit(r: SearchResult, queryTerms: Set<string>, timed: boolean): RecallHit {

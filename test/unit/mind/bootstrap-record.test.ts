@@ -9,6 +9,7 @@ import {
   readBootstrapRecord,
   writeBootstrapRecord,
 } from '../../../src/mind/bootstrap-record/index.js';
+import { createMind } from '../../../src/mind/index.js';
 import { tempDir } from '../../helpers/index.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -120,5 +121,31 @@ describe('bootstrap record', () => {
 
   it('pruning a home that has no records is a no-op', async () => {
     expect(pruneBootstrapRecords(home.dir, now)).toBe(0);
+  });
+
+  it('is written once per session and hour by a server: a host re-calling bootstrap_session writes nothing', async () => {
+    let clock = now.getTime();
+    const mind = createMind({ home: home.dir, clock: () => new Date(clock) });
+    const writes: string[] = [];
+    const once = { key: 'bootstrap-record:s', unlessWrittenWithinMs: 3600_000 };
+    const write = (what: string, fail = false) =>
+      mind.writeSoon(
+        what,
+        async () => {
+          writes.push(what);
+          if (fail) throw new Error('disk full');
+        },
+        once,
+      );
+    write('first', true);
+    await mind.settle();
+    write('after a failure');
+    write('at once again');
+    await mind.settle();
+    clock += 3600_000;
+    write('an hour later');
+    await mind.settle();
+    expect(writes).toEqual(['first', 'after a failure', 'an hour later']);
+    mind.close();
   });
 });

@@ -7,12 +7,12 @@ export const FUZZY_MIN = 7;
 export const FUZZY = 0.15;
 
 /**
- * The terms of a saved index whose postings are not loaded yet, and which of them a search can
- * visit: the exact terms, their prefix extensions and fuzzy neighbours, by MiniSearch's own
- * rules. A one-shot recall scans them (~10 ms at 10,000 memories); a process that keeps
+ * The terms of a saved index used without loading it (SavedIndexView), and which of them a
+ * search can visit: the exact terms, their prefix extensions and fuzzy neighbours, by
+ * MiniSearch's own rules. A one-shot recall scans them (~10 ms at 10,000 memories); a process that keeps
  * searching puts them in a trie (~45 ms once), as MiniSearch does its index.
  */
-export class UnloadedTerms implements Iterable<string> {
+export class SavedTerms {
   private readonly terms: Set<string>;
   private trie: SearchableMap<true> | undefined;
   private scans = 0;
@@ -21,24 +21,7 @@ export class UnloadedTerms implements Iterable<string> {
     this.terms = new Set(terms);
   }
 
-  get size(): number {
-    return this.terms.size;
-  }
-
-  has(term: string): boolean {
-    return this.terms.has(term);
-  }
-
-  delete(term: string): void {
-    this.terms.delete(term);
-    this.trie?.delete(term);
-  }
-
-  [Symbol.iterator](): Iterator<string> {
-    return this.terms[Symbol.iterator]();
-  }
-
-  /** The unloaded terms a search for `terms` can visit. */
+  /** The saved terms a search for `terms` can visit. */
   reachable(terms: string[]): Set<string> {
     const found = new Set<string>();
     if (this.terms.size === 0 || terms.length === 0) return found;
