@@ -329,7 +329,7 @@ export class LiveIndex {
     const { generation } = this;
     this.loadingRest = true;
     void saved
-      .whole()
+      .whole(SLICE_MS)
       .then((whole) => {
         if (this.generation !== generation || this.saved !== saved) return;
         this.mini = whole;

@@ -12,6 +12,13 @@ export type TermPostings = IndexJs['index'][number][1];
 /** Everything toJSON() writes besides the postings: ids, field lengths, averages, dirt count. */
 export type IndexTables = Omit<IndexJs, 'index'>;
 
+/** A SavedIndexView's merge under way: the documents and postings of the instance it will load. */
+interface Merge {
+  documentIds: IndexJs['documentIds'];
+  fieldLength: IndexJs['fieldLength'];
+  index: Map<string, TermPostings>;
+}
+
 /**
  * The snapshot of the recall index on disk, in a form a process can use without loading all of it.
  *
@@ -91,8 +98,8 @@ export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSea
  */
 export class SavedIndexView<T> {
   private overlay: MiniSearch<T>;
-  /** The overlay's toJSON(), until it changes. */
-  private overlayJs: IndexJs | undefined;
+  /** The overlay's serialisation (see overlayState), until it changes. */
+  private overlayCache: { js: IndexJs; index: Map<string, TermPostings> } | undefined;
   private readonly tables: IndexTables;
   private readonly lines: ReadonlyMap<string, string>;
   private readonly parsed = new Map<string, TermPostings>();
@@ -131,7 +138,7 @@ export class SavedIndexView<T> {
 
   add(doc: T): void {
     this.overlay.add(doc);
-    this.overlayJs = undefined;
+    this.overlayCache = undefined;
   }
 
   discard(id: string): void {
@@ -159,7 +166,7 @@ export class SavedIndexView<T> {
       this.overlay = MiniSearch.loadJS(js, this.options);
     }
     for (const id of drop) this.overlay.discard(id);
-    if (drop.length > 0) this.overlayJs = undefined;
+    if (drop.length > 0) this.overlayCache = undefined;
   }
 
   /** Parses saved terms for about `ms`; true once every term is parsed. */
@@ -176,12 +183,28 @@ export class SavedIndexView<T> {
 
   /** A MiniSearch holding what a search for `savedTerms` (the saved terms it can reach) reads of the whole index. */
   forTerms(savedTerms: Iterable<string>): MiniSearch<T> {
-    return MiniSearch.loadJS(this.merged(savedTerms), this.options);
+    const merged = this.startMerge();
+    for (const term of savedTerms) this.mergeTerm(merged, term);
+    return MiniSearch.loadJS(this.finishMerge(merged), this.options);
   }
 
-  /** The whole index in one instance, loaded without blocking for long (every saved term is parsed first). */
-  whole(): Promise<MiniSearch<T>> {
-    return MiniSearch.loadJSAsync(this.merged(this.lines.keys()), this.options);
+  /**
+   * The whole index in one instance, built without blocking for long: the saved postings are
+   * merged in slices of `sliceMs` (a query arriving meanwhile waits for one), then loaded with
+   * loadJSAsync. A change to the view meanwhile makes the result stale: the caller checks.
+   */
+  async whole(sliceMs: number): Promise<MiniSearch<T>> {
+    const merged = this.startMerge();
+    const terms = [...this.lines.keys()];
+    for (let at = 0; at < terms.length; ) {
+      const until = performance.now() + sliceMs;
+      while (at < terms.length) {
+        this.mergeTerm(merged, terms[at++]!);
+        if ((at & 15) === 0 && performance.now() > until) break;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return MiniSearch.loadJSAsync(this.finishMerge(merged), this.options);
   }
 
   private postings(term: string): TermPostings {
@@ -193,43 +216,56 @@ export class SavedIndexView<T> {
     return postings;
   }
 
-  /** The overlay's serialisation plus the saved postings of `savedTerms` and the live saved documents they name. */
-  private merged(savedTerms: Iterable<string>): IndexJs {
-    this.overlayJs ??= this.overlay.toJSON();
-    const overlay = this.overlayJs;
-    const documentIds = { ...overlay.documentIds };
-    const fieldLength = { ...overlay.fieldLength };
-    const index = new Map<string, TermPostings>();
-    for (const [term, postings] of overlay.index) {
-      const live = livePostings(postings, overlay.documentIds);
-      if (live) index.set(term, live);
-    }
-    const { tables } = this;
-    for (const term of savedTerms) {
-      if (!this.lines.has(term)) continue;
-      const into: TermPostings = { ...index.get(term) };
-      let any = index.has(term);
-      for (const [field, docs] of Object.entries(this.postings(term))) {
-        let kept: Record<string, number> | undefined;
-        for (const [short, frequency] of Object.entries(docs)) {
-          const id = tables.documentIds[short];
-          if (id === undefined || this.discarded.has(short)) continue;
-          documentIds[short] = id;
-          fieldLength[short] = tables.fieldLength[short]!;
-          kept ??= into[field] = { ...into[field] };
-          kept[short] = frequency;
-        }
-        if (kept) any = true;
+  /** The overlay's serialisation and its postings without those of documents it discarded. */
+  private overlayState(): { js: IndexJs; index: Map<string, TermPostings> } {
+    if (!this.overlayCache) {
+      const js = this.overlay.toJSON();
+      const index = new Map<string, TermPostings>();
+      for (const [term, postings] of js.index) {
+        const live = livePostings(postings, js.documentIds);
+        if (live) index.set(term, live);
       }
-      if (any) index.set(term, into);
+      this.overlayCache = { js, index };
     }
+    return this.overlayCache;
+  }
+
+  /** A merge begins with the overlay's documents and postings (copied as they are added to). */
+  private startMerge(): Merge {
+    const { js, index } = this.overlayState();
+    return { documentIds: { ...js.documentIds }, fieldLength: { ...js.fieldLength }, index: new Map(index) };
+  }
+
+  /** Adds a saved term's postings, and the live saved documents they name, to a merge. */
+  private mergeTerm(merged: Merge, term: string): void {
+    if (!this.lines.has(term)) return;
+    const { tables } = this;
+    const into: TermPostings = { ...merged.index.get(term) };
+    let any = merged.index.has(term);
+    for (const [field, docs] of Object.entries(this.postings(term))) {
+      let kept: Record<string, number> | undefined;
+      for (const [short, frequency] of Object.entries(docs)) {
+        const id = tables.documentIds[short];
+        if (id === undefined || this.discarded.has(short)) continue;
+        merged.documentIds[short] = id;
+        merged.fieldLength[short] = tables.fieldLength[short]!;
+        kept ??= into[field] = { ...into[field] };
+        kept[short] = frequency;
+      }
+      if (kept) any = true;
+    }
+    if (any) merged.index.set(term, into);
+  }
+
+  private finishMerge(merged: Merge): IndexJs {
+    const { js } = this.overlayState();
     return {
-      ...overlay,
-      documentIds,
-      fieldLength,
+      ...js,
+      documentIds: merged.documentIds,
+      fieldLength: merged.fieldLength,
       // loadJS keeps this array, and add()/discard() on that instance would change it in place.
-      averageFieldLength: [...overlay.averageFieldLength],
-      index: [...index],
+      averageFieldLength: [...js.averageFieldLength],
+      index: [...merged.index],
       dirtCount: 0,
     };
   }
