@@ -239,22 +239,26 @@ export class SavedIndexView<T> {
   /** Adds a saved term's postings, and the live saved documents they name, to a merge. */
   private mergeTerm(merged: Merge, term: string): void {
     if (!this.lines.has(term)) return;
-    const { tables } = this;
-    const into: TermPostings = { ...merged.index.get(term) };
-    let any = merged.index.has(term);
-    for (const [field, docs] of Object.entries(this.postings(term))) {
+    const { documentIds, fieldLength } = this.tables;
+    const postings = this.postings(term);
+    // Copied only when a saved posting is added: the overlay's postings are shared between merges.
+    let into: TermPostings | undefined;
+    for (const field in postings) {
+      const docs = postings[field]!;
       let kept: Record<string, number> | undefined;
-      for (const [short, frequency] of Object.entries(docs)) {
-        const id = tables.documentIds[short];
+      for (const short in docs) {
+        const id = documentIds[short];
         if (id === undefined || this.discarded.has(short)) continue;
         merged.documentIds[short] = id;
-        merged.fieldLength[short] = tables.fieldLength[short]!;
-        kept ??= into[field] = { ...into[field] };
-        kept[short] = frequency;
+        merged.fieldLength[short] = fieldLength[short]!;
+        if (!kept) {
+          into ??= { ...merged.index.get(term) };
+          kept = into[field] = { ...into[field] };
+        }
+        kept[short] = docs[short]!;
       }
-      if (kept) any = true;
     }
-    if (any) merged.index.set(term, into);
+    if (into) merged.index.set(term, into);
   }
 
   private finishMerge(merged: Merge): IndexJs {
