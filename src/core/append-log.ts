@@ -131,15 +131,13 @@ export class TailFollower<T> {
       this.state = undefined; // read afresh next time
       return;
     }
-    const items = [...(before?.tail.items ?? []), this.options.parse(line)].slice(-this.options.maxLines);
-    this.state = {
-      dev: st.dev,
-      ino: st.ino,
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      lastLine: bytes,
-      tail: { items, size: st.size },
-    };
+    this.state = this.stateOf(st, bytes, [...(before?.tail.items ?? []), this.options.parse(line)]);
+  }
+
+  /** What is known of the file once `st` was taken: its newest `maxLines` of `items`. */
+  private stateOf(st: Stats, lastLine: Buffer | undefined, items: T[]): FollowedState<T> {
+    const tail = { items: items.slice(-this.options.maxLines), size: st.size };
+    return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, lastLine, tail };
   }
 
   /** The state after reading only what was appended since `known`, or undefined when that is not what happened. */
@@ -162,15 +160,7 @@ export class TailFollower<T> {
     const items = [...known.tail.items];
     for (const line of added.toString('utf8').split('\n'))
       if (line.trim() !== '') items.push(this.options.parse(line));
-    const end = lastLineStart(added);
-    return {
-      dev: st.dev,
-      ino: st.ino,
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-      lastLine: Buffer.from(added.subarray(end)),
-      tail: { items: items.slice(-this.options.maxLines), size: st.size },
-    };
+    return this.stateOf(st, Buffer.from(added.subarray(lastLineStart(added))), items);
   }
 
   /** The state after reading the file's last `maxBytes` afresh. */
@@ -193,15 +183,9 @@ export class TailFollower<T> {
       const items = lines.filter((line) => line.trim() !== '').map(this.options.parse);
       const whole = buffer[buffer.length - 1] === NEWLINE;
       const end = lastLineStart(buffer);
-      return {
-        dev: st.dev,
-        ino: st.ino,
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        // A partial last line (a disk that filled mid-write) leaves nothing to append after.
-        lastLine: whole && (end > 0 || start === 0) ? Buffer.from(buffer.subarray(end)) : undefined,
-        tail: { items: items.slice(-this.options.maxLines), size: st.size },
-      };
+      // A partial last line (a disk that filled mid-write) leaves nothing to append after.
+      const lastLine = whole && (end > 0 || start === 0) ? Buffer.from(buffer.subarray(end)) : undefined;
+      return this.stateOf(st, lastLine, items);
     } finally {
       closeSync(fd);
     }

@@ -44,13 +44,9 @@ const inside = (root: string, path: string): boolean => {
  * install manifest, the runtime's journal and handoffs) goes through here.
  */
 export function confineFile(file: string): void {
-  let link: Stats;
-  try {
-    link = lstatSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
+  // throwIfNoEntry: absent is common (a file about to be created), and exceptions are slow.
+  const link = lstatSync(file, { throwIfNoEntry: false });
+  if (!link) return;
   if (link.isSymbolicLink()) {
     const dir = dirname(resolve(file));
     let target: string;

@@ -99,7 +99,7 @@ export function readTextIfExists(path: string): string | undefined {
 /** mtime in ms, or undefined when the path does not exist. */
 export function mtimeMs(path: string): number | undefined {
   try {
-    return statSync(path).mtimeMs;
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@ import {
   appendStateLine,
   confineFile,
   ensureDir,
+  type FollowedTail,
   readStateFile,
   readStateTail,
   TailFollower,
@@ -128,23 +129,28 @@ function readSingle(file: string): FileRead | undefined {
 /** Reads `sessions.json` when it is still there, and the tails of the rotated log and the log. */
 export function readSessions(files: SessionFiles): SessionsRead {
   return collect(files, [
-    [files.single, readSingle],
-    [files.rotated, readLog],
-    [files.log, readLog],
+    readSource(files.single, readSingle),
+    readSource(files.rotated, readLog),
+    readSource(files.log, readLog),
   ]);
 }
 
-function collect(
-  files: SessionFiles,
-  sources: [string, (file: string) => FileRead | undefined][],
-): SessionsRead {
+/** What reading one source gave: its content, nothing (absent), or the error that stopped it. */
+type SourceRead = [file: string, read: FileRead | undefined | Error];
+
+function readSource(file: string, read: (file: string) => FileRead | undefined): SourceRead {
+  try {
+    return [file, read(file)];
+  } catch (error) {
+    return [file, error as Error];
+  }
+}
+
+function collect(files: SessionFiles, sources: SourceRead[]): SessionsRead {
   const out: SessionsRead = { records: [], logSize: 0, corrupt: [], unreadable: [], singlePresent: false };
-  for (const [file, read] of sources) {
-    let result: FileRead | undefined;
-    try {
-      result = read(file);
-    } catch (error) {
-      out.unreadable.push({ file, problem: `could not be read (${(error as Error).message})` });
+  for (const [file, result] of sources) {
+    if (result instanceof Error) {
+      out.unreadable.push({ file, problem: `could not be read (${result.message})` });
       continue;
     }
     if (!result) continue;
@@ -166,6 +172,10 @@ export class SessionsReader {
   private readonly files: SessionFiles;
   private readonly followers: Map<string, TailFollower<SessionRecord | string>>;
   private single: { print: string; read: FileRead | undefined } | undefined;
+  /** Each followed tail's reading, computed once per tail. */
+  private readonly tailReads = new WeakMap<FollowedTail<SessionRecord | string>, FileRead>();
+  /** The last answer and the parts it was made of. */
+  private last: { sources: SourceRead[]; read: SessionsRead } | undefined;
 
   constructor(files: SessionFiles) {
     this.files = files;
@@ -182,20 +192,42 @@ export class SessionsReader {
   read(): SessionsRead {
     const followed = (file: string): FileRead | undefined => {
       const tail = this.followers.get(file)!.read();
-      return tail && fileRead(tail.items, tail.size);
+      if (!tail) return undefined;
+      let read = this.tailReads.get(tail);
+      if (!read) {
+        read = fileRead(tail.items, tail.size);
+        this.tailReads.set(tail, read);
+      }
+      return read;
     };
-    return collect(this.files, [
-      [this.files.single, (file) => this.readSingle(file)],
-      [this.files.rotated, followed],
-      [this.files.log, followed],
-    ]);
+    const sources = [
+      readSource(this.files.single, (file) => this.readSingle(file)),
+      readSource(this.files.rotated, followed),
+      readSource(this.files.log, followed),
+    ];
+    // A follower hands back the same tail while its file is unchanged, so the same parts mean
+    // the same answer: a packet reads the session files several times, mostly unchanged.
+    const last = this.last;
+    if (last && sources.every(([, read], i) => !(read instanceof Error) && read === last.sources[i]![1]))
+      return last.read;
+    const read = collect(this.files, sources);
+    this.last = { sources, read };
+    return read;
   }
 
   /** Appends a session start to the log (O_APPEND, one write, no lock), keeping the follower in step. */
   append(record: SessionRecord): void {
-    ensureDir(dirname(this.files.log));
     confineFile(this.files.log);
-    this.followers.get(this.files.log)!.append(JSON.stringify(record));
+    const follower = this.followers.get(this.files.log)!;
+    const line = JSON.stringify(record);
+    try {
+      follower.append(line);
+    } catch (error) {
+      // The home's directory is there on every call but the first ever: made only when missing.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      ensureDir(dirname(this.files.log));
+      follower.append(line);
+    }
   }
 
   private readSingle(file: string): FileRead | undefined {

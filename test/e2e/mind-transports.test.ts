@@ -1,5 +1,5 @@
 /**
- * The mind's must-show cases (issue 2), run the same over both transports: the built CLI as a
+ * The mind's must-show cases, run the same over both transports: the built CLI as a
  * stdio server, and `serve --http` with an SDK client over streamable HTTP. Each home is built
  * once and shared; each transport starts one server per home.
  */

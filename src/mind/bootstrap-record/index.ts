@@ -11,10 +11,10 @@
  * hash so any id (VS Code's are URIs) is a safe name; the id inside guards against a collision.
  * Writes go through write-file-atomic (a temporary file beside the record, renamed over it), so
  * a reader sees a whole record or none, whichever of many servers on one home wrote last. Not
- * fsynced: bootstrap_session waits for the write, and the fsync was most of its time (about 4 of
- * 6 ms a call); a record lost to a power cut costs the agent one more bootstrap_session call,
- * since a missing or torn record reads as none. A write prunes records older than
- * {@link KEEP_DAYS} days and the oldest beyond {@link MAX_RECORDS}, at most every
+ * fsynced: the fsync was most of a bootstrap_session's time (about 4 of 6 ms a call), and the
+ * server's next call waits for the write; a record lost to a power cut costs the agent one more
+ * bootstrap_session call, since a missing or torn record reads as none. A write prunes records
+ * older than {@link KEEP_DAYS} days and the oldest beyond {@link MAX_RECORDS}, at most every
  * {@link PRUNE_EVERY_MS} per home and process (a prune stats every record).
  */
 import { createHash } from 'node:crypto';

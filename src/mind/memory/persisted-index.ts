@@ -81,7 +81,9 @@ export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSea
     const live = livePostings(JSON.parse(json) as TermPostings, saved.tables.documentIds);
     if (live) index.push([term, live]);
   }
-  return MiniSearch.loadJS({ ...saved.tables, index, dirtCount: 0 }, options);
+  // The averages are copied: the instance updates them in place as documents come and go.
+  const averageFieldLength = [...saved.tables.averageFieldLength];
+  return MiniSearch.loadJS({ ...saved.tables, averageFieldLength, index, dirtCount: 0 }, options);
 }
 
 /**
@@ -115,8 +117,18 @@ export class SavedIndexView<T> {
     this.options = options;
     for (const [short, id] of Object.entries(saved.tables.documentIds))
       this.savedShortId.set(String(id), short);
+    // The averages are copied: loadJS keeps the array it is given, and the overlay's add() and
+    // discard() update it in place, which would change the saved index under other readers.
     this.overlay = MiniSearch.loadJS(
-      { ...saved.tables, documentIds: {}, fieldLength: {}, storedFields: {}, index: [], dirtCount: 0 },
+      {
+        ...saved.tables,
+        averageFieldLength: [...saved.tables.averageFieldLength],
+        documentIds: {},
+        fieldLength: {},
+        storedFields: {},
+        index: [],
+        dirtCount: 0,
+      },
       options,
     );
   }
@@ -190,21 +202,51 @@ export class SavedIndexView<T> {
 
   /**
    * The whole index in one instance, built without blocking for long: the saved postings are
-   * merged in slices of `sliceMs` (a query arriving meanwhile waits for one), then loaded with
-   * loadJSAsync. A change to the view meanwhile makes the result stale: the caller checks.
+   * parsed in slices of `sliceMs` (a query arriving meanwhile waits for one), then loaded with
+   * loadJSAsync. A saved term's parsed postings are handed to it as they are (loadJSAsync copies
+   * them into its own maps) unless the overlay has the term too or they name a document that is
+   * not live: copying every posting doubled the garbage of a load, and the collector's pauses
+   * fell on the queries it was meant to spare. A change to the view meanwhile makes the result
+   * stale: the caller checks.
    */
   async whole(sliceMs: number): Promise<MiniSearch<T>> {
-    const merged = this.startMerge();
-    const terms = [...this.lines.keys()];
-    for (let at = 0; at < terms.length; ) {
-      const until = performance.now() + sliceMs;
-      while (at < terms.length) {
-        this.mergeTerm(merged, terms[at++]!);
-        if ((at & 15) === 0 && performance.now() > until) break;
-      }
-      await new Promise((resolve) => setImmediate(resolve));
+    const { js, index: overlay } = this.overlayState();
+    const merged: Merge = {
+      documentIds: { ...js.documentIds },
+      fieldLength: { ...js.fieldLength },
+      index: new Map(overlay),
+    };
+    const { documentIds, fieldLength } = this.tables;
+    for (const short in documentIds) {
+      if (this.discarded.has(short)) continue;
+      merged.documentIds[short] = documentIds[short]!;
+      merged.fieldLength[short] = fieldLength[short]!;
     }
-    return MiniSearch.loadJSAsync(this.finishMerge(merged), this.options);
+    const index: IndexJs['index'] = [];
+    let until = performance.now() + sliceMs;
+    let n = 0;
+    for (const term of this.lines.keys()) {
+      const postings = this.postings(term);
+      if (!overlay.has(term) && this.allLive(postings)) index.push([term, postings]);
+      else this.mergeTerm(merged, term);
+      if ((++n & 15) === 0 && performance.now() > until) {
+        await new Promise((resolve) => setImmediate(resolve));
+        until = performance.now() + sliceMs;
+      }
+    }
+    const finished = this.finishMerge(merged);
+    return MiniSearch.loadJSAsync({ ...finished, index: [...index, ...finished.index] }, this.options);
+  }
+
+  /** Whether every document `postings` names is a saved document not discarded since. */
+  private allLive(postings: TermPostings): boolean {
+    const { documentIds } = this.tables;
+    for (const field in postings) {
+      for (const short in postings[field]) {
+        if (documentIds[short] === undefined || this.discarded.has(short)) return false;
+      }
+    }
+    return true;
   }
 
   private postings(term: string): TermPostings {

@@ -340,7 +340,7 @@ function sortedIndex(list: readonly { file: string }[], file: string): number {
 
 function statMtime(path: string): number {
   try {
-    return statSync(path).mtimeMs;
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
   } catch {
     return Number.NaN;
   }

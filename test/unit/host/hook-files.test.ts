@@ -1,8 +1,7 @@
 /**
  * The hooks files install writes, read back from disk and checked against each host's documented
- * format (shared/research/host-anchors.md §2; Gemini CLI docs/hooks/reference.md for `timeout` in
- * milliseconds). Hand-written expectations here, not the adapters' own tables: a wrong table
- * must fail this test.
+ * hook format (Gemini CLI's docs/hooks/reference.md gives `timeout` in milliseconds).
+ * Hand-written expectations here, not the adapters' own tables: a wrong table must fail this test.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

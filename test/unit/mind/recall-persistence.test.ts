@@ -142,6 +142,14 @@ describe("persisted-index: a snapshot on MiniSearch's public serialisation", () 
     for (const query of ['alpha gamma', 'zeta', 'delta'])
       expect(view.forTerms(query.split(' ')).search(query)).toEqual(whole.search(query));
     expect((await view.whole(8)).search('alpha gamma zeta')).toEqual(whole.search('alpha gamma zeta'));
+    // Loading whole leaves the view's parsed postings as they were (they are handed over, not copied).
+    expect(view.forTerms(['alpha', 'gamma']).search('alpha gamma')).toEqual(whole.search('alpha gamma'));
+    // A view changes only itself, never the saved index it was given (MiniSearch keeps loadJS's
+    // averageFieldLength array and updates it in place). Unchanged since, loaded whole: as the
+    // clean index, the dead postings left out.
+    const unchanged = await new SavedIndexView(saved, options).whole(8);
+    expect(unchanged.search('alpha gamma epsilon')).toEqual(clean.search('alpha gamma epsilon'));
+    expect(new Map(unchanged.toJSON().index).has('epsilon')).toBe(false);
     // Cut short (a full disk): not a snapshot.
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, -3));
     expect(readSavedIndex(file, 1)).toBeUndefined();
