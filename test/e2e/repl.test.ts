@@ -273,7 +273,10 @@ describe.each(VARIANTS)(
       expect(result.stdout).toMatch(/\[\.\.\. output truncated: 130,002 characters written, 110,002 dropped/);
       expect(result.stdout.match(/output truncated/g)).toHaveLength(1);
       expect(result.stdout.startsWith('yyyy')).toBe(true);
-      expect(result.stdout.trimEnd().endsWith('zzzz')).toBe(true);
+      // ipykernel forwards what reaches fd 1 from a thread, so the end of a subprocess's output
+      // can arrive after a later print() of the same cell; the stdlib kernel keeps the order.
+      if (variant.kernel === 'stdlib') expect(result.stdout.trimEnd().endsWith('zzzz')).toBe(true);
+      else expect(result.stdout.trimEnd()).toMatch(/[yz]{1000}$/);
       expect(result.stderr).toBe('to-stderr\n');
     });
   },
