@@ -88,6 +88,7 @@ export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export type { SubstrateSettings } from './substrate-settings.js';
 export { substrateSettingsSchema } from './substrate-settings.js';
 export {
+  byCodeUnit,
   contentTerms,
   normalizeTerm,
   STOP_WORDS,

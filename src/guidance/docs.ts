@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { packagePath, parseFrontmatter } from '../core/index.js';
+import { byCodeUnit, packagePath, parseFrontmatter } from '../core/index.js';
 
 /** Where a guidance doc came from; a later layer replaces an earlier doc of the same name. */
 export type GuidanceSource = 'embedded' | 'home' | 'project';
@@ -73,7 +73,7 @@ export function loadGuidance(layers: readonly GuidanceLayer[]): GuidanceSet {
       else byName.delete(entry.doc.name);
     }
   }
-  const docs = [...byName.values()].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  const docs = [...byName.values()].sort((a, b) => a.order - b.order || byCodeUnit(a.name, b.name));
   return { docs, problems };
 }
 

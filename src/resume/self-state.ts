@@ -1,7 +1,7 @@
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import { isFirstlightError, readStateFile, withFileLock, writeStateFile } from '../core/index.js';
+import { byCodeUnit, isFirstlightError, readStateFile, withFileLock, writeStateFile } from '../core/index.js';
 
 /** Anchors kept per record (the newest; only the newest five are injected). */
 export const MAX_STORED_ANCHORS = 50;
@@ -191,7 +191,7 @@ function dedupe(anchors: readonly Anchor[]): Anchor[] {
 }
 
 function newestSessions(sessions: Record<string, CaptureRecord>): Record<string, CaptureRecord> {
-  const entries = Object.entries(sessions).sort(([, a], [, b]) => a.captured_at.localeCompare(b.captured_at));
+  const entries = Object.entries(sessions).sort(([, a], [, b]) => byCodeUnit(a.captured_at, b.captured_at));
   return Object.fromEntries(entries.slice(-MAX_STORED_SESSIONS));
 }
 

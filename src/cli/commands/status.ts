@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { byCodeUnit } from '../../core/index.js';
 import type { HomeOption } from '../io.js';
 
 interface StatusOptions extends HomeOption {
@@ -111,5 +112,5 @@ export function registerStatus(program: Command): void {
 }
 
 function sorted(counts: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0])));
 }

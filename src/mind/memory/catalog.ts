@@ -1,3 +1,4 @@
+import { byCodeUnit } from '../../core/text/index.js';
 import type { MemoryEntry } from './entries.js';
 import type { MemorySnapshot } from './store.js';
 
@@ -51,7 +52,7 @@ export function countCatalog(
 }
 
 function top(counts: Map<string, number>): Record<string, number> {
-  const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]));
   const out: Record<string, number> = {};
   let other = 0;
   sorted.forEach(([key, count], i) => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { byCodeUnit } from '../../core/text/index.js';
 
 /** Field limits: an event line stays a few KB however large the call was. */
 export const CLIP = { args: 2000, result: 4000, expected: 1000, observation: 4000, error: 1000 } as const;
@@ -19,7 +20,7 @@ export function stableJson(value: unknown): string {
     JSON.stringify(value, (_key, v: unknown) =>
       v && typeof v === 'object' && !Array.isArray(v)
         ? Object.fromEntries(
-            Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+            Object.entries(v as Record<string, unknown>).sort(([a], [b]) => byCodeUnit(a, b)),
           )
         : v,
     ) ?? 'null'

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { byCodeUnit } from '../../core/text/index.js';
 import { clip } from './digest.js';
 import { type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
 import { STOP_LINE } from './prediction-error.js';
@@ -99,14 +100,14 @@ export function mergeSurprises(
   const cutoff = now.getTime() - SURPRISE_KEEP_DAYS * 24 * 3600 * 1000;
   return [...byId.values()]
     .filter((s) => Date.parse(s.at) >= cutoff)
-    .sort((a, b) => a.at.localeCompare(b.at))
+    .sort((a, b) => byCodeUnit(a.at, b.at))
     .slice(-SURPRISE_MAX);
 }
 
 /** The packet's view: how many, and the top few by prediction error, then recency. */
 export function topSurprises(items: Surprise[], n: number): Surprise[] {
   return [...items]
-    .sort((a, b) => b.prediction_error - a.prediction_error || b.at.localeCompare(a.at))
+    .sort((a, b) => b.prediction_error - a.prediction_error || byCodeUnit(b.at, a.at))
     .slice(0, n);
 }
 
