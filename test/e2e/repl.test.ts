@@ -29,7 +29,12 @@ function home(): string {
 
 async function run(wired: Wired, code: string, timeout?: number): Promise<Exec> {
   const args = timeout === undefined ? { code } : { code, timeout };
-  return structured<Exec>(await wired.client.callTool({ name: 'execute', arguments: args }));
+  try {
+    return structured<Exec>(await wired.client.callTool({ name: 'execute', arguments: args }));
+  } catch (error) {
+    // A closed connection says nothing of why the server went: its stderr does.
+    throw new Error(`${(error as Error).message}\n--- server stderr ---\n${wired.stderr().slice(-4000)}`);
+  }
 }
 
 /** How long `work` takes, in ms, with its result. */
