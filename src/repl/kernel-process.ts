@@ -45,6 +45,9 @@ export class KernelExitedError extends SystemError {
   }
 }
 
+/** How much of a starting kernel's stderr a start failure quotes. */
+const STARTUP_STDERR_KEEP = 2000;
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
@@ -70,6 +73,8 @@ export class KernelProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private exited: string | undefined;
+  /** What the kernel wrote to stderr before it was ready: the clue when a start fails. */
+  private startupStderr: string | null = '';
   readonly ready: Promise<{ pid: number; python: string }>;
 
   private constructor(private readonly options: KernelOptions) {
@@ -117,7 +122,12 @@ export class KernelProcess {
     readLines(this.relay, (line) => void this.onRelayLine(line));
     for (const stream of ['stdout', 'stderr'] as const) {
       (this.child[stream] as Readable).setEncoding('utf8');
-      (this.child[stream] as Readable).on('data', (text: string) => options.onOutput(stream, text));
+      (this.child[stream] as Readable).on('data', (text: string) => {
+        if (stream === 'stderr' && this.startupStderr !== null) {
+          this.startupStderr = (this.startupStderr + text).slice(-STARTUP_STDERR_KEEP);
+        }
+        options.onOutput(stream, text);
+      });
     }
     // A closed socket would otherwise raise an unhandled 'error' when the kernel dies mid-write.
     this.control.on('error', () => {});
@@ -128,13 +138,43 @@ export class KernelProcess {
   static async start(options: KernelOptions): Promise<KernelProcess> {
     const kernel = new KernelProcess(options);
     // A Jupyter kernel starts a second interpreter and imports IPython: give it longer.
-    const timer = setTimeout(() => kernel.kill(), options.kind === 'jupyter' ? 60_000 : 15_000);
+    const limitS = options.kind === 'jupyter' ? 60 : 15;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void kernel.kill();
+    }, limitS * 1000);
     try {
       await kernel.ready;
+    } catch (error) {
+      throw kernel.startFailure(error as Error, timedOut ? limitS : undefined);
     } finally {
       clearTimeout(timer);
     }
+    kernel.startupStderr = null;
     return kernel;
+  }
+
+  /**
+   * Why the kernel never became ready, with what it wrote to stderr meanwhile: "killed by
+   * SIGKILL" alone would hide that the harness stopped a start that hung.
+   */
+  private startFailure(error: Error, timedOutAfterS: number | undefined): Error {
+    if (!(error instanceof KernelExitedError)) return error; // e.g. the interpreter was not found
+    const kind = this.options.kind ?? 'stdlib';
+    const what =
+      timedOutAfterS === undefined
+        ? `the Python kernel (${kind}) exited while starting (${error.how})`
+        : `the Python kernel (${kind}) did not start within ${timedOutAfterS} s and was stopped`;
+    const stderr = this.startupStderr?.trim();
+    return new SystemError(stderr ? `${what}; its last stderr lines:\n${stderr}` : what, {
+      code: timedOutAfterS === undefined ? 'KERNEL_START_FAILED' : 'KERNEL_START_TIMEOUT',
+      hint:
+        kind === 'jupyter'
+          ? 'check that `python3 -m ipykernel_launcher --help` runs for repl.python, or use --kernel stdlib; a start on a heavily loaded machine may simply need another try'
+          : 'check that repl.python runs Python 3.10+; a start on a heavily loaded machine may simply need another try',
+      cause: error,
+    });
   }
 
   get pid(): number | undefined {

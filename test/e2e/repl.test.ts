@@ -1,8 +1,16 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { autosaveNameFor } from '../../src/repl/index.js';
-import { ceilingFrom, REPO_ROOT, structured, tempHome, type Wired, waitFor } from '../helpers/index.js';
+import {
+  ceilingFrom,
+  REPO_ROOT,
+  runCli,
+  structured,
+  tempHome,
+  type Wired,
+  waitFor,
+} from '../helpers/index.js';
 import type { Exec } from './repl-procs.js';
 import { gone, waitGone } from './repl-procs.js';
 import { cellName, type ReplVariant, SUITE, VARIANTS, wireRepl } from './repl-variants.js';
@@ -494,3 +502,18 @@ describe.each(VARIANTS)(
   },
   SUITE,
 );
+
+describe('firstlight repl serve, a kernel that fails to start', () => {
+  it('says the kernel exited while starting, with what it wrote to stderr', () => {
+    const dir = home();
+    // An interpreter that complains and exits before the kernel's handshake.
+    const python = join(dir, 'broken-python');
+    writeFileSync(python, '#!/bin/sh\necho "no module named fl_kernel, or worse" >&2\nexit 3\n');
+    chmodSync(python, 0o755);
+    writeFileSync(join(dir, 'firstlight.yaml'), `repl:\n  python: ${JSON.stringify(python)}\n`);
+    const r = runCli(['repl', 'serve', '--home', dir]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('the Python kernel (stdlib) exited while starting (exit code 3)');
+    expect(r.stderr).toContain('no module named fl_kernel, or worse');
+  });
+});

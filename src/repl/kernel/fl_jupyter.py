@@ -53,7 +53,19 @@ class Bridge:
         env["JPY_PARENT_PID"] = str(os.getpid())  # the kernel exits when the bridge is gone
         env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel's debugger, unused here
         self.proc = subprocess.Popen(
-            [sys.executable, "-X", "utf8", "-m", "ipykernel_launcher", "-f", connection, "--quiet"],
+            [
+                sys.executable,
+                "-X",
+                "utf8",
+                "-m",
+                "ipykernel_launcher",
+                "-f",
+                connection,
+                "--quiet",
+                # The bridge keeps the session's history itself; IPython's would go to one
+                # history.sqlite shared by every kernel of the user, locked on each write.
+                "--HistoryManager.enabled=False",
+            ],
             stdin=subprocess.DEVNULL,
             env=env,
             pass_fds=(RELAY_FD,),
