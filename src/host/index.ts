@@ -25,6 +25,9 @@ export type {
 } from './doctor.js';
 export { emitHookCrash, emitHookOutput } from './hook/emit.js';
 export { DEFAULT_GATED, DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
+export type { Injection } from './hook/ledger.js';
+export { ledgerSessionName, listInjections } from './hook/ledger.js';
+export type { RenderSessionPacketInput } from './hook/render-packet.js';
 export type { HookRunOptions } from './hook/run-hook.js';
 export { detectHost, runHook } from './hook/run-hook.js';
 export { proveBootstrap } from './hook/transcript-scan.js';
@@ -35,7 +38,15 @@ export { resolveCommands, shellQuote } from './install/command.js';
 export type { FileAction, FileReport, InstallOptions, InstallReport } from './install/installer.js';
 export type { InstalledCommand } from './install/manifest.js';
 export type { InstalledScope, InstallStatusOptions } from './install-status.js';
-export { doctor, handshakeServer, install, installStatus, probeServer, uninstall } from './lazy.js';
+export {
+  doctor,
+  handshakeServer,
+  install,
+  installStatus,
+  probeServer,
+  renderSessionPacket,
+  uninstall,
+} from './lazy.js';
 export type { ProbeOptions } from './probe.js';
 export {
   renderDoctorReport,

@@ -4,6 +4,7 @@
  * locks, YAML and zod, smol-toml and the MCP SDK) load only when one of them is called.
  */
 import type { DoctorOptions, DoctorReport, ProbeResult } from './doctor.js';
+import type { RenderSessionPacketInput } from './hook/render-packet.js';
 import type { InstallOptions, InstallReport } from './install/installer.js';
 import type { InstalledScope, InstallStatusOptions } from './install-status.js';
 import type { ProbeOptions } from './probe.js';
@@ -42,4 +43,9 @@ export async function handshakeServer(
 /** Per scope, the hosts the install manifests name and whether their server command can start. */
 export async function installStatus(options: InstallStatusOptions): Promise<InstalledScope[]> {
   return (await import('./install-status.js')).installStatus(options);
+}
+
+/** The packet as the SessionStart hook renders it (markdown, resumption first); `preview` records nothing. */
+export async function renderSessionPacket(input: RenderSessionPacketInput): Promise<string> {
+  return (await import('./hook/render-packet.js')).renderSessionPacket(input);
 }

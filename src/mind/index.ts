@@ -4,6 +4,8 @@
  * rendering; plus the tool specs of the `firstlight` MCP server.
  */
 
+export type { BootstrapRecord } from './bootstrap-record/index.js';
+export { readBootstrapRecord } from './bootstrap-record/index.js';
 export type {
   CautionaryFlag,
   CognitionDeps,
@@ -101,6 +103,16 @@ export {
 } from './memory/index.js';
 export type { BootstrapOptions, MindOptions, PacketSections, SectionResult } from './mind.js';
 export { Mind } from './mind.js';
+export type { MemoryUse, MemoryUseVia, Surprise } from './observation/index.js';
+export {
+  listMemoryUses,
+  readMemoryUses,
+  readSurprises,
+  recordMemoryUse,
+  STOP_LINE,
+  surprisesFile,
+  usesDir,
+} from './observation/index.js';
 export type {
   ActiveContext,
   BootstrapPacket,

@@ -117,15 +117,22 @@ export function checkRequest(
       return { status: 403, message: `forbidden: Origin "${origin}" is not allowed` };
     }
   }
-  if (token !== undefined) {
-    const given = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1] ?? '';
-    const a = Buffer.from(given);
-    const b = Buffer.from(token);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) {
-      return { status: 401, message: 'unauthorized: send "Authorization: Bearer <FIRSTLIGHT_TOKEN>"' };
-    }
+  if (token !== undefined && !sameSecret(bearerToken(req), token)) {
+    return { status: 401, message: 'unauthorized: send "Authorization: Bearer <FIRSTLIGHT_TOKEN>"' };
   }
   return undefined;
+}
+
+/** The bearer token a request carries in `Authorization`, or ''. */
+export function bearerToken(req: IncomingMessage): string {
+  return /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1] ?? '';
+}
+
+/** Compares a secret a client sent with ours in constant time (no early exit to time). */
+export function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A request header's value (the first, when repeated). */

@@ -9,7 +9,19 @@ export type { Firstlight, FirstlightOptions } from './compose.js';
 export { createFirstlight } from './compose.js';
 export type { HttpOptions, RunningHttpServer } from './http.js';
 export { serveHttp } from './http.js';
-export { checkBind, isLoopback, isWildcard, MIN_TOKEN_LENGTH } from './http-guard.js';
+export {
+  bearerToken,
+  checkBind,
+  checkRequest,
+  header,
+  hostsFor,
+  isLoopback,
+  isWildcard,
+  MIN_TOKEN_LENGTH,
+  reachableAddress,
+  sameSecret,
+  urlHost,
+} from './http-guard.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
 export { registerTools } from './register.js';

@@ -20,7 +20,8 @@ const ALLOWED: Record<string, string[]> = {
   repl: ['core', 'hub'],
   runtime: ['core', 'hub', 'mind'],
   servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
-  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers'],
+  ui: ['core', 'mind', 'resume', 'host', 'runtime', 'servers'],
+  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers', 'ui'],
 };
 /**
  * Light faces: files inside a folder that the named folders may import instead of its index.ts

@@ -17,6 +17,7 @@ import { registerServe } from './serve.js';
 import { registerSessions } from './sessions.js';
 import { registerStatus } from './status.js';
 import { registerTaskspace } from './taskspace.js';
+import { registerUi } from './ui.js';
 
 /** Every command, in help order. Each registers itself on the program; actions import lazily. */
 export const COMMANDS: readonly ((program: Command) => void)[] = [
@@ -39,4 +40,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRepl,
   registerInvoke,
   registerJournal,
+  registerUi,
 ];

@@ -56,6 +56,45 @@ export async function countCompaction(home: string, sessionId: string): Promise<
   await withFileLock(file, () => writeFileAtomically(file, String(compactions(home, sessionId) + 1)));
 }
 
+/** One SessionStart injection the ledger holds (kept a week). */
+export interface Injection {
+  /** The session id as the marker's name holds it (characters outside [A-Za-z0-9._-] read `_`). */
+  session: string;
+  /** `startup`, `resume`, `clear`, `compact.N`. */
+  source: string;
+  at: string;
+}
+
+const SOURCE = /\.(startup|resume|clear|compact\.\d+|compact)$/;
+
+/** The injections the ledger holds, newest first (reads only). */
+export function listInjections(home: string): Injection[] {
+  let names: string[];
+  try {
+    names = readdirSync(ledgerDir(home));
+  } catch {
+    return [];
+  }
+  const out: Injection[] = [];
+  for (const name of names) {
+    const m = SOURCE.exec(name);
+    if (!m) continue;
+    let at: string;
+    try {
+      at = readFileSync(join(ledgerDir(home), name), 'utf8').trim();
+    } catch {
+      continue;
+    }
+    out.push({ session: name.slice(0, m.index), source: m[1]!, at });
+  }
+  return out.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+}
+
+/** A session id as the ledger's marker names spell it. */
+export function ledgerSessionName(sessionId: string): string {
+  return sessionId.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
 /** Gives a claim back (rendering failed: the next fire may try again). */
 export function releaseInjection(home: string, sessionId: string, source: string): void {
   rmSync(join(ledgerDir(home), markerName(sessionId, source)), { force: true });

@@ -7,6 +7,11 @@ export interface RenderSessionPacketInput {
   /** False for `clear`: no resumption, and a clear-after-inject tail is not consumed. */
   resume: boolean;
   clock: () => Date;
+  /**
+   * Render exactly what the hook would inject, recording nothing: no session start, no
+   * clear-after-inject tail consumed (the `firstlight ui` Wake-up view).
+   */
+  preview?: boolean;
 }
 
 /** The packet as the SessionStart hook injects it (loaded lazily: it pulls in the whole mind). */
@@ -21,7 +26,7 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     const packet = await mind.bootstrap({
       sessionId: input.sessionId,
       sessionKey: input.sessionId ? `hook:${input.sessionId}` : 'hook',
-      preview: !input.resume,
+      preview: input.preview === true || !input.resume,
     });
     if (!input.resume) packet.resumption = null;
     const maxChars = mind.settings().settings.packet.markdown_max_chars;

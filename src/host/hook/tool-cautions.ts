@@ -13,6 +13,7 @@ import {
   claimCaution,
   loadCautionTable,
   matchCautions,
+  recordMemoryUse,
 } from '../../mind/cautions/index.js';
 import type { HookInput, HostCaps } from '../types.js';
 import { isOwnTool } from './gate-config.js';
@@ -48,6 +49,7 @@ export async function toolCautions(input: HookInput, deps: CautionDeps): Promise
     const denies = matches.filter((m) => m.rule.on_match === 'deny');
     if (denies.length > 0) {
       verdict.deny = denies.map((m) => `firstlight: ${quote(m)} refuses ${tool}: ${m.rule.text}`).join('\n');
+      raised(input, deps, denies, 'deny');
       return verdict;
     }
     const asks = matches.filter((m) => m.rule.on_match === 'ask');
@@ -55,11 +57,13 @@ export async function toolCautions(input: HookInput, deps: CautionDeps): Promise
       const why = asks.map((m) => `${quote(m)}: ${m.rule.text}`).join('\n');
       if (deps.caps.ask) {
         verdict.ask = `firstlight: confirm ${tool} first. ${why}`;
+        raised(input, deps, asks, 'ask');
         return verdict;
       }
       // No ask decision on this host: refuse once, so the agent asks the user in the conversation.
       if (asks.some((m) => once(m, 'ask'))) {
         verdict.deny = `firstlight: ${tool} needs the user's confirmation (this host cannot ask): ${why}\nAsk the user; if they agree, retry the same call.`;
+        raised(input, deps, asks, 'ask');
         return verdict;
       }
     }
@@ -70,6 +74,27 @@ export async function toolCautions(input: HookInput, deps: CautionDeps): Promise
   if (warns.length > 0) {
     const head = deps.when === 'pre' ? `firstlight caution before ${tool}` : `firstlight caution for ${tool}`;
     verdict.context = warns.map((m) => `${head}, from ${quote(m)}: ${m.rule.text}`).join('\n');
+    raised(input, deps, warns, 'warn');
   }
   return verdict;
+}
+
+/** Logs the memories a caution put before the agent (their history); never fails the hook. */
+function raised(input: HookInput, deps: CautionDeps, matches: CautionMatch[], onMatch: string): void {
+  try {
+    recordMemoryUse(
+      deps.home,
+      {
+        via: 'caution',
+        files: matches.map((m) => m.rule.file),
+        tool: input.toolName ?? '',
+        host: input.host,
+        on_match: onMatch,
+        ...(input.sessionId ? { session: input.sessionId } : {}),
+      },
+      deps.now,
+    );
+  } catch {
+    // the history misses this caution; the call is decided all the same
+  }
 }

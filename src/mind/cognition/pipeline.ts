@@ -9,6 +9,7 @@ import {
   type PredictionError,
   pendingExpectations,
   predictionError,
+  recordMemoryUse,
   stableJson,
   textOf,
   updateSurprises,
@@ -121,9 +122,11 @@ export class Cognition {
     const query = [splitIdentifier(input.tool_name), clip(valuesOf(input.args), 600), expectedNow ?? '']
       .join(' ')
       .trim();
+    const relevance = this.relevance(query, input.tool_name, input.args);
+    this.noteUse(relevance, { via: 'observe', event: id, tool: input.tool_name, session }, now);
     return {
       event_id: id,
-      ...this.relevance(query, input.tool_name, input.args),
+      ...relevance,
       prediction_error: detail?.value ?? null,
       prediction_error_detail: detail,
       expectation_event_id: expectation?.id ?? null,
@@ -148,9 +151,11 @@ export class Cognition {
       now,
     );
     if (cites.length > 0) await updateSurprises(this.deps.home, { drop: cites }, now);
+    const relevance = this.relevance(clip(input.observation, 1000), undefined);
+    this.noteUse(relevance, { via: 'reflect', event: id, session }, now);
     return {
       event_id: id,
-      ...this.relevance(clip(input.observation, 1000), undefined),
+      ...relevance,
       prediction_error: null,
       prediction_error_detail: null,
       expectation_event_id: null,
@@ -171,6 +176,24 @@ export class Cognition {
       queryTermCount: new Set(contentTerms(query)).size,
     });
     return { relevant: found.results, cautionary_flags: flags, skipped_memories: found.skipped.length };
+  }
+
+  /**
+   * Logs which memories this call put in front of the agent (a memory's history); a log that
+   * cannot be written never fails the call.
+   */
+  private noteUse(
+    relevance: Pick<CognitionResult, 'relevant' | 'cautionary_flags'>,
+    use: { via: 'observe' | 'reflect'; event: string; tool?: string; session: string },
+    now: Date,
+  ): void {
+    const flagged = relevance.cautionary_flags.map((f) => f.file);
+    const files = [...new Set([...relevance.relevant.map((r) => r.file), ...flagged])];
+    try {
+      recordMemoryUse(this.deps.home, { ...use, files, ...(flagged.length > 0 ? { flagged } : {}) }, now);
+    } catch {
+      // the history misses this use; the agent's answer does not
+    }
   }
 
   /**

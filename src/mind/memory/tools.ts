@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
 import type { Mind } from '../mind.js';
+import { recordMemoryUse } from '../observation/index.js';
 import { MAX_K, RecallIndex } from './recall-index.js';
 import { remember } from './remember.js';
 import { forgetMemory, restoreMemory } from './trash.js';
@@ -100,8 +101,15 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
       indexed: z.number(),
     },
     annotations: READ_ONLY,
-    handler: async ({ query, k, facet }) =>
-      recall().recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
+    handler: async ({ query, k, facet }) => {
+      const found = recall().recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) });
+      const files = found.results.map((r) => r.file);
+      // After the answer: a memory's history says when recall handed it to the agent.
+      mind.writeSoon('log the recall', async () =>
+        recordMemoryUse(mind.home, { via: 'recall', files, query }, mind.clock()),
+      );
+      return found;
+    },
   });
 
   const forgetTool = defineTool({

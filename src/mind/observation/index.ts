@@ -3,7 +3,8 @@
  * hooks (which run on every tool call, so node built-ins, core/text, core/glob and
  * core/append-log only): the event store's line format and O_APPEND writes, expectation
  * pairing, the prediction-error measure, recording a host tool call (`source: hook`), the
- * `applies_to` caution table (its builder loads on demand) and unreflected surprises.
+ * `applies_to` caution table (its builder loads on demand), unreflected surprises, and the log of
+ * when memories reached the agent (uses.ts).
  */
 
 export type { CautionLine, CautionMatch, CautionRule, OnMatch } from './cautions.js';
@@ -40,3 +41,5 @@ export {
   topSurprises,
   updateSurprises,
 } from './surprises.js';
+export type { MemoryUse, MemoryUseVia } from './uses.js';
+export { listMemoryUses, readMemoryUses, recordMemoryUse, usesDir } from './uses.js';

@@ -1,0 +1,149 @@
+/**
+ * Runtime: the journal as a story per workflow, each with its handoff graph; a handoff's content
+ * on its own page; and the runtime service's live subscriptions when one is configured.
+ */
+import { type HandoffRecord, readHandoff } from '../../runtime/index.js';
+import type { UiContext } from '../context.js';
+import { ledgerPaths } from '../context.js';
+import { handoffGraph, handoffHref, sessionAnchor } from '../handoff-graph.js';
+import { type Html, html, timeTag } from '../html.js';
+import { type ServiceStatus, SUBSCRIPTIONS_PATH, serviceStatus } from '../runtime-service.js';
+import { fieldsOf, type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
+
+export interface RuntimeModel {
+  journal: string;
+  workflows: Workflow[];
+  entries: number;
+  service: ServiceStatus;
+}
+
+export async function runtimeModel(context: UiContext): Promise<RuntimeModel> {
+  const { journal } = ledgerPaths(context);
+  const { workflows, entries } = readWorkflows(journal);
+  return {
+    journal,
+    workflows,
+    entries,
+    service: await serviceStatus(context.runtimeUrl, context.runtimeToken),
+  };
+}
+
+function handoffLink(id: string): Html {
+  return html`<a href="${handoffHref(id)}"><code>${id}</code></a>`;
+}
+
+/** One session's part of the story, one sentence per journal row that matters. */
+function story(s: RuntimeSession, now: Date): Html {
+  const lines: Html[] = [];
+  for (const e of s.entries) {
+    const f = fieldsOf(e.content);
+    const when = timeTag(e.at, now);
+    switch (e.kind) {
+      case 'session_start':
+        lines.push(
+          html`<li>${when} <strong>${s.persona ?? '?'}</strong> started as ${s.role ?? '?'}${s.mode ? ` in ${s.mode}` : ''} on the ${s.surface ?? '?'} surface${
+            s.inputs.length > 0
+              ? html`, reading ${s.inputs.map((id, i) => html`${i > 0 ? ', ' : ''}${handoffLink(id)}`)}`
+              : ', with no handoff'
+          }.</li>`,
+        );
+        break;
+      case 'refusal':
+        lines.push(
+          html`<li class="bad">${when} ✕ Refused before it started: <strong>${f.reason ?? ''}</strong> — ${f.detail ?? ''}</li>`,
+        );
+        break;
+      case 'denial':
+        lines.push(
+          html`<li class="bad">${when} ✋ Denied <code>${f.tool ?? ''}</code> (${f.reason ?? ''})${f.input ? html`: <code>${f.input}</code>` : ''}</li>`,
+        );
+        break;
+      case 'acknowledgement':
+        lines.push(
+          html`<li>${when} Acknowledged: ${e.title.replace(/^acknowledgement: /, '')} — ${f.acknowledgement ?? ''}</li>`,
+        );
+        break;
+      case 'override_start':
+      case 'override_end':
+        lines.push(
+          html`<li>${when} Operator override: ${e.title.replace(/^override_(start|end): /, '')}${f.reason ? ` — ${f.reason}` : ''}</li>`,
+        );
+        break;
+      case 'transition':
+        lines.push(
+          html`<li>${when} → Handed ${s.produced ? html`a ${s.produced.kind} handoff ${handoffLink(s.produced.id)} to ${s.produced.to}` : 'a handoff on'}.</li>`,
+        );
+        break;
+      case 'handoff_insufficient':
+        lines.push(
+          html`<li class="warn">${when} ⚠ Could not proceed on its input: ${f.missing ?? ''}${f.proposed_resolution ? ` (proposed: ${f.proposed_resolution})` : ''}</li>`,
+        );
+        break;
+      case 'turn_yielded':
+        lines.push(html`<li>${when} ⏳ Asked the caller: “${f.question ?? ''}”</li>`);
+        break;
+      case 'session_end':
+        lines.push(
+          html`<li>${when} Ended ${e.title.replace(/^session_end: /, '').replace(/: .*$/, '')}${f.attempts ? ` after ${f.attempts} attempt(s)` : ''}${f.flags ? `; flags ${f.flags}` : ''}.</li>`,
+        );
+        break;
+      default:
+        lines.push(html`<li>${when} ${e.title}</li>`);
+    }
+  }
+  return html`<li id="${sessionAnchor(s.id)}" tabindex="-1" class="session-story"><h4>${s.role ?? 'session'}${s.persona && s.persona !== s.role ? ` (${s.persona})` : ''} <span class="muted">${s.id}</span></h4><ul>${lines}</ul></li>`;
+}
+
+function serviceSection(service: ServiceStatus): Html {
+  const body =
+    service.kind === 'unconfigured'
+      ? html`<p data-testid="service-status">Runtime service not configured: start <code>firstlight runtime serve</code> and open this page with <code>firstlight ui --runtime http://127.0.0.1:7822</code> to see its live subscriptions.</p>`
+      : service.kind === 'unreachable'
+        ? html`<p data-testid="service-status">Runtime service not running at <code>${service.url}</code> (${service.why}).</p>`
+        : service.kind === 'no-listing'
+          ? html`<p data-testid="service-status">The service at <code>${service.url}</code> answered ${service.status} to <code>GET ${SUBSCRIPTIONS_PATH}</code>: it lists no subscriptions.</p>`
+          : service.subscriptions.length === 0
+            ? html`<p data-testid="service-status">No live subscription at <code>${service.url}</code>.</p>`
+            : html`<table data-testid="subscriptions"><thead><tr><th scope="col">Subscription</th><th scope="col">Persona</th><th scope="col">Policy</th><th scope="col">State</th><th scope="col">Counts</th></tr></thead><tbody>${service.subscriptions.map(
+                (s) =>
+                  html`<tr><th scope="row"><code>${s.id}</code></th><td>${s.persona ?? ''}</td><td>${s.policy ?? ''}</td><td>${s.state ?? ''}</td><td>${Object.entries(
+                    s.counts,
+                  ).map(([k, n]) => html`${k} <strong>${n}</strong> `)}</td></tr>`,
+              )}</tbody></table>`;
+  return html`<section class="card" aria-labelledby="service"><h2 id="service">Live subscriptions</h2>${body}</section>`;
+}
+
+export function runtimeView(model: RuntimeModel, now: Date): Html {
+  return html`<h1>Runtime</h1>
+<p class="lede">The journal (<code>${model.journal}</code>, ${model.entries} row(s)) as one story per workflow: sessions joined by the handoffs between them. Select a session to read its part, a handoff arrow to read its content.</p>
+${serviceSection(model.service)}
+${
+  model.workflows.length === 0
+    ? html`<p>No runtime session journaled yet: <code>firstlight invoke</code> writes here.</p>`
+    : model.workflows.map(
+        (w, i) => html`<section class="card workflow" aria-labelledby="wf-${i}" data-testid="workflow">
+<h2 id="wf-${i}">Workflow ${model.workflows.length - i}: ${w.sessions.map((s) => s.role ?? '?').join(' → ')}</h2>
+<p class="muted">Started ${timeTag(w.started, now)}; ${w.sessions.length} session(s).</p>
+<div class="scroll">${handoffGraph(w)}</div>
+<h3>The story</h3>
+<ol class="story">${w.sessions.map((s) => story(s, now))}</ol>
+</section>`,
+      )
+}`;
+}
+
+/** A handoff's own page: what it encodes, who made it, what it was made from. */
+export function handoffView(context: UiContext, id: string, now: Date): Html | undefined {
+  const record: HandoffRecord | undefined = readHandoff(context.ledger, id);
+  if (!record) return undefined;
+  return html`<p class="crumbs"><a href="/runtime">Runtime</a> › handoff ${record.id}</p>
+<h1>${record.kind} handoff <code>${record.id}</code></h1>
+<section class="card" aria-labelledby="about"><h2 id="about">About</h2><dl class="fields">
+<dt>kind</dt><dd>${record.kind}</dd>
+<dt>created</dt><dd>${timeTag(record.created, now)}</dd>
+${record.from_role ? html`<dt>from</dt><dd>${record.from_role}${record.persona ? ` (${record.persona})` : ''}${record.from_session ? html`, session <a href="/runtime#${sessionAnchor(record.from_session)}"><code>${record.from_session}</code></a>` : ''}</dd>` : ''}
+${record.inputs && record.inputs.length > 0 ? html`<dt>made from</dt><dd>${record.inputs.map((i) => html`${handoffLink(i)} `)}</dd>` : ''}
+${record.override_produced ? html`<dt>override</dt><dd>produced under an operator override</dd>` : ''}
+</dl></section>
+<section class="card" aria-labelledby="content"><h2 id="content">Content</h2><pre class="json" data-testid="handoff-content">${JSON.stringify(record.content, null, 2)}</pre></section>`;
+}
