@@ -31,11 +31,11 @@ const fixed = (n: number) => n.toFixed(1);
 
 function marks(s: RuntimeSession): string[] {
   const out: string[] = [];
-  if (s.status === 'refused') out.push(`✕ refused: ${s.refusal?.reason ?? ''}`);
-  if (s.denials.length > 0) out.push(`✋ ${s.denials.length} denied`);
+  if (s.status === 'refused') out.push('✕ refused');
+  if (s.denials.length > 0) out.push(`⊘ ${s.denials.length} denied`);
   if (s.insufficient) out.push('⚠ insufficient');
   if (s.status === 'failed') out.push('✕ failed');
-  if (s.status === 'yielded') out.push('⏳ yielded');
+  if (s.status === 'yielded') out.push('↩ yielded');
   return out;
 }
 
@@ -55,10 +55,13 @@ export function handoffGraph(workflow: Workflow): Html {
   });
   const hasOther = sessions.some((s) => columnOf(s) === COLUMNS.length);
   const columns = hasOther ? [...COLUMNS, { mode: 'no mode', role: 'general / observer' }] : COLUMNS;
-  const width = LEFT * 2 + columns.length * COL;
-  const height = TOP + sessions.length * ROW + 8;
   const producedBy = new Map<string, RuntimeSession>();
   for (const s of sessions) if (s.produced) producedBy.set(s.produced.id, s);
+  const unread = sessions.filter(
+    (s) => s.produced && !sessions.some((o) => o.inputs.includes(s.produced!.id)),
+  );
+  const width = LEFT * 2 + columns.length * COL;
+  const height = TOP + (sessions.length + (unread.length > 0 ? 1 : 0)) * ROW + 8;
   const marker = `arrow-${sessionAnchor(workflow.id)}`;
   const edges: Html[] = [];
   for (const s of sessions) {
@@ -67,38 +70,33 @@ export function handoffGraph(workflow: Workflow): Html {
       const from = producedBy.get(input);
       const start = from ? at.get(from.id)! : { x: to.x - COL / 2, y: to.y - ROW / 2 };
       const kind = from?.produced?.kind ?? 'handoff';
-      edges.push(
-        edge(marker, start, to, input, kind, from ? `${from.role ?? from.id}` : 'a file', s.role ?? s.id),
-      );
+      edges.push(edge(marker, start, to, input, kind, from?.role ?? 'a file', s.role ?? s.id));
     }
   }
-  // A handoff nobody read yet: an arrow into the column of the mode that reads it.
-  for (const s of sessions) {
-    if (!s.produced || sessions.some((o) => o.inputs.includes(s.produced!.id))) continue;
+  // A handoff nobody read yet: an arrow to a dashed place in the column of the role that reads it.
+  const ghosts: Html[] = [];
+  for (const s of unread) {
+    const produced = s.produced!;
     const from = at.get(s.id)!;
-    const col = COLUMNS.findIndex((c) => c.mode === s.produced!.to);
+    const col = COLUMNS.findIndex((c) => c.mode === produced.to);
+    const reader = col >= 0 ? COLUMNS[col]!.role : produced.to;
     const to = { x: LEFT + (col >= 0 ? col : columns.length - 1) * COL, y: from.y + ROW };
     edges.push(
-      edge(
-        marker,
-        from,
-        to,
-        s.produced.id,
-        s.produced.kind,
-        s.role ?? s.id,
-        `${s.produced.to} (not read yet)`,
-        true,
-      ),
+      edge(marker, from, to, produced.id, produced.kind, s.role ?? s.id, `${reader} (not run yet)`, true),
+    );
+    ghosts.push(
+      html`<rect class="node node-ghost" x="${fixed(to.x)}" y="${fixed(to.y)}" width="${NODE_W}" height="${NODE_H}" rx="8"/><text class="node-sub" x="${fixed(to.x + 8)}" y="${fixed(to.y + 20)}">${reader}</text><text class="node-sub" x="${fixed(to.x + 8)}" y="${fixed(to.y + 36)}">not run yet</text>`,
     );
   }
   const labelledBy = `graph-title-${sessionAnchor(workflow.id)}`;
   return html`<svg class="graph" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="group" aria-labelledby="${labelledBy}" data-testid="handoff-graph">
 <title id="${labelledBy}">Handoff chain of workflow ${workflow.id}: ${sessions.length} session(s)</title>
-<defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>
+<defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>
 ${columns.map(
   (c, i) =>
     html`<text class="col-label" x="${fixed(LEFT + i * COL + NODE_W / 2)}" y="16" text-anchor="middle">${c.role}</text><text class="col-sub" x="${fixed(LEFT + i * COL + NODE_W / 2)}" y="30" text-anchor="middle">${c.mode}</text>`,
 )}
+${ghosts}
 ${edges}
 ${sessions.map((s) => node(s, at.get(s.id)!))}
 </svg>`;

@@ -77,6 +77,12 @@ export function timeTag(at: string | undefined, now: Date): Html {
   return html`<time datetime="${at}" title="${at}">${at.slice(0, 19).replace('T', ' ')} UTC (${ago(at, now)})</time>`;
 }
 
+/** A `<time>` showing the UTC time of day alone (the full time in its tooltip): for lists of one day. */
+export function clockTag(at: string | undefined): Html {
+  if (!at) return html`<span class="muted">?</span>`;
+  return html`<time datetime="${at}" title="${at}">${at.slice(11, 19)}</time>`;
+}
+
 /** Text cut to `max` characters on one line, with an ellipsis. */
 export function clipText(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -40,6 +40,7 @@ export function page(frame: PageFrame, body: Html, notice?: Html): Html {
 <meta name="csrf-token" content="${frame.csrf}">
 <meta name="fl-view" content="${frame.view}">
 <title>${frame.title} · firstlight</title>
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/ui.css">
 <script src="/assets/ui.js" defer></script>
 </head>

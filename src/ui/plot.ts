@@ -19,8 +19,16 @@ const PAD = { left: 44, right: 16, top: 14, bottom: 36 };
 const fixed = (n: number) => n.toFixed(1);
 
 export function errorPlot(points: PlotPoint[], range: { from: Date; to: Date }, stopLine: number): Html {
-  const t0 = range.from.getTime();
-  const t1 = Math.max(range.to.getTime(), t0 + 1);
+  // The points' own span (padded), within the range asked for: a range's worth of empty axis
+  // with every point squeezed against its end reads as nothing.
+  const first = points.length > 0 ? Math.min(...points.map((p) => Date.parse(p.at))) : range.from.getTime();
+  const end = range.to.getTime();
+  const t0 = Math.max(range.from.getTime(), first - Math.max(60_000, (end - first) * 0.05));
+  const t1 = Math.max(end, t0 + 1);
+  const label = (ms: number) => {
+    const iso = new Date(ms).toISOString();
+    return t1 - t0 < 86_400_000 ? iso.slice(11, 19) : iso.slice(5, 16).replace('T', ' ');
+  };
   const x = (ms: number) => PAD.left + ((ms - t0) / (t1 - t0)) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - Math.min(1, Math.max(0, v))) * (H - PAD.top - PAD.bottom);
   const above = points.filter((p) => p.value > stopLine).length;
@@ -40,7 +48,7 @@ ${ticks.map(
 )}
 ${timeTicks.map(
   (ms, i) =>
-    html`<text class="axis" x="${fixed(x(ms))}" y="${H - 12}" text-anchor="${i === 0 ? 'start' : i === 4 ? 'end' : 'middle'}">${new Date(ms).toISOString().slice(5, 16).replace('T', ' ')}</text>`,
+    html`<text class="axis" x="${fixed(x(ms))}" y="${H - 12}" text-anchor="${i === 0 ? 'start' : i === 4 ? 'end' : 'middle'}">${label(ms)}</text>`,
 )}
 <line class="stop" x1="${PAD.left}" x2="${W - PAD.right}" y1="${fixed(y(stopLine))}" y2="${fixed(y(stopLine))}"/>
 <text class="stop-label" x="${W - PAD.right}" y="${fixed(y(stopLine) - 5)}" text-anchor="end">stop line ${stopLine}</text>

@@ -6,7 +6,7 @@ import { type HandoffRecord, readHandoff } from '../../runtime/index.js';
 import type { UiContext } from '../context.js';
 import { ledgerPaths } from '../context.js';
 import { handoffGraph, handoffHref, sessionAnchor } from '../handoff-graph.js';
-import { type Html, html, timeTag } from '../html.js';
+import { clockTag, type Html, html, timeTag } from '../html.js';
 import { type ServiceStatus, SUBSCRIPTIONS_PATH, serviceStatus } from '../runtime-service.js';
 import { fieldsOf, type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
 
@@ -33,11 +33,11 @@ function handoffLink(id: string): Html {
 }
 
 /** One session's part of the story, one sentence per journal row that matters. */
-function story(s: RuntimeSession, now: Date): Html {
+function story(s: RuntimeSession): Html {
   const lines: Html[] = [];
   for (const e of s.entries) {
     const f = fieldsOf(e.content);
-    const when = timeTag(e.at, now);
+    const when = clockTag(e.at);
     switch (e.kind) {
       case 'session_start':
         lines.push(
@@ -55,7 +55,7 @@ function story(s: RuntimeSession, now: Date): Html {
         break;
       case 'denial':
         lines.push(
-          html`<li class="bad">${when} ✋ Denied <code>${f.tool ?? ''}</code> (${f.reason ?? ''})${f.input ? html`: <code>${f.input}</code>` : ''}</li>`,
+          html`<li class="bad">${when} ⊘ Denied <code>${f.tool ?? ''}</code> (${f.reason ?? ''})${f.input ? html`: <code>${f.input}</code>` : ''}</li>`,
         );
         break;
       case 'acknowledgement':
@@ -71,7 +71,7 @@ function story(s: RuntimeSession, now: Date): Html {
         break;
       case 'transition':
         lines.push(
-          html`<li>${when} → Handed ${s.produced ? html`a ${s.produced.kind} handoff ${handoffLink(s.produced.id)} to ${s.produced.to}` : 'a handoff on'}.</li>`,
+          html`<li>${when} → Handed ${s.produced ? html`its ${s.produced.kind} handoff ${handoffLink(s.produced.id)} on to ${s.produced.to}` : 'a handoff on'}.</li>`,
         );
         break;
       case 'handoff_insufficient':
@@ -80,11 +80,13 @@ function story(s: RuntimeSession, now: Date): Html {
         );
         break;
       case 'turn_yielded':
-        lines.push(html`<li>${when} ⏳ Asked the caller: “${f.question ?? ''}”</li>`);
+        lines.push(html`<li>${when} ↩ Asked the caller: “${f.question ?? ''}”</li>`);
         break;
       case 'session_end':
         lines.push(
-          html`<li>${when} Ended ${e.title.replace(/^session_end: /, '').replace(/: .*$/, '')}${f.attempts ? ` after ${f.attempts} attempt(s)` : ''}${f.flags ? `; flags ${f.flags}` : ''}.</li>`,
+          html`<li>${when} Ended: ${e.title.replace(/^session_end: /, '').replace(/: .*$/, '')}${
+            f.attempts ? `, after ${f.attempts} attempt${f.attempts === '1' ? '' : 's'}` : ''
+          }${f.flags ? `; flags ${f.flags}` : ''}.</li>`,
         );
         break;
       default:
@@ -122,11 +124,13 @@ ${
     ? html`<p>No runtime session journaled yet: <code>firstlight invoke</code> writes here.</p>`
     : model.workflows.map(
         (w, i) => html`<section class="card workflow" aria-labelledby="wf-${i}" data-testid="workflow">
-<h2 id="wf-${i}">Workflow ${model.workflows.length - i}: ${w.sessions.map((s) => s.role ?? '?').join(' → ')}</h2>
+<h2 id="wf-${i}">Workflow ${model.workflows.length - i}: ${w.sessions
+          .map((s) => `${s.role ?? '?'}${s.status === 'refused' ? ' (refused)' : ''}`)
+          .join(' → ')}</h2>
 <p class="muted">Started ${timeTag(w.started, now)}; ${w.sessions.length} session(s).</p>
 <div class="scroll">${handoffGraph(w)}</div>
 <h3>The story</h3>
-<ol class="story">${w.sessions.map((s) => story(s, now))}</ol>
+<ol class="story">${w.sessions.map((s) => story(s))}</ol>
 </section>`,
       )
 }`;

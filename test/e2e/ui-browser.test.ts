@@ -1,0 +1,271 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, tempDir } from '../helpers/index.js';
+import { cliAsync, type RunningUiProcess, startUi, type UiPlace, uiPlace } from './ui-fixture.js';
+
+/**
+ * `firstlight ui` in a real browser: Debian's Chromium, headless, driven by playwright-core over
+ * the DevTools protocol with an empty profile. Every view on a lived-in example home, memory
+ * search through recall, an edit and a forget seen on disk, a memory another process writes
+ * appearing without a reload, and the handoff graph of a scripted workflow followed link by
+ * link. A screenshot of each view is saved in test/artifacts/ui/.
+ */
+const CHROMIUM = process.env.FIRSTLIGHT_CHROMIUM ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available) {
+  console.warn(
+    `ui browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set FIRSTLIGHT_CHROMIUM to a Chromium binary)`,
+  );
+}
+const ARTIFACTS = join(REPO_ROOT, 'test', 'artifacts', 'ui');
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240_000 }, () => {
+  let place: UiPlace;
+  let ui: RunningUiProcess;
+  let profile: { dir: string; dispose: () => void };
+  let browser: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    place = await uiPlace();
+    ui = await startUi(['--home', place.home, '--project', place.project]);
+    profile = tempDir('firstlight-chromium-');
+    browser = await chromium.launchPersistentContext(profile.dir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('response', (response) => {
+      // 4xx the test asks for itself (a refused edit is 422) are checked where they happen.
+      if (response.status() >= 400 && response.request().method() === 'GET')
+        problems.push(`${response.status()} for ${response.url()}`);
+    });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.stop();
+    profile?.dispose();
+    place?.dispose();
+  });
+
+  async function open(path: string): Promise<void> {
+    const response = await page.goto(new URL(path, ui.url).href);
+    expect(response?.status(), path).toBe(200);
+    await page.waitForSelector('body[data-live="ready"]');
+  }
+
+  async function shot(name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  /** Landmarks, labels and link text every page owes a screen reader and a keyboard. */
+  async function accessible(): Promise<string[]> {
+    return page.evaluate(() => {
+      const out: string[] = [];
+      if (
+        !document.querySelector('header') ||
+        !document.querySelector('main') ||
+        !document.querySelector('footer')
+      )
+        out.push('a landmark is missing');
+      if (!document.querySelector('nav[aria-label]')) out.push('the navigation has no label');
+      for (const field of document.querySelectorAll<HTMLInputElement>(
+        'input:not([type=hidden]), select, textarea',
+      ))
+        if ((field.labels?.length ?? 0) === 0 && !field.getAttribute('aria-label'))
+          out.push(`unlabelled ${field.name}`);
+      for (const a of document.querySelectorAll('a'))
+        if (!(a.textContent ?? '').trim() && !a.getAttribute('aria-label'))
+          out.push(`a link without text: ${a.outerHTML.slice(0, 80)}`);
+      for (const svg of document.querySelectorAll('svg'))
+        if (!svg.querySelector('title')) out.push('an svg without a title');
+      return out;
+    });
+  }
+
+  it('opens every view, each accessible, and saves a screenshot of each', async () => {
+    await open('/wakeup');
+    expect(await page.textContent('[data-testid=resumption]')).toContain('The cache TTL fix is in');
+    expect(await page.textContent('[data-testid=session-start]')).toContain(
+      '# firstlight: session bootstrap',
+    );
+    expect(
+      await page.locator('#per-host ~ table tbody tr, section[aria-labelledby=per-host] tbody tr').count(),
+    ).toBe(6);
+    expect(await page.textContent('[data-testid=left-out]')).toContain('memories themselves');
+    expect(await accessible()).toEqual([]);
+    await shot('wakeup');
+
+    await open('/memory');
+    expect(await page.textContent('[data-testid=results-heading]')).toMatch(/^1\d memories/);
+    expect(await accessible()).toEqual([]);
+    await shot('memory');
+
+    await open('/observations');
+    expect(await page.locator('[data-testid=pe-plot] circle').count()).toBe(2);
+    expect(await page.locator('[data-testid=pe-plot] circle.pt-high').count()).toBe(1);
+    expect(await page.textContent('[data-testid=cautions]')).toContain('caution_force_push.md');
+    expect(await page.textContent('[data-testid=cautions]')).toContain('went ahead with Bash');
+    expect(await page.textContent('[data-testid=events]')).toContain('refused');
+    expect(await accessible()).toEqual([]);
+    await shot('observations');
+
+    await open('/sessions');
+    const sessions = page.locator('[data-testid=sessions-claude]');
+    const bootstrapped = sessions.locator('tr', { hasText: place.sessions.bootstrapped });
+    expect(await bootstrapped.textContent()).toContain('✓ yes');
+    expect(await bootstrapped.textContent()).toContain('startup');
+    expect(await bootstrapped.textContent()).toContain('The cache TTL fix is in');
+    const gated = sessions.locator('tr', { hasText: place.sessions.gated });
+    expect(await gated.textContent()).toContain('✗ no record');
+    expect(await gated.textContent()).toContain('1 refused');
+    expect(await accessible()).toEqual([]);
+    await shot('sessions');
+
+    await open('/runtime');
+    expect(await page.locator('[data-testid=workflow]').count()).toBe(2);
+    expect(await page.textContent('[data-testid=service-status]')).toContain('not configured');
+    expect(await accessible()).toEqual([]);
+    await shot('runtime');
+
+    await open('/hosts');
+    const claude = page.locator('[data-testid=host-claude]');
+    expect(await claude.textContent()).toContain('✗ failing');
+    expect(await claude.locator('[data-testid=fix]').first().textContent()).toContain(
+      `firstlight install claude --scope project --project ${place.project}`,
+    );
+    expect(await accessible()).toEqual([]);
+    await shot('hosts');
+
+    const keys = await page.goto(new URL('/assets/keys.html', ui.url).href);
+    expect(keys?.status()).toBe(200);
+    await shot('keys');
+    expect(problems).toEqual([]);
+  });
+
+  it('searches memory through recall as the user types, with scores and match shown', async () => {
+    await open('/memory');
+    await page.evaluate(() => {
+      (window as unknown as { marker: number }).marker = 1;
+    });
+    await page.fill('#q', 'force push release');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=results-heading]')?.textContent?.includes('force push release'),
+    );
+    const first = page.locator('[data-testid=results] .result').first();
+    expect(await first.locator('h3').textContent()).toBe('Force push caution');
+    expect(await first.locator('[data-testid=match]').textContent()).toMatch(/^\d+%$/);
+    expect(page.url()).toContain('q=force+push+release');
+    // The results followed the typing: the page itself never reloaded.
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    await page.selectOption('#type', 'note');
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid=results]')?.textContent?.includes('Force push caution'),
+    );
+    await shot('memory-search');
+  });
+
+  it('edits a memory (a broken edit is refused, nothing written), forgets and restores it: each change on disk', async () => {
+    const file = join(place.home, 'memory', 'reference_staging_db.md');
+    const index = join(place.home, 'memory', 'MEMORY.md');
+    const before = readFileSync(file, 'utf8');
+    await open('/memory/m/reference_staging_db.md');
+    const edited = before.replace(
+      /^description: .*$/m,
+      'description: staging Postgres is rebuilt nightly at 03:00 UTC now',
+    );
+    expect(edited).not.toBe(before);
+    await page.fill('#text', edited);
+    await Promise.all([page.waitForURL(/done=saved/), page.click('button:has-text("Save")')]);
+    expect(await page.textContent('#live')).toContain('Saved');
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(readFileSync(index, 'utf8')).toContain('staging Postgres is rebuilt nightly at 03:00 UTC now');
+
+    await page.fill('#text', edited.replace(/^name: .*\n/m, ''));
+    await page.click('button:has-text("Save")');
+    await page.waitForSelector('[data-testid=edit-error]');
+    expect(await page.textContent('[data-testid=edit-error]')).toContain('name');
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    await shot('memory-edit-refused');
+
+    await open('/memory/m/reference_staging_db.md');
+    await Promise.all([page.waitForURL(/done=forgot/), page.click('button:has-text("Forget")')]);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(join(place.home, 'memory', '.trash', 'reference_staging_db.md'))).toBe(true);
+    expect(readFileSync(index, 'utf8')).not.toContain('reference_staging_db.md');
+    expect(await page.textContent('[data-testid=forgotten]')).toContain('Staging database');
+    await Promise.all([page.waitForURL(/done=restored/), page.click('#live button:has-text("Undo")')]);
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(readFileSync(index, 'utf8')).toContain('reference_staging_db.md');
+  });
+
+  it('shows a memory another process remembered, without a reload', async () => {
+    await open('/memory?q=zebra+crossing');
+    expect(await page.textContent('[data-testid=results-heading]')).toMatch(/^0 results/);
+    await page.evaluate(() => {
+      (window as unknown as { marker: number }).marker = 2;
+    });
+    const remembered = await cliAsync(
+      ['remember', '--home', place.home, '--type', 'note', '--name', 'Zebra crossing rule'],
+      { input: 'At the zebra crossing by the office, cyclists dismount.\n' },
+    );
+    expect(remembered.code, remembered.stderr).toBe(0);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=results]')?.textContent?.includes('Zebra crossing rule'),
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
+    expect(Number(await page.getAttribute('body', 'data-refreshes'))).toBeGreaterThanOrEqual(1);
+    await shot('memory-live');
+  });
+
+  it("follows the scripted workflow's handoff graph, handoff by handoff, refusal and denial marked", async () => {
+    await open('/runtime');
+    const chain = page.locator('[data-testid=workflow]', { hasText: 'explorer → planner' });
+    const graph = chain.locator('[data-testid=handoff-graph]');
+    expect(await graph.locator('a.node-link').count()).toBe(5);
+    expect(await graph.locator('a.node-link[aria-label*="1 denied"]').count()).toBe(1);
+    const refused = page.locator('[data-testid=workflow]', { hasText: 'builder (refused)' });
+    expect(await refused.locator('rect.node-bad').count()).toBe(1);
+    expect(await refused.textContent()).toContain('missing_handoff');
+    // The first handoff by keyboard: focus its arrow and press Enter.
+    const first = place.handoffs[0]!;
+    await graph.locator(`a[data-handoff="${first.id}"]`).focus();
+    await Promise.all([
+      page.waitForURL(new RegExp(`/runtime/handoff/${first.id}$`)),
+      page.keyboard.press('Enter'),
+    ]);
+    expect(await page.textContent('[data-testid=handoff-content]')).toContain(`"${first.field}"`);
+    await shot('handoff');
+    for (const handoff of place.handoffs) {
+      await open('/runtime');
+      const link = page
+        .locator('[data-testid=workflow]', { hasText: 'explorer → planner' })
+        .locator(`a[data-handoff="${handoff.id}"]`);
+      expect(await link.getAttribute('aria-label')).toContain(`${handoff.kind} handoff ${handoff.id}`);
+      await Promise.all([page.waitForURL(new RegExp(`/runtime/handoff/${handoff.id}$`)), link.click()]);
+      expect(await page.textContent('h1')).toContain(handoff.id);
+      expect(await page.textContent('[data-testid=handoff-content]')).toContain(`"${handoff.field}"`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
