@@ -84,6 +84,12 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     }
     if (path === '/events') return stream.attach(req, res);
     if (path.startsWith('/assets/')) return sendAsset(req, res, assets.get(path.slice('/assets/'.length)));
+    // The address a refused edit was answered at: reloading it shows the memory again.
+    const posted = /^(\/memory\/m\/[^/]+)\/(edit|forget)$/.exec(path);
+    if (posted) {
+      res.writeHead(303, { location: posted[1]!, ...SECURITY_HEADERS });
+      return void res.end();
+    }
     try {
       const rendered = await renderPage(deps, path, url.searchParams);
       if (!rendered)

@@ -42,7 +42,7 @@ export function watchTargets(context: UiContext): WatchTarget[] {
     { dir: join(home, 'memory', '.trash'), views: all(['memory']) },
     { dir: home, views: byName(HOME_FILES) },
     { dir: join(home, 'events'), views: all(['observations', 'sessions']) },
-    { dir: join(home, 'events', 'uses'), views: all(['memory', 'observations']) },
+    { dir: join(home, 'memory-uses'), views: all(['memory', 'observations']) },
     {
       dir: join(home, 'cache'),
       views: (name) => (name === 'unreflected-surprises.json' ? ['wakeup', 'observations'] : []),

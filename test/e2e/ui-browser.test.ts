@@ -119,6 +119,16 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     expect(await accessible()).toEqual([]);
     await shot('memory');
 
+    // A memory's history: the agent's recall, its observe call (flagged) and the hook's caution.
+    await open('/memory/m/caution_force_push.md');
+    const history = await page.textContent('[data-testid=history]');
+    expect(history).toContain('recalled for “force push release branch”');
+    expect(history).toContain('relevant as a cautionary flag to observe(Bash)');
+    expect(history).toContain('caution (warn) before Bash on claude');
+    expect(await page.textContent('[data-testid=frontmatter]')).toContain('git_push*, Bash');
+    expect(await accessible()).toEqual([]);
+    await shot('memory-detail');
+
     await open('/observations');
     expect(await page.locator('[data-testid=pe-plot] circle').count()).toBe(2);
     expect(await page.locator('[data-testid=pe-plot] circle.pt-high').count()).toBe(1);

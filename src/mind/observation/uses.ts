@@ -1,8 +1,8 @@
 /**
  * When memories reached the agent: a `recall`'s results, the memories an `observe`/`reflect`
  * found relevant or flagged, and the cautions a tool hook raised. One JSON line per use in
- * `<home>/events/uses/YYYY-MM-DD.jsonl` (UTC), appended with one O_APPEND write like the event
- * store, so a memory's history (`firstlight ui`) can say when the agent saw it and why. Light
+ * `<home>/memory-uses/YYYY-MM-DD.jsonl` (UTC), appended with one O_APPEND write like the event
+ * store (beside it, not in it: events/ holds only the day files of observations), so a memory's history (`firstlight ui`) can say when the agent saw it and why. Light
  * (node built-ins and core's state-file helpers): the tool hooks write here when a caution fires.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -37,7 +37,7 @@ const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
 const QUERY_CHARS = 300;
 
 export function usesDir(home: string): string {
-  return join(home, 'events', 'uses');
+  return join(home, 'memory-uses');
 }
 
 /** Appends one use (nothing when `files` is empty). Throws when the file cannot be written. */

@@ -88,7 +88,7 @@ ${
       }<p>Your text is kept below; the file on disk is unchanged.</p></div>`
     : ''
 }
-<form method="post" action="${memoryHref(detail.file)}/edit" data-guard-dirty>
+<form method="post" action="${memoryHref(detail.file)}/edit" data-guard-dirty${problem ? html` data-dirty="true"` : ''}>
 <input type="hidden" name="_csrf" value="${csrf}">
 <input type="hidden" name="base" value="${detail.base}">
 <label for="text">The whole file: frontmatter between the <code>---</code> lines (name, type, description, tags, applies_to), then the body</label>
