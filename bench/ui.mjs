@@ -51,7 +51,11 @@ function startUi() {
       if (m)
         resolve({
           url: m[1],
-          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
         });
     };
     child.stdout.on('data', onData);

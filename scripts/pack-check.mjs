@@ -1,9 +1,10 @@
 // The packaged CLI, tested from the tarball and not the work tree: `npm pack`, then
 // `npm install -g` of that tarball into a temporary prefix with a temporary HOME, and from there
-// `firstlight --version`, `init`, `install claude` (in a fresh git project) and `doctor`.
+// `firstlight --version`, `init`, `install claude` (in a fresh git project), `doctor`, and `ui`
+// serving its views and the packaged assets.
 // Run by .ci/run after the build (`npm run test:pack`); prints each step and fails on the first
 // that does not do what it should.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,35 @@ try {
   if (doctor.status !== 0 || report.ok !== true || report.project !== project)
     fail('firstlight doctor did not pass', doctor);
   step(`firstlight doctor: ${report.hosts.map((h) => `${h.host} ok`).join(', ')}`);
+
+  // The page's stylesheet and script come from the package's assets/ui/, never a network.
+  const ui = spawn('firstlight', ['ui', '--no-open', '--port', '0'], { cwd: project, env });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`firstlight ui did not start: ${out}`)), 60_000);
+      ui.stdout.on('data', (chunk) => {
+        out += chunk;
+        const m = /firstlight ui: (http\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      ui.stderr.on('data', (chunk) => {
+        out += chunk;
+      });
+      ui.once('exit', (code) => reject(new Error(`firstlight ui exited ${code}: ${out}`)));
+    }).catch((error) => fail(error.message));
+    for (const path of ['/wakeup', '/assets/ui.css', '/assets/ui.js', '/assets/keys.html']) {
+      const response = await fetch(new URL(path, url));
+      if (response.status !== 200) fail(`firstlight ui answered ${response.status} for ${path}`);
+      await response.arrayBuffer();
+    }
+    step(`firstlight ui: ${url} serves the views and the packaged assets`);
+  } finally {
+    ui.kill('SIGTERM');
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
