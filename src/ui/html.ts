@@ -3,6 +3,7 @@
  * markup (`Html`, made by `html` itself or by `raw` for trusted constants): the page shows file
  * contents a user or an agent wrote, so nothing reaches the page unescaped by accident.
  */
+import { UserError } from '../core/index.js';
 
 /** Markup that is safe to insert as it is. */
 export class Html {
@@ -49,6 +50,18 @@ export function raw(text: string): Html {
 /** A URL path segment or query value. */
 export function urlPart(text: string): string {
   return encodeURIComponent(text);
+}
+
+/** A path segment decoded; a malformed escape is the caller's mistake (400), not ours. */
+export function decodePart(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new UserError(`"${text}" is not a valid URL path segment`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'follow the links on the page instead of typing addresses by hand',
+    });
+  }
 }
 
 /** A query string from the non-empty values (`?q=a&type=b`), or '' when all are empty. */

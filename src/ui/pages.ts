@@ -3,7 +3,7 @@
  * the writes are in actions.ts.
  */
 import type { UiContext } from './context.js';
-import { type Html, html } from './html.js';
+import { decodePart, type Html, html } from './html.js';
 import { notice, type PageFrame, page, type ViewId } from './layout.js';
 import { type HostsReports, hostsView } from './views/hosts.js';
 import { memoryModel, memoryQuery, memoryView } from './views/memory.js';
@@ -75,7 +75,7 @@ export async function renderPage(
     return ok('memory', 'Memory', memoryView(memoryModel(context, memoryQuery(params)), deps.csrf, now));
   const memory = /^\/memory\/m\/([^/]+)$/.exec(path);
   if (memory) {
-    const detail = memoryDetail(context, decodeURIComponent(memory[1]!));
+    const detail = memoryDetail(context, decodePart(memory[1]!));
     return ok('memory', detail.file, memoryDetailView(detail, deps.csrf, now));
   }
   if (path === '/observations')
@@ -88,7 +88,7 @@ export async function renderPage(
   if (path === '/runtime') return ok('runtime', 'Runtime', runtimeView(await runtimeModel(context), now));
   const handoff = /^\/runtime\/handoff\/([^/]+)$/.exec(path);
   if (handoff) {
-    const id = decodeURIComponent(handoff[1]!);
+    const id = decodePart(handoff[1]!);
     const body = handoffView(context, id, now);
     if (body) return ok('runtime', `Handoff ${id}`, body);
     return {

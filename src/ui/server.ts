@@ -9,7 +9,7 @@ import { forget, restore, saveEdit, statusOf } from './actions.js';
 import { type Asset, loadAssets } from './assets.js';
 import type { UiContext } from './context.js';
 import { UiGuard } from './guard.js';
-import type { Html } from './html.js';
+import { decodePart, type Html } from './html.js';
 import type { LiveChanges } from './live.js';
 import { errorPage, loginPage, memoryAgain, type PageDeps, renderPage } from './pages.js';
 import { EventStream } from './sse.js';
@@ -119,8 +119,8 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     try {
       const result = memory
         ? memory[2] === 'edit'
-          ? await saveEdit(context, decodeURIComponent(memory[1]!), form)
-          : await forget(context, decodeURIComponent(memory[1]!))
+          ? await saveEdit(context, decodePart(memory[1]!), form)
+          : await forget(context, decodePart(memory[1]!))
         : path === '/memory/restore'
           ? await restore(context, form)
           : undefined;
