@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, UserError } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import { MAX_REQUEST_BYTES } from './bounded-stdio.js';
 import {
   checkBind,
@@ -14,6 +14,7 @@ import {
   reachableAddress,
   urlHost,
 } from './http-guard.js';
+import { listen } from './listen.js';
 
 export interface HttpOptions {
   host: string;
@@ -111,19 +112,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     reply(res, 405, 'method not allowed');
   }
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new UserError(`port ${options.port} on ${options.host} is already in use`, {
-              code: 'PORT_IN_USE',
-              hint: 'stop the other server or pass --port with a free port',
-            })
-          : error,
-      );
-    });
-    httpServer.listen(options.port, options.host, () => resolve());
-  });
+  const port = await listen(httpServer, options.host, options.port);
   // Started only once listening: a failed listen (port in use) must leave no timer behind.
   const sweeper = setInterval(
     () => {
@@ -141,8 +130,6 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttpServer
     Math.min(idleMs, 60_000),
   );
   sweeper.unref();
-  const address = httpServer.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
   allowedHosts = hostsFor(options.host, port, options.allowedHosts ?? []);
   return {
     url: `http://${urlHost(isWildcard(options.host) ? reachableAddress() : options.host)}:${port}${path}`,

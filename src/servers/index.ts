@@ -22,6 +22,7 @@ export {
   sameSecret,
   urlHost,
 } from './http-guard.js';
+export { listen } from './listen.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
 export { registerTools } from './register.js';

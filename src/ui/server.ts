@@ -3,8 +3,8 @@
  * static assets, and the server-sent event stream that tells open pages which views changed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isFirstlightError, type Logger, UserError } from '../core/index.js';
-import { checkBind, hostsFor, isWildcard, reachableAddress, urlHost } from '../servers/index.js';
+import { isFirstlightError, type Logger } from '../core/index.js';
+import { checkBind, hostsFor, isWildcard, listen, reachableAddress, urlHost } from '../servers/index.js';
 import { forget, restore, saveEdit, statusOf } from './actions.js';
 import { type Asset, loadAssets } from './assets.js';
 import type { UiContext } from './context.js';
@@ -154,21 +154,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     res.end();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new UserError(`port ${options.port} on ${options.host} is already in use`, {
-              code: 'PORT_IN_USE',
-              hint: 'stop the other server (another firstlight ui?) or pass --port with a free port (0: any)',
-            })
-          : error,
-      );
-    });
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listen(server, options.host, options.port);
   guard.allowedHosts = hostsFor(options.host, port, options.allowedHosts);
   return {
     url: `http://${urlHost(isWildcard(options.host) ? reachableAddress() : options.host)}:${port}/`,
