@@ -72,7 +72,7 @@ export function memoryDetailView(detail: MemoryDetail, csrf: string, now: Date, 
   const name = typeof detail.frontmatter.name === 'string' ? detail.frontmatter.name : detail.file;
   const recalls = detail.uses.filter((u) => u.via === 'recall').length;
   const cautions = detail.uses.filter((u) => u.via === 'caution' || u.flagged?.includes(detail.file)).length;
-  return html`<p class="crumbs"><a href="/memory">Memory</a> › ${name}</p>
+  return html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/memory">Memory</a> › ${name}</nav>
 <h1>${name}</h1>
 <section class="card" aria-labelledby="fields"><h2 id="fields">Frontmatter</h2>
 <dl class="fields" data-testid="frontmatter">${Object.entries(detail.frontmatter).map(

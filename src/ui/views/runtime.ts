@@ -140,7 +140,7 @@ ${
 export function handoffView(context: UiContext, id: string, now: Date): Html | undefined {
   const record: HandoffRecord | undefined = readHandoff(context.ledger, id);
   if (!record) return undefined;
-  return html`<p class="crumbs"><a href="/runtime">Runtime</a> › handoff ${record.id}</p>
+  return html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/runtime">Runtime</a> › handoff ${record.id}</nav>
 <h1>${record.kind} handoff <code>${record.id}</code></h1>
 <section class="card" aria-labelledby="about"><h2 id="about">About</h2><dl class="fields">
 <dt>kind</dt><dd>${record.kind}</dd>
