@@ -9,7 +9,7 @@ import { type HostsReports, hostsView } from './views/hosts.js';
 import { memoryModel, memoryQuery, memoryView } from './views/memory.js';
 import { type EditProblem, memoryDetail, memoryDetailView } from './views/memory-detail.js';
 import { observationsModel, observationsView, rangeOf } from './views/observations.js';
-import { handoffView, runtimeModel, runtimeView } from './views/runtime.js';
+import { handoffView, runtimeModel, runtimeRangeOf, runtimeView } from './views/runtime.js';
 import { sessionsModel, sessionsView } from './views/sessions.js';
 import { wakeupModel, wakeupView } from './views/wakeup.js';
 
@@ -85,7 +85,12 @@ export async function renderPage(
       observationsView(observationsModel(context, rangeOf(params.get('range'))), now),
     );
   if (path === '/sessions') return ok('sessions', 'Sessions', sessionsView(sessionsModel(context), now));
-  if (path === '/runtime') return ok('runtime', 'Runtime', runtimeView(await runtimeModel(context), now));
+  if (path === '/runtime')
+    return ok(
+      'runtime',
+      'Runtime',
+      runtimeView(await runtimeModel(context, runtimeRangeOf(params.get('range'))), now),
+    );
   const handoff = /^\/runtime\/handoff\/([^/]+)$/.exec(path);
   if (handoff) {
     const id = decodePart(handoff[1]!);

@@ -103,9 +103,15 @@ function sessionOf(id: string, entries: JournalEntry[]): RuntimeSession {
   return s;
 }
 
-/** Every workflow in the journal, newest first; each workflow's sessions oldest first. */
-export function readWorkflows(journalDir: string): { workflows: Workflow[]; entries: number } {
-  const entries = readJournal(journalDir);
+/**
+ * Every workflow in the journal (its rows since `since`: `7d`, an ISO date, …), newest first;
+ * each workflow's sessions oldest first.
+ */
+export function readWorkflows(
+  journalDir: string,
+  since?: string,
+): { workflows: Workflow[]; entries: number } {
+  const entries = readJournal(journalDir, since ? { since } : {});
   const bySession = new Map<string, JournalEntry[]>();
   for (const e of entries) {
     const id = e.session ?? '(no session)';

@@ -10,19 +10,33 @@ import { clockTag, type Html, html, timeTag } from '../html.js';
 import { type ServiceStatus, SUBSCRIPTIONS_PATH, serviceStatus } from '../runtime-service.js';
 import { fieldsOf, type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
 
+/** How far back the journal is read, and how many workflows a page shows at most. */
+export const RUNTIME_RANGES = ['7d', '30d', 'all'] as const;
+export type RuntimeRange = (typeof RUNTIME_RANGES)[number];
+const SHOWN_WORKFLOWS = 30;
+
+export function runtimeRangeOf(value: string | null): RuntimeRange {
+  return (RUNTIME_RANGES as readonly string[]).includes(value ?? '') ? (value as RuntimeRange) : '30d';
+}
+
 export interface RuntimeModel {
   journal: string;
+  range: RuntimeRange;
+  /** Workflows in range, before the page's cut. */
+  total: number;
   workflows: Workflow[];
   entries: number;
   service: ServiceStatus;
 }
 
-export async function runtimeModel(context: UiContext): Promise<RuntimeModel> {
+export async function runtimeModel(context: UiContext, range: RuntimeRange): Promise<RuntimeModel> {
   const { journal } = ledgerPaths(context);
-  const { workflows, entries } = readWorkflows(journal);
+  const { workflows, entries } = readWorkflows(journal, range === 'all' ? undefined : range);
   return {
     journal,
-    workflows,
+    range,
+    total: workflows.length,
+    workflows: workflows.slice(0, SHOWN_WORKFLOWS),
     entries,
     service: await serviceStatus(context.runtimeUrl, context.runtimeToken),
   };
@@ -117,14 +131,19 @@ function serviceSection(service: ServiceStatus): Html {
 
 export function runtimeView(model: RuntimeModel, now: Date): Html {
   return html`<h1>Runtime</h1>
-<p class="lede">The journal (<code>${model.journal}</code>, ${model.entries} row(s)) as one story per workflow: sessions joined by the handoffs between them. Select a session to read its part, a handoff arrow to read its content.</p>
+<p class="lede">The journal (<code>${model.journal}</code>, ${model.entries} row(s) in range) as one story per workflow: sessions joined by the handoffs between them. Select a session to read its part, a handoff arrow to read its content.</p>
+<nav aria-label="Time range" class="ranges">${RUNTIME_RANGES.map(
+    (r) =>
+      html`<a href="/runtime?range=${r}"${r === model.range ? html` aria-current="true"` : ''}>${r === 'all' ? 'all' : `last ${r}`}</a> `,
+  )}</nav>
+${model.total > model.workflows.length ? html`<p class="muted">The newest ${model.workflows.length} of ${model.total} workflows.</p>` : ''}
 ${serviceSection(model.service)}
 ${
   model.workflows.length === 0
     ? html`<p>No runtime session journaled yet: <code>firstlight invoke</code> writes here.</p>`
     : model.workflows.map(
         (w, i) => html`<section class="card workflow" aria-labelledby="wf-${i}" data-testid="workflow">
-<h2 id="wf-${i}">Workflow ${model.workflows.length - i}: ${w.sessions
+<h2 id="wf-${i}">Workflow ${model.total - i}: ${w.sessions
           .map((s) => `${s.role ?? '?'}${s.status === 'refused' ? ' (refused)' : ''}`)
           .join(' → ')}</h2>
 <p class="muted">Started ${timeTag(w.started, now)}; ${w.sessions.length} session(s).</p>

@@ -129,6 +129,7 @@ ${meter('SessionStart text', model.sessionStart.length, model.maxChars)}
 <ul data-testid="left-out">${model.leftOut.map((l) => html`<li>${l}</li>`)}</ul>
 </section>
 <section class="card" aria-labelledby="per-host"><h2 id="per-host">Per host</h2>
+<p class="muted">What each host's SessionStart hook prints for a new session (<code>startup</code>; <code>resume</code> and <code>compact</code> get the same, <code>clear</code> the same without the resumption), once per session and source. The hook names the host's session id in the first-call line, which this preview cannot know.</p>
 <table><caption class="sr-only">What each host's SessionStart hook prints</caption>
 <thead><tr><th scope="col">Host</th><th scope="col">Hook event</th><th scope="col">Output</th></tr></thead>
 <tbody>${model.hosts.map(
