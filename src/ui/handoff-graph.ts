@@ -114,7 +114,7 @@ function node(s: RuntimeSession, p: { x: number; y: number }): Html {
   return html`<a href="#${sessionAnchor(s.id)}" class="node-link" aria-label="${label}" data-session="${s.id}">
 <rect class="${cls}" x="${fixed(p.x)}" y="${fixed(p.y)}" width="${NODE_W}" height="${NODE_H}" rx="8"/>
 <text class="node-title" x="${fixed(p.x + 8)}" y="${fixed(p.y + 18)}">${s.role ?? 'session'}${s.persona && s.persona !== s.role ? ` · ${s.persona}` : ''}</text>
-<text class="node-sub" x="${fixed(p.x + 8)}" y="${fixed(p.y + 34)}">${s.status === 'completed' ? '✓ completed' : s.status}</text>
+<text class="node-sub" x="${fixed(p.x + 8)}" y="${fixed(p.y + 34)}">${s.status === 'completed' ? '✓ completed' : s.status === 'refused' ? (s.refusal?.reason ?? 'refused') : s.status}</text>
 ${flagged.length > 0 ? html`<text class="node-mark" x="${fixed(p.x + 8)}" y="${fixed(p.y + 47)}">${flagged[0]!.slice(0, 22)}</text>` : ''}
 </a>`;
 }
