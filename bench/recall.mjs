@@ -22,8 +22,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
-import { renderFrontmatter } from '../dist/core/index.js';
 import { MemoryStore, RecallIndex } from '../dist/mind/index.js';
+import { rng, tokenOf, writeCorpus, writeMemory } from './fixtures/memories.mjs';
 import { CLI, connect, fmt, ROOT, stats, writeResult } from './lib.mjs';
 
 const fixture = join(ROOT, 'bench', 'fixtures', 'recall');
@@ -32,18 +32,6 @@ const args = process.argv.slice(2);
 const SIZE = Number(process.env.RECALL_BENCH_SIZE ?? 10_000);
 const WRITERS = Number(process.env.RECALL_BENCH_WRITERS ?? 8);
 const PER_WRITER = Number(process.env.RECALL_BENCH_PER_WRITER ?? 500);
-
-function writeMemory(dir, m) {
-  const data = {
-    name: m.name,
-    type: m.type,
-    description: m.description,
-    tags: m.tags,
-    applies_to: m.applies_to,
-    ...(m.extra ?? {}),
-  };
-  writeFileSync(join(dir, m.file), renderFrontmatter(data, m.body));
-}
 
 // ---------- 1. quality ----------
 const STOP = new Set(
@@ -228,54 +216,15 @@ function quality() {
 }
 
 // ---------- 2. latency at SIZE memories ----------
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const SYL =
-  'ka lo mi ne ru sa to ve zi pa do fe gu hi ja ko li mo nu pe qu ri so tu vo wa xe yo zu ba ce di'.split(
-    ' ',
-  );
-
-// A memory's unique token: fixed width and a closing letter, so no token is a substring of
-// another (server-memory matches substrings: `tok42` would also hit `tok420`...`tok4299`) and
-// firstlight's tokenizer reads it as one word (it would split `tok_0042_` in two, one of them in
-// every memory).
-const tokenOf = (i, n) => `tok${String(i).padStart(String(n - 1).length, '0')}x`;
-
 function generate(dir, jsonl, n) {
-  const rand = rng(42);
-  const vocab = Array.from({ length: 3000 }, () =>
-    Array.from({ length: 2 + Math.floor(rand() * 3) }, () => SYL[Math.floor(rand() * SYL.length)]).join(''),
+  const lines = writeCorpus(dir, n).memories.map((m) =>
+    JSON.stringify({
+      type: 'entity',
+      name: m.name,
+      entityType: m.type,
+      observations: [m.description, m.body],
+    }),
   );
-  const words = (k) =>
-    Array.from({ length: k }, () => vocab[Math.floor(rand() ** 2 * vocab.length)]).join(' ');
-  const lines = [];
-  const types = ['note', 'user', 'project', 'reference', 'feedback', 'session_digest'];
-  mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < n; i++) {
-    const token = tokenOf(i, n);
-    const m = {
-      file: `note_${i}.md`,
-      name: `Memory ${i} ${words(3)}`,
-      type: types[i % types.length],
-      description: `${words(10)} ${token}`,
-      tags: [vocab[i % 50]],
-      body: `${words(40)}. ${words(30)} marker ${token} ${words(20)}.`,
-    };
-    writeMemory(dir, m);
-    lines.push(
-      JSON.stringify({
-        type: 'entity',
-        name: m.name,
-        entityType: m.type,
-        observations: [m.description, m.body],
-      }),
-    );
-  }
   writeFileSync(jsonl, `${lines.join('\n')}\n`);
 }
 

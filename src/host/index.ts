@@ -27,7 +27,7 @@ export { emitHookCrash, emitHookOutput } from './hook/emit.js';
 export { DEFAULT_GATED, DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
 export type { Injection } from './hook/ledger.js';
 export { ledgerSessionName, listInjections } from './hook/ledger.js';
-export type { RenderSessionPacketInput } from './hook/render-packet.js';
+export type { SessionTextInput } from './hook/render-packet.js';
 export type { HookRunOptions } from './hook/run-hook.js';
 export { detectHost, runHook } from './hook/run-hook.js';
 export { proveBootstrap } from './hook/transcript-scan.js';
@@ -44,7 +44,7 @@ export {
   install,
   installStatus,
   probeServer,
-  renderSessionPacket,
+  renderSessionText,
   uninstall,
 } from './lazy.js';
 export type { ProbeOptions } from './probe.js';

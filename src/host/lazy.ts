@@ -3,8 +3,10 @@
  * this folder's index on every tool call, so install, uninstall and doctor (which pull in core's
  * locks, YAML and zod, smol-toml and the MCP SDK) load only when one of them is called.
  */
+
+import type { Mind } from '../mind/index.js';
 import type { DoctorOptions, DoctorReport, ProbeResult } from './doctor.js';
-import type { RenderSessionPacketInput } from './hook/render-packet.js';
+import type { SessionTextInput } from './hook/render-packet.js';
 import type { InstallOptions, InstallReport } from './install/installer.js';
 import type { InstalledScope, InstallStatusOptions } from './install-status.js';
 import type { ProbeOptions } from './probe.js';
@@ -45,7 +47,10 @@ export async function installStatus(options: InstallStatusOptions): Promise<Inst
   return (await import('./install-status.js')).installStatus(options);
 }
 
-/** The packet as the SessionStart hook renders it (markdown, resumption first); `preview` records nothing. */
-export async function renderSessionPacket(input: RenderSessionPacketInput): Promise<string> {
-  return (await import('./hook/render-packet.js')).renderSessionPacket(input);
+/**
+ * The SessionStart text the hook would inject, rendered from a caller's own mind (built by
+ * `createMind`); `preview` records nothing.
+ */
+export async function renderSessionText(mind: Mind, input: SessionTextInput): Promise<string> {
+  return (await import('./hook/render-packet.js')).renderSessionText(mind, input);
 }

@@ -1,4 +1,4 @@
-import { createMind, renderPacketMarkdown } from '../../mind/index.js';
+import { createMind, type Mind, renderPacketMarkdown } from '../../mind/index.js';
 
 export interface RenderSessionPacketInput {
   home: string;
@@ -7,6 +7,13 @@ export interface RenderSessionPacketInput {
   /** False for `clear`: no resumption, and a clear-after-inject tail is not consumed. */
   resume: boolean;
   clock: () => Date;
+}
+
+/** What {@link renderSessionText} needs besides a mind. */
+export interface SessionTextInput {
+  sessionId: string | null;
+  /** False for `clear`: no resumption, and a clear-after-inject tail is not consumed. */
+  resume: boolean;
   /**
    * Render exactly what the hook would inject, recording nothing: no session start, no
    * clear-after-inject tail consumed (the `firstlight ui` Wake-up view).
@@ -23,17 +30,26 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     quickMemoryOverview: true,
   });
   try {
-    const packet = await mind.bootstrap({
-      sessionId: input.sessionId,
-      sessionKey: input.sessionId ? `hook:${input.sessionId}` : 'hook',
-      preview: input.preview === true || !input.resume,
-    });
-    if (!input.resume) packet.resumption = null;
-    const maxChars = mind.settings().settings.packet.markdown_max_chars;
-    // Resumption first: renderPacketMarkdown renders it in the resume part's shape, aged against
-    // the packet's own clock.
-    return renderPacketMarkdown(packet, { maxChars });
+    return await renderSessionText(mind, { sessionId: input.sessionId, resume: input.resume });
   } finally {
     mind.close();
   }
+}
+
+/**
+ * The SessionStart text from a mind built by `createMind` (the hook builds one per call; a
+ * long-running reader such as `firstlight ui` passes its own): the packet rendered as markdown
+ * within `packet.markdown_max_chars`, resumption first.
+ */
+export async function renderSessionText(mind: Mind, input: SessionTextInput): Promise<string> {
+  const packet = await mind.bootstrap({
+    sessionId: input.sessionId,
+    sessionKey: input.sessionId ? `hook:${input.sessionId}` : 'hook',
+    preview: input.preview === true || !input.resume,
+  });
+  if (!input.resume) packet.resumption = null;
+  const maxChars = mind.settings().settings.packet.markdown_max_chars;
+  // Resumption first: renderPacketMarkdown renders it in the resume part's shape, aged against
+  // the packet's own clock.
+  return renderPacketMarkdown(packet, { maxChars });
 }

@@ -22,6 +22,8 @@ export interface MemoryQuery {
   /** A tool name (or part of a pattern): memories whose `applies_to` covers it. */
   appliesTo: string;
   page: number;
+  /** How many recall hits a search shows (20, or up to recall's maximum when asked). */
+  k: number;
 }
 
 export interface MemoryRow {
@@ -48,9 +50,13 @@ export interface MemoryModel {
   forgotten: TrashRecord[];
   skipped: MemoryProblem[];
   indexed: number;
+  /** Recall had more hits than it was asked for: a link asks for up to its maximum. */
+  more: boolean;
 }
 
 const PAGE = 50;
+/** Search hits shown unless more are asked for: a person reads the first screen or two. */
+const SEARCH_K = 20;
 
 export function memoryQuery(params: URLSearchParams): MemoryQuery {
   const page = Number(params.get('page') ?? '1');
@@ -60,6 +66,7 @@ export function memoryQuery(params: URLSearchParams): MemoryQuery {
     tag: (params.get('tag') ?? '').trim(),
     appliesTo: (params.get('applies_to') ?? '').trim(),
     page: Number.isInteger(page) && page > 0 ? page : 1,
+    k: params.get('k') === String(MAX_K) ? MAX_K : SEARCH_K,
   };
 }
 
@@ -93,12 +100,14 @@ export function memoryModel(context: UiContext, q: MemoryQuery): MemoryModel {
   let total: number;
   let indexed = entries.length;
   let skipped = snapshot.problems;
+  let more = false;
   if (q.q !== '') {
     // One facet narrows recall itself; the others filter its hits.
     const facet = q.type ? `type:${q.type}` : q.tag ? `tag:${q.tag}` : undefined;
-    const found = context.recall().recall(q.q, { k: MAX_K, ...(facet ? { facet } : {}) });
+    const found = context.recall().recall(q.q, { k: q.k, ...(facet ? { facet } : {}) });
     indexed = found.indexed;
     skipped = found.skipped;
+    more = q.k < MAX_K && found.results.length === q.k;
     rows = [];
     for (const hit of found.results) {
       const entry = byFile.get(hit.file);
@@ -138,6 +147,7 @@ export function memoryModel(context: UiContext, q: MemoryQuery): MemoryModel {
     forgotten: listForgotten(context.home),
     skipped,
     indexed,
+    more,
   };
 }
 
@@ -189,6 +199,11 @@ export function memoryView(model: MemoryModel, csrf: string, now: Date): Html {
       : `${model.total} memor${model.total === 1 ? 'y' : 'ies'}${pages > 1 ? `, page ${q.page} of ${pages}` : ''}`
   }</h2>
 ${model.rows.length === 0 ? html`<p>No memory matches.</p>` : html`<ol class="results" data-testid="results">${model.rows.map((r) => resultRow(r, model.searched))}</ol>`}
+${
+  model.more
+    ? html`<p><a href="/memory${query({ q: q.q, type: q.type, tag: q.tag, applies_to: q.appliesTo, k: MAX_K })}">Show up to ${MAX_K} results</a></p>`
+    : ''
+}
 ${
   pages > 1 && !model.searched
     ? html`<nav aria-label="Pages" class="pager">${q.page > 1 ? html`<a href="${link(q.page - 1)}" rel="prev">Previous</a>` : ''} ${

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { estimateTokensForChars } from '../../core/index.js';
-import { HOST_ADAPTERS, HOST_IDS, renderSessionPacket } from '../../host/index.js';
+import { HOST_ADAPTERS, HOST_IDS, renderSessionText } from '../../host/index.js';
 import { type BootstrapPacket, renderPacketMarkdown } from '../../mind/index.js';
 import { INJECTED_ANCHORS, readSelfState, renderResumption } from '../../resume/index.js';
 import type { UiContext } from '../context.js';
@@ -25,14 +25,7 @@ export interface WakeupModel {
 export async function wakeupModel(context: UiContext): Promise<WakeupModel> {
   const [packet, sessionStart] = await Promise.all([
     context.mind.bootstrap({ sessionId: null, preview: true }),
-    renderSessionPacket({
-      home: context.home,
-      projectDir: context.project,
-      sessionId: null,
-      resume: true,
-      preview: true,
-      clock: context.clock,
-    }),
+    renderSessionText(context.mind, { sessionId: null, resume: true, preview: true }),
   ]);
   const maxChars = context.mind.settings().settings.packet.markdown_max_chars;
   const hosts = HOST_IDS.map((id) => {
