@@ -45,6 +45,14 @@
       announce('The files behind this page changed. Save or reload to see the new version.');
       return;
     }
+    // Someone typing a search: refresh its results, never the field under their hands.
+    const searching = document.activeElement?.closest?.('form[data-live-search]');
+    if (searching && typeof searching.runSearch === 'function') {
+      await searching.runSearch();
+      refreshes += 1;
+      document.body.dataset.refreshes = String(refreshes);
+      return;
+    }
     refreshing = true;
     try {
       const doc = await fetchPage(location.href);
@@ -114,6 +122,7 @@
         setState(`search failed: ${error.message}`);
       }
     };
+    form.runSearch = run;
     form.addEventListener('input', () => {
       clearTimeout(timer);
       timer = setTimeout(run, 200);
