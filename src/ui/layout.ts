@@ -70,5 +70,5 @@ ${body}
 
 /** A notice banner: `ok` for a change made, `error` for a refusal with its fix. */
 export function notice(kind: 'ok' | 'error', text: Html | string): Html {
-  return html`<p class="notice notice-${kind}">${text}</p>`;
+  return html`<div class="notice notice-${kind}">${text}</div>`;
 }
