@@ -67,15 +67,15 @@ export async function serveUi(options: UiOptions): Promise<RunningUi> {
     closeContext();
     throw error;
   }
-  // The first search pays for loading the index; the page should not.
-  setImmediate(() => {
-    try {
-      context.recall().stats();
-    } catch (error) {
-      options.log.debug(`ui: recall warm-up failed: ${(error as Error).message}`);
-    }
-  });
-  void context.mind.warm();
+  // Ready before the URL is handed out: the packet's first load and the recall index (built
+  // from the files when no process saved one yet: seconds at 10,000 memories) are paid here, not
+  // by the first page. Listening already, so a port in use fails at once.
+  await context.mind.warm();
+  try {
+    context.recall().stats();
+  } catch (error) {
+    options.log.debug(`ui: recall warm-up failed (the first search will retry): ${(error as Error).message}`);
+  }
   return {
     ...running,
     close: async () => {
