@@ -123,6 +123,48 @@ export function runtimeFixture() {
       }
       return { code: run.status, result, stderr: run.stderr };
     },
+    /**
+     * An artifact handoff as a validator must receive it: built by a builder session of this
+     * ledger (the team persona, from an imported plan), so it traces to that session's
+     * transition. Returns its id.
+     */
+    builtArtifact(persona = 'team'): string {
+      n++;
+      const plan = file(`built-plan-${n}.json`, HANDOFFS.plan);
+      const script = file(
+        `built-script-${n}.yaml`,
+        stringify({ steps: [{ text: 'Built.', output: DELIVERABLES.builder }] }),
+      );
+      const run = runCli(
+        [
+          'invoke',
+          '--home',
+          home.dir,
+          '--project',
+          project.dir,
+          '--json',
+          '--persona',
+          persona,
+          '--role',
+          'builder',
+          '--surface',
+          'code-output',
+          '--engagement',
+          'agent',
+          '--task',
+          'build it',
+          '--handoff',
+          plan,
+          '--substrate',
+          `scripted:${script}`,
+        ],
+        { cwd: project.dir, timeoutMs: 60_000 },
+      );
+      const id = (JSON.parse(run.stdout) as InvokeResult).meta.handoff_id;
+      if (run.status !== 0 || !id)
+        throw new Error(`the builder produced no artifact (exit ${run.status}): ${run.stdout}`);
+      return id;
+    },
     journal(args: string[] = []): { code: number | null; entries: JournalEntry[]; stdout: string } {
       const run = runCli(['journal', '--home', home.dir, '--project', project.dir, '--json', ...args], {
         cwd: project.dir,

@@ -33,6 +33,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
         content: { assumptions: ['a'], scope: { in: ['x'], out: [] } },
       }),
       artifact: fx.file('artifact.json', HANDOFFS.artifact),
+      built: fx.builtArtifact(),
       findings: fx.file('findings.json', HANDOFFS.findings),
       skip: fx.file(
         'skip.yaml',
@@ -184,7 +185,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     [
       'validator on artifact and claims',
       'validator',
-      () => [...base('validator'), '--handoff', files.artifact!],
+      () => [...base('validator'), '--handoff', files.built!],
     ],
     [
       'resolver on findings',
@@ -293,7 +294,8 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
       '--substrate',
       `scripted:${script.path}`,
     ]);
-    expect(first.code).toBe(0);
+    // Exit 5: the session completed without its deliverable, so a shell chain stops here.
+    expect(first.code).toBe(5);
     expect(first.result.outcome).toEqual({ type: 'turn_yielded', question: 'Staging or production?' });
     // Persona, role, surface and engagement come from the saved session.
     const second = fx.invoke([
