@@ -59,7 +59,7 @@ export { checkProvenance, journalRef } from './provenance.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 export { createRuntime } from './runtime.js';
 export type { SessionState } from './sessions.js';
-export { readSession } from './sessions.js';
+export { readContextFile, readSession } from './sessions.js';
 export { journalStory } from './story.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';

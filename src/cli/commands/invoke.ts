@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { InvokeResult, SubstrateMessage } from '../../runtime/index.js';
+import type { InvokeResult } from '../../runtime/index.js';
 import { existingHome, type HomeOption } from '../io.js';
 
 interface InvokeOptions extends HomeOption {
@@ -158,7 +158,8 @@ export function registerInvoke(program: Command): void {
           hint: `pass --mode one of: ${MODES.join(', ')}`,
         });
       }
-      const context = options.context === undefined ? undefined : await readContext(options.context);
+      const { readContextFile } = await import('../../runtime/index.js');
+      const context = options.context === undefined ? undefined : readContextFile(options.context);
       const runtime = createRuntime({ home, ...(project ? { project } : {}) });
       const result = await runtime.invoke({
         persona: persona!,
@@ -214,31 +215,6 @@ function summary(result: InvokeResult): string[] {
   if (m.denials.length > 0) lines.push(`denied: ${m.denials.map((d) => d.tool).join(', ')}`);
   if (result.output?.text) lines.push('', result.output.text);
   return lines;
-}
-
-/** `--context FILE`: a JSON or YAML list of `{role: user|assistant, content}`. */
-async function readContext(file: string): Promise<SubstrateMessage[]> {
-  const { readFileSync } = await import('node:fs');
-  const { parse } = await import('yaml');
-  const { UserError } = await import('../../core/index.js');
-  const bad = (why: string) =>
-    new UserError(`--context ${file}: ${why}`, {
-      code: 'INVALID_ARGUMENT',
-      hint: 'give a JSON or YAML list of messages: [{role: user, content: "…"}, {role: assistant, content: "…"}]',
-    });
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw bad(`cannot read it (${(error as Error).message.split('\n')[0]})`);
-  }
-  if (!Array.isArray(raw)) throw bad('it is not a list');
-  return raw.map((item, i) => {
-    const m = (item ?? {}) as Record<string, unknown>;
-    if ((m.role !== 'user' && m.role !== 'assistant') || typeof m.content !== 'string')
-      throw bad(`item ${i} needs role (user or assistant) and content (a string)`);
-    return { role: m.role, content: m.content };
-  });
 }
 
 /** `--project`, else the project found from the current directory; none when only the start directory. */
