@@ -31,6 +31,20 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     return { code: run.status, result: JSON.parse(run.stdout) as InvokeResult, stderr: run.stderr };
   };
 
+  /** The bundled explorer session, in the explorer profile's role_default (no --role). */
+  const EXPLORE = [
+    '--persona',
+    'explorer',
+    '--surface',
+    'synthesis-ledger',
+    '--engagement',
+    'agent',
+    '--task',
+    'look around',
+    '--substrate',
+    'scripted:explorer',
+  ];
+
   beforeAll(() => {
     root = tempDir('firstlight-first-run-');
     home = join(root.dir, 'home');
@@ -88,36 +102,14 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
   });
 
   it("invoke takes the profile's role_default when --role is omitted", () => {
-    const { code, result } = invoke([
-      '--persona',
-      'explorer',
-      '--surface',
-      'synthesis-ledger',
-      '--engagement',
-      'agent',
-      '--task',
-      'look around',
-      '--substrate',
-      'scripted:explorer',
-    ]);
+    const { code, result } = invoke(EXPLORE);
     expect(code, JSON.stringify(result.meta)).toBe(0);
     expect(result.meta.role).toBe('explorer');
     expect(result.meta.mode).toBe('exploration');
   });
 
   it('--governance reaches a validator by pointer; --context reaches a planner and is refused to a validator', () => {
-    const synthesis = invoke([
-      '--persona',
-      'explorer',
-      '--surface',
-      'synthesis-ledger',
-      '--engagement',
-      'agent',
-      '--task',
-      'look around',
-      '--substrate',
-      'scripted:explorer',
-    ]).result.meta.handoff_id!;
+    const synthesis = invoke(EXPLORE).result.meta.handoff_id!;
     const context = join(work, 'context.yaml');
     writeFileSync(
       context,

@@ -68,6 +68,25 @@ export const DELIVERABLES: Record<string, unknown> = {
   },
 };
 
+/** A refused invocation never resolves its substrate: this script does not even exist. */
+export const NO_SUBSTRATE = ['--substrate', 'scripted:/nonexistent/never-read.yaml'];
+
+/** `invoke` arguments for `persona` in `role` on `surface` under `engagement`, with a task. */
+export function roleArgs(persona: string, role: string, surface = 'audit', engagement = 'agent'): string[] {
+  return [
+    '--persona',
+    persona,
+    '--role',
+    role,
+    '--surface',
+    surface,
+    '--engagement',
+    engagement,
+    '--task',
+    `work as ${role}`,
+  ];
+}
+
 export interface Invoked {
   code: number | null;
   result: InvokeResult;
@@ -92,6 +111,10 @@ export function runtimeFixture() {
     home: home.dir,
     project: project.dir,
     file,
+    /** `--substrate scripted:FILE` for a new script of `value`. */
+    scripted(value: Record<string, unknown>): string[] {
+      return ['--substrate', `scripted:${this.script(value).path}`];
+    },
     /** A script file; `record` is set so what the substrate received can be read back. */
     script(value: Record<string, unknown>): { path: string; received: () => RecordedRequest[] } {
       n++;

@@ -8,7 +8,9 @@ import {
   ALL_ROLES_PROFILE,
   DELIVERABLES,
   HANDOFFS,
+  NO_SUBSTRATE,
   type RuntimeFixture,
+  roleArgs,
   runtimeFixture,
 } from './runtime-fixture.js';
 
@@ -22,20 +24,9 @@ import {
  */
 describe('firstlight invoke: codes and the journal', { timeout: 180_000 }, () => {
   let fx: RuntimeFixture;
-  const base = (role: string, surface = 'audit', engagement = 'agent') => [
-    '--persona',
-    'codes',
-    '--role',
-    role,
-    '--surface',
-    surface,
-    '--engagement',
-    engagement,
-    '--task',
-    `work as ${role}`,
-  ];
-  const scripted = (value: Record<string, unknown>) => ['--substrate', `scripted:${fx.script(value).path}`];
-  const NO_SUBSTRATE = ['--substrate', 'scripted:/nonexistent/never-read.yaml'];
+  const base = (role: string, surface = 'audit', engagement = 'agent') =>
+    roleArgs('codes', role, surface, engagement);
+  const scripted = (value: Record<string, unknown>) => fx.scripted(value);
   const thrice = (step: Record<string, unknown>) => ({ runs: [0, 1, 2].map(() => ({ steps: [step] })) });
 
   beforeAll(() => {

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './runtime-fixture.js';
+import {
+  DELIVERABLES,
+  HANDOFFS,
+  NO_SUBSTRATE,
+  type RuntimeFixture,
+  roleArgs,
+  runtimeFixture,
+} from './runtime-fixture.js';
 
 /**
  * The policy table through the built CLI: every refusal with its reason code, exit 3, a journal
@@ -8,19 +15,8 @@ import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './r
  */
 describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
   let fx: RuntimeFixture;
-  const base = (role: string, surface = 'audit', engagement = 'agent') => [
-    '--persona',
-    'team',
-    '--role',
-    role,
-    '--surface',
-    surface,
-    '--engagement',
-    engagement,
-    '--task',
-    `work as ${role}`,
-  ];
-  const NO_SUBSTRATE = ['--substrate', 'scripted:/nonexistent/never-read.yaml'];
+  const base = (role: string, surface = 'audit', engagement = 'agent') =>
+    roleArgs('team', role, surface, engagement);
   let files: Record<string, string>;
 
   beforeAll(() => {

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { HandoffRecord, JournalEntry } from '../../src/runtime/index.js';
 import { CLI, runCli, tempDir } from '../helpers/index.js';
-import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './runtime-fixture.js';
+import {
+  DELIVERABLES,
+  HANDOFFS,
+  NO_SUBSTRATE,
+  type RuntimeFixture,
+  roleArgs,
+  runtimeFixture,
+} from './runtime-fixture.js';
 
 /**
  * The runtime's mechanical promises, through the built CLI: the tool lock holds across
@@ -16,20 +23,9 @@ import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './r
  */
 describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }, () => {
   let fx: RuntimeFixture;
-  const base = (role: string, surface = 'audit', engagement = 'agent') => [
-    '--persona',
-    'team',
-    '--role',
-    role,
-    '--surface',
-    surface,
-    '--engagement',
-    engagement,
-    '--task',
-    `work as ${role}`,
-  ];
-  const scripted = (value: Record<string, unknown>) => ['--substrate', `scripted:${fx.script(value).path}`];
-  const NO_SUBSTRATE = ['--substrate', 'scripted:/nonexistent/never-read.yaml'];
+  const base = (role: string, surface = 'audit', engagement = 'agent') =>
+    roleArgs('team', role, surface, engagement);
+  const scripted = (value: Record<string, unknown>) => fx.scripted(value);
   const entries = (type: string): JournalEntry[] => fx.journal(['--type', type]).entries;
   const stored = (id: string): HandoffRecord =>
     JSON.parse(
