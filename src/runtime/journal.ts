@@ -93,7 +93,7 @@ function unescapeCell(value: string): string {
  * that escapes it) is escaped, never rewritten — what was journaled reads back unchanged.
  */
 function escapeValue(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;');
+  return /[\\;]/.test(value) ? value.replace(/[\\;]/g, '\\$&') : value;
 }
 
 /** `content`'s `key=value; key=value` pairs, each value unescaped. */
