@@ -48,7 +48,6 @@ export function claudeState(env: NodeJS.ProcessEnv): CliState {
   const protect = ['settings.json', 'settings.local.json', 'CLAUDE.md', 'agents', 'commands', 'skills'];
   return {
     dirs: [dir],
-    files: [],
     protect: [...protect, 'plugins', 'hooks', '.claude.json'].map((name) => `${dir}/${name}`),
   };
 }

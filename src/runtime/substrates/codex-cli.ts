@@ -36,7 +36,6 @@ export function codexState(env: NodeJS.ProcessEnv): CliState {
   const dir = env.CODEX_HOME || '~/.codex';
   return {
     dirs: [dir],
-    files: [],
     protect: ['config.toml', 'hooks.json', 'AGENTS.md', 'prompts', 'skills', 'rules'].map(
       (name) => `${dir}/${name}`,
     ),

@@ -37,7 +37,6 @@ export interface GeminiCliOptions {
 export function geminiState(): CliState {
   return {
     dirs: ['~/.gemini'],
-    files: [],
     protect: ['settings.json', 'trustedFolders.json', 'GEMINI.md', 'extensions', 'commands', 'policies'].map(
       (name) => `~/.gemini/${name}`,
     ),

@@ -4,8 +4,9 @@
  * mounted read-only; the only writable places are the session's scratch directory, a private
  * temporary directory (`TMPDIR`), the CLI's own state (its login, settings and transcripts
  * under the home) and what the profile lists in `sandbox.writable`. The project is mounted
- * read-only last, so no writable entry can open it. The network is shared (the CLI talks to its
- * model API; the MCP servers it starts run inside too).
+ * read-only again after those, so no writable entry can open it (the scratch directory inside
+ * it comes after). The network is shared (the CLI talks to its model API); the shell commands
+ * and MCP servers the CLI starts run inside too.
  *
  * A write the sandbox refuses fails in the CLI's tool with the kernel's EROFS ("Read-only file
  * system"); {@link isSandboxWriteDenial} recognises that in a tool result, so the substrate can
@@ -44,16 +45,15 @@ export function isSandboxWriteDenial(tool: string, output: string): boolean {
   return !READ_TOOLS.has(tool) && READ_ONLY_FS.some((pattern) => pattern.test(output));
 }
 
-/** What a CLI keeps under the home and must be able to write: its login, settings, sessions. */
+/** What a CLI keeps under the home (`~/`) and must be able to write: its login, sessions, logs. */
 export interface CliState {
-  /** Directories and files the CLI writes (created as directories when missing, unless files). */
+  /** Directories the CLI writes; created before it starts when missing (it could not inside). */
   readonly dirs: readonly string[];
-  readonly files: readonly string[];
-  /** Files inside those that stay read-only (settings a session could otherwise plant hooks in). */
+  /** Files and directories in those that stay read-only (settings a hook could be planted in). */
   readonly protect: readonly string[];
 }
 
-/** One confined run: what to mount writable, and the environment that goes with it. */
+/** One confined run: the bwrap command line, and the temporary directory to remove after it. */
 export interface SandboxPlan {
   readonly command: string;
   readonly args: readonly string[];
@@ -62,6 +62,27 @@ export interface SandboxPlan {
   /** Removes the temporary directory, and the scratch directory when the session left it empty. */
   dispose(): void;
 }
+
+/**
+ * Namespaces: a fresh mount, pid, ipc and uts namespace (and user namespace where bwrap needs
+ * one), the network shared; a minimal /dev and a fresh /proc; the sandbox dies with its parent.
+ * No capabilities: bwrap started by root keeps them all by default, and with CAP_SYS_ADMIN a
+ * session could remount the read-only project writable (`mount -o remount,bind,rw`).
+ */
+const BASE_FLAGS = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--unshare-all',
+  '--share-net',
+  '--die-with-parent',
+  '--cap-drop',
+  'ALL',
+];
 
 const probes = new Map<string, Promise<string | null>>();
 
@@ -109,27 +130,6 @@ export function bwrapSandbox(command: string): SubstrateSandbox {
   };
 }
 
-/**
- * Namespaces: a fresh mount, pid, ipc and uts namespace (and user namespace where bwrap needs
- * one), the network shared; a minimal /dev and a fresh /proc; the sandbox dies with its parent.
- * No capabilities: bwrap started by root keeps them all by default, and with CAP_SYS_ADMIN a
- * session could remount the read-only project writable (`mount -o remount,bind,rw`).
- */
-const BASE_FLAGS = [
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-  '--unshare-all',
-  '--share-net',
-  '--die-with-parent',
-  '--cap-drop',
-  'ALL',
-];
-
 /** `~/x` against the CLI's home, a relative path against the project. */
 function expand(path: string, home: string, project: string): string {
   if (path === '~') return home;
@@ -154,11 +154,9 @@ export function sandboxPlan(
   const bind = (flag: string, path: string) => args.push(flag, path, path);
   for (const dir of run.state.dirs) {
     const path = expand(dir, home, project);
-    // Created now, as the CLI would on its first run: it cannot create it inside.
     mkdirSync(path, { recursive: true });
     bind('--bind', path);
   }
-  for (const file of run.state.files) bind('--bind-try', expand(file, home, project));
   for (const path of request.writable) bind('--bind-try', expand(path, home, project));
   bind('--bind', tmpDir);
   bind('--ro-bind', project);

@@ -93,7 +93,7 @@ describe('the bwrap mounts', () => {
         args: ['--version'],
         cwd: project,
         env: { HOME: home, PATH: '' },
-        state: { dirs: ['~/.cli'], files: [], protect: ['~/.cli/settings.json'] },
+        state: { dirs: ['~/.cli'], protect: ['~/.cli/settings.json'] },
       },
     );
     try {
@@ -199,7 +199,7 @@ describe('bubblewrap, for real', () => {
         args: ['-c', script],
         cwd: project,
         env: { HOME: home, PATH: process.env.PATH },
-        state: { dirs: ['~/.cli'], files: [], protect: [] },
+        state: { dirs: ['~/.cli'], protect: [] },
       },
     );
     const env = { PATH: process.env.PATH, HOME: home, P: project, H: home, S: scratch };
