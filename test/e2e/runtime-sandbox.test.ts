@@ -34,17 +34,18 @@ function configure(cli: string, bwrap: string) {
   );
 }
 
-const explore = ['--persona', 'team', '--role', 'explorer', '--surface', 'audit', '--engagement', 'agent'];
+/** A session of `role` (explorer: read-only, needs no handoff) of `persona` on `substrate`. */
+function session(substrate: string, { persona = 'team', role = 'explorer' } = {}) {
+  return fx.invoke([
+    ...['--persona', persona, '--role', role, '--surface', 'audit', '--engagement', 'agent'],
+    ...['--task', 'Look at the cache.', '--substrate', substrate],
+  ]);
+}
+const explore = (substrate = 'claude-cli', persona = 'team') => session(substrate, { persona });
 
 describe('a read-only session on an agent CLI without its OS sandbox', () => {
   it('is refused sandbox_unavailable naming the missing executable, journaled, and the CLI never starts', () => {
-    const { code, result } = fx.invoke([
-      ...explore,
-      '--task',
-      'Explore the cache.',
-      '--substrate',
-      'claude-cli',
-    ]);
+    const { code, result } = explore();
     expect(code).toBe(3);
     expect(result.status).toBe('refused');
     expect(result.meta.refusal_reason).toBe('sandbox_unavailable');
@@ -62,13 +63,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
 
   it('is refused when the sandbox is there but cannot start, quoting why', () => {
     configure(join(fx.project, 'fake-claude.sh'), '/bin/false');
-    const { code, result } = fx.invoke([
-      ...explore,
-      '--task',
-      'Explore the cache.',
-      '--substrate',
-      'claude-cli',
-    ]);
+    const { code, result } = explore();
     expect(code).toBe(3);
     expect(result.meta.refusal_reason).toBe('sandbox_unavailable');
     expect(result.meta.detail).toContain('the OS sandbox "/bin/false" cannot start here (exit 1)');
@@ -87,13 +82,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
         '',
       ].join('\n'),
     );
-    const { result } = fx.invoke([
-      ...explore.map((a) => (a === 'team' ? 'loose' : a)),
-      '--task',
-      'Explore the cache.',
-      '--substrate',
-      'claude-cli',
-    ]);
+    const { result } = explore('claude-cli', 'loose');
     // The stand-in ran (it is no Claude Code, so the session then fails): not refused.
     expect(result.meta.refusal_reason).toBeUndefined();
     expect(existsSync(mark)).toBe(true);
@@ -109,13 +98,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
       join(fx.home, 'personas', 'silent.yaml'),
       'persona: silent\nsystem_prompt_uri: team-prompt.md\nroles: [explorer]\nsandbox: { mode: "off" }\n',
     );
-    const { code, stderr } = fx.invoke([
-      ...explore.map((a) => (a === 'team' ? 'silent' : a)),
-      '--task',
-      'x',
-      '--substrate',
-      'claude-cli',
-    ]);
+    const { code, stderr } = explore('claude-cli', 'silent');
     expect(code).toBe(2);
     expect(stderr).toContain('sandbox.reason');
     expect(existsSync(mark)).toBe(false);
@@ -124,13 +107,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
 
 describe('sessions that need no OS sandbox', () => {
   it('a role that may write (general) on an agent CLI is not confined, so not refused', () => {
-    const { result } = fx.invoke([
-      ...['--persona', 'team', '--role', 'general', '--surface', 'audit', '--engagement', 'agent'],
-      '--task',
-      'Tidy the cache.',
-      '--substrate',
-      'claude-cli',
-    ]);
+    const { result } = session('claude-cli', { role: 'general' });
     expect(result.meta.refusal_reason).toBeUndefined();
     expect(result.meta.sandbox).toBeUndefined();
     expect(existsSync(mark)).toBe(true);
@@ -140,13 +117,7 @@ describe('sessions that need no OS sandbox', () => {
     const script = fx.script({
       steps: [{ text: `Explored.\n\n\`\`\`json\n${JSON.stringify(DELIVERABLES.explorer)}\n\`\`\`` }],
     });
-    const { code, result } = fx.invoke([
-      ...explore,
-      '--task',
-      'Explore the cache.',
-      '--substrate',
-      `scripted:${script.path}`,
-    ]);
+    const { code, result } = explore(`scripted:${script.path}`);
     expect(code, result.meta.detail).toBe(0);
     expect(result.meta.sandbox).toBeUndefined();
   });

@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bwrapSandbox, type InvokeResult, type Runtime } from '../../src/runtime/index.js';
 import { ensureHost, type PinnedHostId } from './cache.js';
-import { type RecordedRequest, requestText, startModelServer, toolResults } from './model-server.js';
+import {
+  type RecordedRequest,
+  requestText,
+  type ScriptStep,
+  startModelServer,
+  toolResults,
+} from './model-server.js';
 import { RECIPES } from './recipes.js';
 import {
   answerText,
@@ -119,6 +125,29 @@ async function validate(
   });
 }
 
+/**
+ * A script step calling one tool; its input is built when the request comes (by then the
+ * project's path is known, and the request holds the session's instructions).
+ */
+const call =
+  (id: string, name: string, input: (request: RecordedRequest) => Record<string, unknown>): ScriptStep =>
+  (request) => ({ toolCalls: [{ id, name, input: input(request) }] });
+
+/** The session's denials are the OS sandbox's refusals of `tools`, in `meta` and the journal. */
+function expectSandboxDenials(
+  place: { runtime: Runtime; kind: string },
+  result: InvokeResult,
+  tools: string[],
+) {
+  expect(result.meta.denials).toEqual(tools.map((tool) => ({ tool, reason: 'sandbox_write_denied' })));
+  const denials = rows(place.runtime, result, 'denial');
+  expect(denials.map((e) => [e.type, e.title])).toEqual(
+    tools.map((tool) => ['C', `denial: ${tool} refused to validator by ${place.kind}'s OS sandbox`]),
+  );
+  for (const denial of denials) expect(denial.content).toContain('reason=sandbox_write_denied');
+  return denials;
+}
+
 /** The session's journal rows of one kind. */
 function rows(runtime: Runtime, result: InvokeResult, kind: string) {
   return runtime.journal().filter((e) => e.session === result.meta.session_id && e.kind === kind);
@@ -133,25 +162,12 @@ describe('a validator on claude-cli in the OS sandbox', () => {
     let project = '';
     await using model = await startModelServer({
       script: [
-        () => ({
-          toolCalls: [
-            { id: 'toolu_touch', name: 'Bash', input: { command: `touch ${project}/x`, description: 'x' } },
-          ],
-        }),
-        () => ({
-          toolCalls: [
-            { id: 'toolu_write', name: 'Write', input: { file_path: `${project}/notes.md`, content: 'n' } },
-          ],
-        }),
-        (request) => ({
-          toolCalls: [
-            {
-              id: 'toolu_draft',
-              name: 'Bash',
-              input: { command: `echo draft > ${scratchOf(request)}/draft.md`, description: 'draft' },
-            },
-          ],
-        }),
+        call('toolu_touch', 'Bash', () => ({ command: `touch ${project}/x`, description: 'x' })),
+        call('toolu_write', 'Write', () => ({ file_path: `${project}/notes.md`, content: 'n' })),
+        call('toolu_draft', 'Bash', (request) => ({
+          command: `echo draft > ${scratchOf(request)}/draft.md`,
+          description: 'draft',
+        })),
         { text: answerText(VALIDATOR) },
       ],
     });
@@ -170,16 +186,7 @@ describe('a validator on claude-cli in the OS sandbox', () => {
     const sent = toolResults(model.turns[3]!);
     expect(sent.find((r) => r.callId === 'toolu_touch')?.text).toContain('Read-only file system');
     expect(sent.find((r) => r.callId === 'toolu_write')?.text).toContain('EROFS: read-only file system');
-    expect(result.meta.denials).toEqual([
-      { tool: 'Bash', reason: 'sandbox_write_denied' },
-      { tool: 'Write', reason: 'sandbox_write_denied' },
-    ]);
-    const denials = rows(place.runtime, result, 'denial');
-    expect(denials.map((e) => [e.type, e.title])).toEqual([
-      ['C', "denial: Bash refused to validator by claude-cli's OS sandbox"],
-      ['C', "denial: Write refused to validator by claude-cli's OS sandbox"],
-    ]);
-    expect(denials[0]!.content).toContain('reason=sandbox_write_denied');
+    const denials = expectSandboxDenials(place, result, ['Bash', 'Write']);
     expect(denials[0]!.content).toContain(`touch ${place.project}/x`);
     expect(denials[1]!.content).toContain(`${place.project}/notes.md`);
     expect(rows(place.runtime, result, 'session_start')[0]!.content).toContain('sandbox=bwrap');
@@ -195,11 +202,7 @@ describe('a validator on claude-cli in the OS sandbox', () => {
     let project = '';
     await using model = await startModelServer({
       script: [
-        () => ({
-          toolCalls: [
-            { id: 'toolu_touch', name: 'Bash', input: { command: `touch ${project}/x`, description: 'x' } },
-          ],
-        }),
+        call('toolu_touch', 'Bash', () => ({ command: `touch ${project}/x`, description: 'x' })),
         { text: answerText(VALIDATOR) },
       ],
     });
@@ -227,9 +230,7 @@ describe('a validator on codex-cli in the OS sandbox', () => {
     let project = '';
     await using model = await startModelServer({
       script: [
-        () => ({
-          toolCalls: [{ id: 'sh', name: 'exec_command', input: { cmd: `touch ${project}/x && echo wrote` } }],
-        }),
+        call('sh', 'exec_command', () => ({ cmd: `touch ${project}/x && echo wrote` })),
         { text: answerText(VALIDATOR) },
       ],
     });
@@ -243,11 +244,7 @@ describe('a validator on codex-cli in the OS sandbox', () => {
       'Read-only file system',
     );
     expect(result.meta.sandbox?.kind).toBe('bwrap');
-    expect(result.meta.denials).toEqual([{ tool: 'shell', reason: 'sandbox_write_denied' }]);
-    const denials = rows(place.runtime, result, 'denial');
-    expect(denials.map((e) => [e.type, e.title])).toEqual([
-      ['C', "denial: shell refused to validator by codex-cli's OS sandbox"],
-    ]);
+    const denials = expectSandboxDenials(place, result, ['shell']);
     expect(denials[0]!.content).toContain(`touch ${place.project}/x`);
     rmSync(place.root, { recursive: true, force: true });
   });
@@ -262,20 +259,8 @@ describe('a validator on gemini-cli in the OS sandbox', () => {
     let project = '';
     await using model = await startModelServer({
       script: [
-        () => ({
-          toolCalls: [
-            {
-              id: 'sh',
-              name: 'run_shell_command',
-              input: { command: `touch ${project}/x`, description: 'x' },
-            },
-          ],
-        }),
-        () => ({
-          toolCalls: [
-            { id: 'w', name: 'write_file', input: { file_path: `${project}/notes.md`, content: 'n' } },
-          ],
-        }),
+        call('sh', 'run_shell_command', () => ({ command: `touch ${project}/x`, description: 'x' })),
+        call('w', 'write_file', () => ({ file_path: `${project}/notes.md`, content: 'n' })),
         { text: answerText(VALIDATOR) },
       ],
     });
@@ -286,14 +271,7 @@ describe('a validator on gemini-cli in the OS sandbox', () => {
     expect(result.status, result.meta.detail).toBe('completed');
     expect(existsSync(join(place.project, 'x'))).toBe(false);
     expect(existsSync(join(place.project, 'notes.md'))).toBe(false);
-    expect(result.meta.denials).toEqual([
-      { tool: 'Bash', reason: 'sandbox_write_denied' },
-      { tool: 'Write', reason: 'sandbox_write_denied' },
-    ]);
-    expect(rows(place.runtime, result, 'denial').map((e) => [e.type, e.title])).toEqual([
-      ['C', "denial: Bash refused to validator by gemini-cli's OS sandbox"],
-      ['C', "denial: Write refused to validator by gemini-cli's OS sandbox"],
-    ]);
+    expectSandboxDenials(place, result, ['Bash', 'Write']);
     rmSync(place.root, { recursive: true, force: true });
   });
 });
