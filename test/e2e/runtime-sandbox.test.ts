@@ -6,9 +6,12 @@
  * a stand-in that leaves a mark when started, so "nothing ran" is checked on disk. Sessions on
  * the real CLIs inside the sandbox are in test/hosts/substrate-sandbox.test.ts.
  */
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InvokeResult } from '../../src/runtime/index.js';
+import { CLI } from '../helpers/index.js';
 import { DELIVERABLES, type RuntimeFixture, runtimeFixture } from './runtime-fixture.js';
 
 let fx: RuntimeFixture;
@@ -34,18 +37,50 @@ function configure(cli: string, bwrap: string) {
   );
 }
 
-/** A session of `role` (explorer: read-only, needs no handoff) of `persona` on `substrate`. */
-function session(substrate: string, { persona = 'team', role = 'explorer' } = {}) {
-  return fx.invoke([
+/**
+ * `firstlight invoke --json` for a session of `role` (explorer: read-only, needs no handoff) of
+ * `persona` on `substrate`; spawned, not spawnSync, so the worker stays responsive meanwhile.
+ */
+function session(
+  substrate: string,
+  { persona = 'team', role = 'explorer' } = {},
+): Promise<{ code: number | null; result: InvokeResult; stderr: string }> {
+  const args = [
+    ...['invoke', '--home', fx.home, '--project', fx.project, '--json'],
     ...['--persona', persona, '--role', role, '--surface', 'audit', '--engagement', 'agent'],
     ...['--task', 'Look at the cache.', '--substrate', substrate],
-  ]);
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: fx.project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let result = {} as InvokeResult;
+      try {
+        if (stdout) result = JSON.parse(stdout) as InvokeResult;
+      } catch {
+        reject(new Error(`invoke printed no JSON (exit ${code}): ${stdout}\n${stderr}`));
+        return;
+      }
+      resolve({ code, result, stderr });
+    });
+  });
 }
 const explore = (substrate = 'claude-cli', persona = 'team') => session(substrate, { persona });
 
 describe('a read-only session on an agent CLI without its OS sandbox', () => {
-  it('is refused sandbox_unavailable naming the missing executable, journaled, and the CLI never starts', () => {
-    const { code, result } = explore();
+  it('is refused sandbox_unavailable naming the missing executable, journaled, and the CLI never starts', async () => {
+    const { code, result } = await explore();
     expect(code).toBe(3);
     expect(result.status).toBe('refused');
     expect(result.meta.refusal_reason).toBe('sandbox_unavailable');
@@ -61,9 +96,9 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
     expect(rows[0]!.content).toContain('/nonexistent/bwrap');
   });
 
-  it('is refused when the sandbox is there but cannot start, quoting why', () => {
+  it('is refused when the sandbox is there but cannot start, quoting why', async () => {
     configure(join(fx.project, 'fake-claude.sh'), '/bin/false');
-    const { code, result } = explore();
+    const { code, result } = await explore();
     expect(code).toBe(3);
     expect(result.meta.refusal_reason).toBe('sandbox_unavailable');
     expect(result.meta.detail).toContain('the OS sandbox "/bin/false" cannot start here (exit 1)');
@@ -71,7 +106,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
     expect(existsSync(mark)).toBe(false);
   });
 
-  it('runs unconfined when the profile opts out with a reason, and says so', () => {
+  it('runs unconfined when the profile opts out with a reason, and says so', async () => {
     writeFileSync(
       join(fx.home, 'personas', 'loose.yaml'),
       [
@@ -82,7 +117,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
         '',
       ].join('\n'),
     );
-    const { result } = explore('claude-cli', 'loose');
+    const { result } = await explore('claude-cli', 'loose');
     // The stand-in ran (it is no Claude Code, so the session then fails): not refused.
     expect(result.meta.refusal_reason).toBeUndefined();
     expect(existsSync(mark)).toBe(true);
@@ -93,12 +128,12 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
     expect(start?.content).toContain('sandbox=off: the runner is a throwaway container');
   });
 
-  it('an opt-out without a reason is a profile error naming the field', () => {
+  it('an opt-out without a reason is a profile error naming the field', async () => {
     writeFileSync(
       join(fx.home, 'personas', 'silent.yaml'),
       'persona: silent\nsystem_prompt_uri: team-prompt.md\nroles: [explorer]\nsandbox: { mode: "off" }\n',
     );
-    const { code, stderr } = explore('claude-cli', 'silent');
+    const { code, stderr } = await explore('claude-cli', 'silent');
     expect(code).toBe(2);
     expect(stderr).toContain('sandbox.reason');
     expect(existsSync(mark)).toBe(false);
@@ -106,18 +141,18 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
 });
 
 describe('sessions that need no OS sandbox', () => {
-  it('a role that may write (general) on an agent CLI is not confined, so not refused', () => {
-    const { result } = session('claude-cli', { role: 'general' });
+  it('a role that may write (general) on an agent CLI is not confined, so not refused', async () => {
+    const { result } = await session('claude-cli', { role: 'general' });
     expect(result.meta.refusal_reason).toBeUndefined();
     expect(result.meta.sandbox).toBeUndefined();
     expect(existsSync(mark)).toBe(true);
   });
 
-  it('a read-only role on the scripted substrate (the runtime runs every tool call) is not confined', () => {
+  it('a read-only role on the scripted substrate (the runtime runs every tool call) is not confined', async () => {
     const script = fx.script({
       steps: [{ text: `Explored.\n\n\`\`\`json\n${JSON.stringify(DELIVERABLES.explorer)}\n\`\`\`` }],
     });
-    const { code, result } = explore(`scripted:${script.path}`);
+    const { code, result } = await explore(`scripted:${script.path}`);
     expect(code, result.meta.detail).toBe(0);
     expect(result.meta.sandbox).toBeUndefined();
   });

@@ -185,7 +185,8 @@ export function sandboxPlan(
  */
 export function resolveCommand(command: string, env: NodeJS.ProcessEnv): string {
   if (command.includes('/')) return resolve(command);
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
+  // As spawn looks it up: the environment's PATH, or the default search path without one.
+  for (const dir of (env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, command);
     try {
