@@ -7,6 +7,7 @@ import { ledgerDir, type RuntimeContext } from './pipeline/invocation.js';
 import { journalStart } from './pipeline/journal-start.js';
 import { lockTools } from './pipeline/lock-tools.js';
 import { resolveProfile } from './pipeline/resolve-profile.js';
+import { resolveSessionSubstrate } from './pipeline/resolve-substrate.js';
 import { runSession } from './pipeline/run-session.js';
 import type { Profile, ProfileRole } from './profile.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
@@ -22,16 +23,18 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
   const inv = resolveProfile(context, request);
   const admission = await checkPolicy(inv);
   if ('status' in admission) return admission;
+  const resolved = await resolveSessionSubstrate(inv, admission);
+  if ('status' in resolved) return resolved;
   let hub: Hub | undefined;
   try {
     const tools = await lockTools(inv, admission, (started) => {
       hub = started;
     });
     if ('status' in tools) return tools;
-    const handoffs = await journalStart(inv, admission, tools);
+    const handoffs = await journalStart(inv, admission, tools, resolved.sandbox);
     const composed = await composePrompt(inv, admission, handoffs);
-    const run = await runSession(inv, admission, tools, composed);
-    return await finish(inv, admission, handoffs, composed, run);
+    const run = await runSession(inv, admission, tools, resolved, composed);
+    return await finish(inv, admission, handoffs, resolved, composed, run);
   } finally {
     if (hub) await hub.closeAll();
   }

@@ -120,6 +120,7 @@ export const REFUSAL_REASONS = [
   'handoff_unverified',
   'engagement_surface',
   'invalid_override',
+  'sandbox_unavailable',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

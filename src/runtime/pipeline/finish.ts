@@ -9,6 +9,7 @@ import type { InvokeOutput, InvokeResult } from '../types.js';
 import type { Admission } from './check-policy.js';
 import type { Composed } from './compose-prompt.js';
 import { finishMeta, type Invocation } from './invocation.js';
+import type { ResolvedSubstrate } from './resolve-substrate.js';
 import type { SessionRun } from './run-session.js';
 
 /**
@@ -20,6 +21,7 @@ export async function finish(
   inv: Invocation,
   admission: Admission,
   handoffs: readonly HandoffRecord[],
+  resolved: ResolvedSubstrate,
   composed: Composed,
   run: SessionRun,
 ): Promise<InvokeResult> {
@@ -160,7 +162,8 @@ export async function finish(
       inv,
       {
         ...(failure ? { failure_reason: failure.code, detail: failure.detail } : {}),
-        substrate: composed.substrate.kind,
+        substrate: resolved.substrate.kind,
+        ...(resolved.sandbox.meta ? { sandbox: resolved.sandbox.meta } : {}),
         ...(handoffId ? { handoff_id: handoffId } : {}),
         ...(override
           ? {

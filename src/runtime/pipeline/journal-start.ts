@@ -1,12 +1,13 @@
 import { type HandoffRecord, writeHandoff } from '../handoffs.js';
 import { appendJournal, type JournalWrite, journalFile } from '../journal.js';
 import { journalRef } from '../provenance.js';
+import type { SessionSandbox } from '../substrates/index.js';
 import type { Admission } from './check-policy.js';
 import type { Invocation } from './invocation.js';
 import type { LockedTools } from './lock-tools.js';
 
 /**
- * Stage 4, journal the start: the session (a continued one takes its own id back here), every
+ * Stage 5, journal the start: the session (a continued one takes its own id back here), every
  * handoff imported from a file (stored with its sha256 in an `import` row), the override and
  * any acknowledged reversion or skip. Returns the handoffs the session reads, as stored.
  */
@@ -14,6 +15,7 @@ export async function journalStart(
   inv: Invocation,
   admission: Admission,
   tools: LockedTools,
+  sandbox: SessionSandbox,
 ): Promise<HandoffRecord[]> {
   const { meta, role, mode, profile, baseFields } = inv;
   if (admission.prior) meta.session_id = admission.prior.id;
@@ -51,6 +53,7 @@ export async function journalStart(
       voice: inv.voice,
       handoffs: meta.handoff_inputs.join(',') || undefined,
       tools: meta.tools.join(',') || undefined,
+      sandbox: sandbox.journal,
     },
   });
   for (const ack of admission.acks) {

@@ -7,7 +7,7 @@ import { type Admission, mutatingRefusal } from './check-policy.js';
 import type { Invocation } from './invocation.js';
 
 /**
- * Stage 3, start the persona's servers and lock the tools: connect the operational and
+ * Stage 4, start the persona's servers and lock the tools: connect the operational and
  * task-relevant servers through the hub, classify their tools, compute the role's set and lock
  * it. A continued session keeps exactly the set it locked at its start (the policy already
  * refused a request naming any other tool).

@@ -1,13 +1,15 @@
 import { type AttemptsResult, runAttempts } from '../attempts.js';
 import { appendJournal } from '../journal.js';
+import { SANDBOX_DENIAL } from '../substrates/index.js';
 import type { SubstrateEvent, ToolCall, ToolCallResult } from '../substrates/types.js';
 import type { Admission } from './check-policy.js';
 import type { Composed } from './compose-prompt.js';
 import type { Invocation } from './invocation.js';
 import type { LockedTools } from './lock-tools.js';
+import type { ResolvedSubstrate } from './resolve-substrate.js';
 
 /**
- * Stages 6 and 7, run the substrate and post-process: the substrate is offered the locked
+ * Stage 7, run the substrate and post-process: the substrate is offered the locked
  * tools only, and every tool call it sends back goes through `executeTool`, which rejects a
  * name outside the lock (journaled, in `meta.denials`) before anything runs. Each attempt's
  * answer is then read against the surface and the role (attempts.ts): a problem earns a
@@ -23,6 +25,7 @@ export async function runSession(
   inv: Invocation,
   admission: Admission,
   tools: LockedTools,
+  resolved: ResolvedSubstrate,
   composed: Composed,
 ): Promise<SessionRun> {
   const { role, profile, baseFields, meta } = inv;
@@ -75,7 +78,7 @@ export async function runSession(
     ? setTimeout(() => controller.abort(), profile.budget.wall_time_ms)
     : undefined;
   const serverNames = [...profile.operational, ...profile.taskRelevant];
-  const { substrate } = composed;
+  const { substrate, sandbox } = resolved;
   const result = await runAttempts({
     substrate,
     request: {
@@ -101,6 +104,7 @@ export async function runSession(
         ...(profile.budget?.max_tokens ? { maxTokens: profile.budget.max_tokens } : {}),
         ...(profile.budget?.wall_time_ms ? { wallTimeMs: profile.budget.wall_time_ms } : {}),
       },
+      ...(sandbox.request ? { sandbox: sandbox.request } : {}),
       signal: controller.signal,
       onEvent: (event: SubstrateEvent) => {
         if (event.type === 'tool_call') calls.push(event.name);
@@ -119,17 +123,17 @@ export async function runSession(
   meta.attempts = result.attempts;
   if (result.permissionDenials.length > 0) {
     for (const denial of result.permissionDenials)
-      meta.denials.push({ tool: denial.tool, reason: 'substrate_permission_denial' });
+      meta.denials.push({ tool: denial.tool, reason: denial.reason ?? 'substrate_permission_denial' });
     await appendJournal(
       inv.journalDir,
       result.permissionDenials.map((denial) => ({
         kind: 'denial' as const,
-        title: `${denial.tool} refused to ${role.name} by ${substrate.kind}`,
+        title: `${denial.tool} refused to ${role.name} by ${substrate.kind}${denial.reason === SANDBOX_DENIAL ? "'s OS sandbox" : ''}`,
         session,
         fields: {
           ...baseFields,
           tool: denial.tool,
-          reason: 'substrate_permission_denial',
+          reason: denial.reason ?? 'substrate_permission_denial',
           substrate: substrate.kind,
           input: JSON.stringify(denial.input ?? {}).slice(0, 200),
         },

@@ -77,6 +77,7 @@ describe('policy table', () => {
       'handoff_unverified',
       'engagement_surface',
       'invalid_override',
+      'sandbox_unavailable',
     ]);
   });
 
