@@ -33,16 +33,6 @@ export interface Workflow {
   started: string | undefined;
 }
 
-/** `at=…; session=…; key=value` → a map (values never hold `; `: the writer turns `;` into `,`). */
-export function fieldsOf(content: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of content.split('; ')) {
-    const at = part.indexOf('=');
-    if (at > 0) out[part.slice(0, at)] = part.slice(at + 1);
-  }
-  return out;
-}
-
 const list = (value: string | undefined): string[] =>
   value
     ? value
@@ -68,7 +58,7 @@ function sessionOf(id: string, entries: JournalEntry[]): RuntimeSession {
     entries,
   };
   for (const e of entries) {
-    const f = fieldsOf(e.content);
+    const f = e.fields;
     s.persona ??= f.persona;
     s.role ??= f.role;
     s.mode ??= f.mode;

@@ -2,13 +2,13 @@
  * Runtime: the journal as a story per workflow, each with its handoff graph; a handoff's content
  * on its own page; and the runtime service's live subscriptions when one is configured.
  */
-import { type HandoffRecord, readHandoff } from '../../runtime/index.js';
+import { type HandoffRecord, journalStory, readHandoff } from '../../runtime/index.js';
 import type { UiContext } from '../context.js';
 import { ledgerPaths } from '../context.js';
 import { handoffGraph, handoffHref, sessionAnchor } from '../handoff-graph.js';
 import { clockTag, type Html, html, timeTag } from '../html.js';
 import { type ServiceStatus, SUBSCRIPTIONS_PATH, serviceStatus } from '../runtime-service.js';
-import { fieldsOf, type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
+import { type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
 
 /** How far back the journal is read, and how many workflows a page shows at most. */
 export const RUNTIME_RANGES = ['7d', '30d', 'all'] as const;
@@ -46,68 +46,45 @@ function handoffLink(id: string): Html {
   return html`<a href="${handoffHref(id)}"><code>${id}</code></a>`;
 }
 
-/** One session's part of the story, one sentence per journal row that matters. */
-function story(s: RuntimeSession): Html {
-  const lines: Html[] = [];
-  for (const e of s.entries) {
-    const f = fieldsOf(e.content);
-    const when = clockTag(e.at);
-    switch (e.kind) {
-      case 'session_start':
-        lines.push(
-          html`<li>${when} <strong>${s.persona ?? '?'}</strong> started as ${s.role ?? '?'}${s.mode ? ` in ${s.mode}` : ''} on the ${s.surface ?? '?'} surface${
-            s.inputs.length > 0
-              ? html`, reading ${s.inputs.map((id, i) => html`${i > 0 ? ', ' : ''}${handoffLink(id)}`)}`
-              : ', with no handoff'
-          }.</li>`,
-        );
-        break;
-      case 'refusal':
-        lines.push(
-          html`<li class="bad">${when} ✕ Refused before it started: <strong>${f.reason ?? ''}</strong> — ${f.detail ?? ''}</li>`,
-        );
-        break;
-      case 'denial':
-        lines.push(
-          html`<li class="bad">${when} ⊘ Denied <code>${f.tool ?? ''}</code> (${f.reason ?? ''})${f.input ? html`: <code>${f.input}</code>` : ''}</li>`,
-        );
-        break;
-      case 'acknowledgement':
-        lines.push(
-          html`<li>${when} Acknowledged: ${e.title.replace(/^acknowledgement: /, '')} — ${f.acknowledgement ?? ''}</li>`,
-        );
-        break;
-      case 'override_start':
-      case 'override_end':
-        lines.push(
-          html`<li>${when} Operator override: ${e.title.replace(/^override_(start|end): /, '')}${f.reason ? ` — ${f.reason}` : ''}</li>`,
-        );
-        break;
-      case 'transition':
-        lines.push(
-          html`<li>${when} → Handed ${s.produced ? html`its ${s.produced.kind} handoff ${handoffLink(s.produced.id)} on to ${s.produced.to}` : 'a handoff on'}.</li>`,
-        );
-        break;
-      case 'handoff_insufficient':
-        lines.push(
-          html`<li class="warn">${when} ⚠ Could not proceed on its input: ${f.missing ?? ''}${f.proposed_resolution ? ` (proposed: ${f.proposed_resolution})` : ''}</li>`,
-        );
-        break;
-      case 'turn_yielded':
-        lines.push(html`<li>${when} ↩ Asked the caller: “${f.question ?? ''}”</li>`);
-        break;
-      case 'session_end':
-        lines.push(
-          html`<li>${when} Ended: ${e.title.replace(/^session_end: /, '').replace(/: .*$/, '')}${
-            f.attempts ? `, after ${f.attempts} attempt${f.attempts === '1' ? '' : 's'}` : ''
-          }${f.flags ? `; flags ${f.flags}` : ''}.</li>`,
-        );
-        break;
-      default:
-        lines.push(html`<li>${when} ${e.title}</li>`);
-    }
+/** Marks on a story line: a refusal or denial is bad, an insufficient handoff a warning. */
+const LINE_CLASS: Readonly<Record<string, string>> = {
+  refusal: 'bad',
+  denial: 'bad',
+  handoff_insufficient: 'warn',
+};
+
+/** Text with every known handoff id in it turned into a link to that handoff. */
+function linkHandoffs(text: string, ids: readonly string[]): Html {
+  if (ids.length === 0) return html`${text}`;
+  const pattern = new RegExp(`(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
+  return html`${text.split(pattern).map((part, i) => (i % 2 === 1 ? handoffLink(part) : part))}`;
+}
+
+/**
+ * One session's part of the story: the runtime's own sentence for each of its journal rows
+ * (journalStory, as `firstlight runtime demo` tells it), each handoff a link to its content.
+ */
+function story(s: RuntimeSession, handoffs: readonly string[]): Html {
+  const sentences = journalStory(s.entries);
+  const lines = s.entries.map((e, i) => {
+    const sentence = sentences[i]!.replace(/^\S*\s+/, '');
+    const cls = LINE_CLASS[e.kind ?? ''];
+    return html`<li${cls ? html` class="${cls}"` : ''}>${clockTag(e.at)} ${e.kind === 'refusal' ? '✕ ' : e.kind === 'denial' ? '⊘ ' : e.kind === 'handoff_insufficient' ? '⚠ ' : ''}${linkHandoffs(sentence, handoffs)}</li>`;
+  });
+  return html`<li id="${sessionAnchor(s.id)}" tabindex="-1" class="session-story"><h4>${s.role ?? 'session'}${
+    s.persona && s.persona !== s.role ? ` (${s.persona})` : ''
+  } <span class="muted">${s.id}</span></h4><ul>${lines}</ul></li>`;
+}
+
+/** Every handoff a workflow's sessions read or produced. */
+function handoffIds(w: Workflow): string[] {
+  const ids = new Set<string>();
+  for (const s of w.sessions) {
+    for (const id of s.inputs) ids.add(id);
+    if (s.produced) ids.add(s.produced.id);
   }
-  return html`<li id="${sessionAnchor(s.id)}" tabindex="-1" class="session-story"><h4>${s.role ?? 'session'}${s.persona && s.persona !== s.role ? ` (${s.persona})` : ''} <span class="muted">${s.id}</span></h4><ul>${lines}</ul></li>`;
+  // Longest first: an id that is a prefix of another never takes its place in a sentence.
+  return [...ids].sort((a, b) => b.length - a.length);
 }
 
 function serviceSection(service: ServiceStatus): Html {
@@ -149,7 +126,7 @@ ${
 <p class="muted">Started ${timeTag(w.started, now)}; ${w.sessions.length} session(s).</p>
 <div class="scroll">${handoffGraph(w)}</div>
 <h3>The story</h3>
-<ol class="story">${w.sessions.map((s) => story(s))}</ol>
+<ol class="story">${w.sessions.map((s) => story(s, handoffIds(w)))}</ol>
 </section>`,
       )
 }`;

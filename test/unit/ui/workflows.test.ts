@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendJournal, type JournalWrite } from '../../../src/runtime/index.js';
 import { handoffGraph } from '../../../src/ui/handoff-graph.js';
-import { fieldsOf, readWorkflows } from '../../../src/ui/workflows.js';
+import { readWorkflows } from '../../../src/ui/workflows.js';
 import { tempDir } from '../../helpers/index.js';
 
 const base = (role: string, mode: string) => ({
@@ -150,15 +150,6 @@ describe('the journal read as workflows', () => {
       'aria-label="artifact handoff artifact-1 from builder to validator (not run yet)"',
     );
     expect(graph).toContain('node-ghost');
-  });
-
-  it('reads content fields as the journal writes them', () => {
-    expect(fieldsOf('at=2026-11-28T09:00:00Z; session=s1; handoffs=a,b; missing=x | y')).toEqual({
-      at: '2026-11-28T09:00:00Z',
-      session: 's1',
-      handoffs: 'a,b',
-      missing: 'x | y',
-    });
   });
 
   it('is empty without a journal', () => {
