@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -265,6 +265,7 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
       page.keyboard.press('Enter'),
     ]);
     expect(await page.textContent('[data-testid=handoff-content]')).toContain(`"${first.field}"`);
+    expect(await page.textContent('[data-testid=handoff-hash]')).toContain('matches the journal');
     await shot('handoff');
     for (const handoff of place.handoffs) {
       await open('/runtime');
@@ -276,6 +277,12 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
       expect(await page.textContent('h1')).toContain(handoff.id);
       expect(await page.textContent('[data-testid=handoff-content]')).toContain(`"${handoff.field}"`);
     }
+    // A handoff edited after it was handed on no longer matches its journal row, and says so.
+    const last = place.handoffs.at(-1)!;
+    const file = join(place.project, '.firstlight', 'handoffs', `${last.id}.json`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`"${last.field}"`, `"${last.field}" `));
+    await open(`/runtime/handoff/${last.id}`);
+    expect(await page.textContent('[data-testid=handoff-hash]')).toContain('changed since it was journaled');
     expect(problems).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * Runtime: the journal as a story per workflow, each with its handoff graph; a handoff's content
  * on its own page; and the runtime service's live subscriptions when one is configured.
  */
-import { type HandoffRecord, journalStory, readHandoff } from '../../runtime/index.js';
+import { journalStory, readJournal, readStoredHandoff } from '../../runtime/index.js';
 import type { UiContext } from '../context.js';
 import { ledgerPaths } from '../context.js';
 import { handoffGraph, handoffHref, sessionAnchor } from '../handoff-graph.js';
@@ -134,16 +134,29 @@ ${
 
 /** A handoff's own page: what it encodes, who made it, what it was made from. */
 export function handoffView(context: UiContext, id: string, now: Date): Html | undefined {
-  const record: HandoffRecord | undefined = readHandoff(context.ledger, id);
-  if (!record) return undefined;
+  const stored = readStoredHandoff(context.ledger, id);
+  if (!stored) return undefined;
+  const { record } = stored;
+  // The hash its transition or import row recorded: the file still holds what was handed on?
+  const journaled = readJournal(ledgerPaths(context).journal).find(
+    (e) => (e.kind === 'transition' || e.kind === 'import') && e.fields.handoff === id && e.fields.sha256,
+  )?.fields.sha256;
+  const hash =
+    journaled === undefined
+      ? html`<span class="muted">${stored.sha256} (no journal row records a hash for it)</span>`
+      : journaled === stored.sha256
+        ? html`<span class="ok" data-testid="handoff-hash">✓ matches the journal</span> <span class="muted">${stored.sha256}</span>`
+        : html`<span class="bad" data-testid="handoff-hash">✗ changed since it was journaled</span> <span class="muted">file ${stored.sha256}, journal ${journaled}: the runtime refuses it (handoff_unverified)</span>`;
   return html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/runtime">Runtime</a> › handoff ${record.id}</nav>
 <h1>${record.kind} handoff <code>${record.id}</code></h1>
 <section class="card" aria-labelledby="about"><h2 id="about">About</h2><dl class="fields">
 <dt>kind</dt><dd>${record.kind}</dd>
 <dt>created</dt><dd>${timeTag(record.created, now)}</dd>
 ${record.from_role ? html`<dt>from</dt><dd>${record.from_role}${record.persona ? ` (${record.persona})` : ''}${record.from_session ? html`, session <a href="/runtime#${sessionAnchor(record.from_session)}"><code>${record.from_session}</code></a>` : ''}</dd>` : ''}
+${record.imported_from ? html`<dt>imported from</dt><dd><code>${record.imported_from}</code></dd>` : ''}
 ${record.inputs && record.inputs.length > 0 ? html`<dt>made from</dt><dd>${record.inputs.map((i) => html`${handoffLink(i)} `)}</dd>` : ''}
 ${record.override_produced ? html`<dt>override</dt><dd>produced under an operator override</dd>` : ''}
+<dt>sha256</dt><dd>${hash}</dd>
 </dl></section>
 <section class="card" aria-labelledby="content"><h2 id="content">Content</h2><pre class="json" data-testid="handoff-content">${JSON.stringify(record.content, null, 2)}</pre></section>`;
 }
