@@ -47,8 +47,9 @@ export function registerUi(program: Command): void {
         '  FIRSTLIGHT_TOKEN=$(openssl rand -hex 24) firstlight ui --host 0.0.0.0   # reachable from the network: sign in with the token',
         '',
         'Views update by themselves when their files change. Edits, forgets and restores go through the',
-        'same checks and locks as `firstlight memory`; nothing else writes. The page accepts only its own',
-        'Host and Origin, and a write only from the page itself. Ctrl-C to stop.',
+        'same checks and locks as `firstlight memory`; nothing else is changed (only derived caches under',
+        'cache/ are refreshed). The page accepts only its own Host and Origin, and a write only from the',
+        'page itself. Ctrl-C to stop.',
       ].join('\n'),
     )
     .action(async (flags: UiFlags) => {
