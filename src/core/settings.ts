@@ -77,6 +77,8 @@ export const settingsSchema = z
       .object({
         /** Tool-name globs the PreToolUse gate guards (default: a list of high-blast-radius tools). */
         tools: z.array(z.string().min(1)).optional(),
+        /** More globs gated beside `tools` (or the default list): an MCP server's write tools, say. */
+        add: z.array(z.string().min(1)).optional(),
         /** How much of a transcript (newest part) the gate scans for the bootstrap proof. */
         max_transcript_mb: z.number().int().min(1).max(1024).default(32),
       })
