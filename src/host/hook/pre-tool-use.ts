@@ -1,8 +1,8 @@
 import { readBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import type { TranscriptFormat } from '../../resume/transcripts/index.js';
 import type { HookInput, HookResult } from '../types.js';
+import { callFirst } from './call-first.js';
 import { describeRule, GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
-import { SERVER_NAME } from './own-tools.js';
 import { proveBootstrap } from './transcript-scan.js';
 
 export interface GateDeps {
@@ -15,10 +15,6 @@ export interface GateDeps {
   /** The home whose bootstrap record is accepted too (the cheaper proof, checked first). */
   home?: string;
 }
-
-/** What the agent must do, with the tool named as this host shows it to the model. */
-export const callFirst = (toolPrefix: string): string =>
-  `Call bootstrap_session() on the ${SERVER_NAME} MCP server first (${toolPrefix}bootstrap_session); retry this tool once it returns mind_contract_available: true.`;
 
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session
