@@ -10,8 +10,7 @@
  */
 import { fstatSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { emitHookCrash, emitHookOutput, type HookRunOptions } from '../host/hook/index.js';
-import type { HookOutput } from '../host/types.js';
+import { emitHookCrash, emitHookOutput, type HookOutput, type HookRunOptions } from '../host/hook/index.js';
 
 interface HookArgs {
   event: string;

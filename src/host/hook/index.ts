@@ -6,6 +6,8 @@
  * (every event, each handler loaded on demand) is on the host index: a dynamic import of the
  * handlers here would make the bundler split them out of every event's bundle.
  */
+
+export type { HookOutput } from '../types.js';
 export { emitHookCrash, emitHookOutput } from './emit.js';
 export {
   postToolUseHandler,
