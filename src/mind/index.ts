@@ -86,6 +86,7 @@ export {
   memoryFileFor,
   memoryTools,
   normalizeType,
+  openHomeRecall,
   openRecallIndex,
   overviewOf,
   parseFacet,

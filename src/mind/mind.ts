@@ -14,7 +14,7 @@ import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
 import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
 import type { MemoryOverview } from './memory/overview.js';
-import { MemoryStore } from './memory/store.js';
+import { homeMemoryStore, type MemoryStore } from './memory/store.js';
 import {
   readSurprises,
   type Surprise,
@@ -78,6 +78,12 @@ export interface MindOptions {
    * unchanged instead of stating every memory (see MemoryStore.overview). Servers leave it off.
    */
   quickMemoryOverview?: boolean;
+  /**
+   * Sweep what a crashed writer left (default true). The SessionStart hook passes false: the
+   * server the host starts beside it sweeps, and walking a home of 10,000 memories was a fifth
+   * of the hook's time.
+   */
+  sweepLeftovers?: boolean;
 }
 
 export interface BootstrapOptions {
@@ -124,18 +130,13 @@ export class Mind {
     this.log = options.log ?? silentLogger;
     this.clock = options.clock ?? (() => new Date());
     this.projectDir = options.projectDir;
-    this.memory = new MemoryStore(this.paths.memory, {
-      cacheFile: join(this.paths.cache, 'memory-entries.json'),
-      overviewFile: join(this.paths.cache, 'memory-overview.json'),
-      manifestFile: join(this.paths.cache, 'memory-manifest.json'),
-      watch: options.watchMemory ?? false,
-    });
+    this.memory = homeMemoryStore(this.paths, { watch: options.watchMemory ?? false });
     this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
     // What a process killed mid-write left (temp files, stale locks): swept and said once.
-    const swept = sweepLeftovers([
-      options.home,
-      ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : []),
-    ]);
+    const swept =
+      options.sweepLeftovers === false
+        ? []
+        : sweepLeftovers([options.home, ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : [])]);
     if (swept.length > 0) {
       const notice = describeLeftovers(swept, options.home);
       this.log.warn(notice);

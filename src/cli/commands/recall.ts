@@ -25,10 +25,10 @@ export function registerRecall(program: Command): void {
           hint: 'pass --k 5',
         });
       }
-      const { createMind, openRecallIndex } = await import('../../mind/index.js');
-      const home = existingHome(options);
-      const mind = createMind({ home });
-      const index = openRecallIndex(mind);
+      // The saved index and the memory store only: not the mind, whose start sweeps the home
+      // and reads settings a search never uses.
+      const { openHomeRecall } = await import('../../mind/index.js');
+      const index = openHomeRecall(existingHome(options));
       const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });
       print(options.json, result, () => {
         const lines = result.results.map(
@@ -45,6 +45,5 @@ export function registerRecall(program: Command): void {
       // After printing, so saving the index (a first build, another process's change) never
       // delays the answer: close() saves it.
       index.close();
-      mind.close();
     });
 }

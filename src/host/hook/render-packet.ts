@@ -16,6 +16,7 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     projectDir: input.projectDir,
     clock: input.clock,
     quickMemoryOverview: true,
+    sweepLeftovers: false,
   });
   try {
     const packet = await mind.bootstrap({

@@ -21,7 +21,7 @@ export { fileNameFor } from './names.js';
 export type { MemoryOverview, MemoryPerson } from './overview.js';
 export { overviewOf } from './overview.js';
 export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from './recall-index.js';
-export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
+export { FIELD_BOOST, MAX_K, openHomeRecall, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
 export type { RememberInput, RememberOptions, RememberResult } from './remember.js';
 export { MAX_CONTENT_CHARS, remember } from './remember.js';
 export type { MemorySnapshot, MemoryStoreOptions } from './store.js';

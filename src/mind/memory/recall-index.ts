@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchOptions, SearchResult } from 'minisearch';
-import { contentTerms, normalizeTerm, tokenize, UserError } from '../../core/index.js';
+import { contentTerms, homePaths, normalizeTerm, tokenize, UserError } from '../../core/index.js';
 import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
 import type { MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
@@ -9,7 +9,7 @@ import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { LiveIndex, type LiveIndexOptions } from './live-index.js';
 import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './saved-terms.js';
-import type { MemoryStore } from './store.js';
+import { homeMemoryStore, type MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */
@@ -41,6 +41,23 @@ export interface RecallOptions {
   k?: number;
   /** `key:value`: a frontmatter field (`type:feedback`, `relationship:bob`) or a tag. */
   facet?: string;
+}
+
+/**
+ * The saved recall index under cache/: a snapshot (a JSON header line, then one
+ * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
+ * and its change log beside it, `recall-index.log` (see index-log.ts).
+ */
+export const RECALL_INDEX_FILE = 'recall-index.idx';
+
+/**
+ * A home's recall index for a one-shot command (`firstlight recall`): the memory store and the
+ * saved index alone, not the mind (whose start sweeps the home, reads settings and builds the
+ * guidance part, none of which a search needs). Close it after printing: that saves what changed.
+ */
+export function openHomeRecall(home: string): RecallIndex {
+  const paths = homePaths(home);
+  return new RecallIndex(homeMemoryStore(paths), { cacheFile: join(paths.cache, RECALL_INDEX_FILE) });
 }
 
 /** Field weights: a word in a memory's name or description says more than one in its body. */

@@ -46,6 +46,19 @@ export interface MemoryStoreOptions {
   watch?: boolean;
 }
 
+/** The store of a home's memory/ with its caches under cache/, as the mind and one-shot commands open it. */
+export function homeMemoryStore(
+  paths: { memory: string; cache: string },
+  options: Pick<MemoryStoreOptions, 'watch'> = {},
+): MemoryStore {
+  return new MemoryStore(paths.memory, {
+    cacheFile: join(paths.cache, 'memory-entries.json'),
+    overviewFile: join(paths.cache, 'memory-overview.json'),
+    manifestFile: join(paths.cache, 'memory-manifest.json'),
+    ...options,
+  });
+}
+
 type Cached = MemorySnapshot & { dirMtimeMs: number };
 
 /**

@@ -2,17 +2,10 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
 import type { Mind } from '../mind.js';
-import { MAX_K, RecallIndex } from './recall-index.js';
+import { MAX_K, RECALL_INDEX_FILE, RecallIndex } from './recall-index.js';
 import { remember } from './remember.js';
 import { forgetMemory, restoreMemory } from './trash.js';
 import { MEMORY_TYPES } from './types.js';
-
-/**
- * The saved recall index under cache/: a snapshot (a JSON header line, then one
- * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
- * and its change log beside it, `recall-index.log` (see index-log.ts).
- */
-const RECALL_INDEX_FILE = 'recall-index.idx';
 
 /**
  * A recall index over a mind's memory, saved under its cache. The caller owns it: one per process
