@@ -54,7 +54,7 @@ await build({
   entryPoints: { main: 'src/cli/main.ts' },
   chunkNames: 'chunks/[name]-[hash]',
   // main.ts and commands/hook.ts import it; both land one directory apart as in src/cli/.
-  external: ['./hook-entry.js', '../hook-entry.js'],
+  external: ['./hook-entry.js', '../hook-entry.js', './recall-entry.js'],
 });
 await build({
   ...common,
@@ -65,7 +65,7 @@ await build({
 dropUnusedBanner('dist/cli/hook-entry.js');
 await buildHookBundles();
 // tsc's maps of the files the bundles replaced would map the bundles' lines wrongly.
-for (const name of ['main', 'hook-entry', ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`)])
+for (const name of ['main', 'hook-entry', 'recall-entry', ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`)])
   rmSync(`dist/cli/${name}.js.map`, { force: true });
 
 /**
@@ -106,6 +106,8 @@ async function buildHookBundles() {
     }).then(() => dropUnusedBanner(`dist/cli/${out}.js`));
   for (const name of HOOK_BUNDLES)
     await one(`src/cli/hook-bundles/${name}.ts`, `hook-bundles/${name}`, './lazy/');
+  // `firstlight recall` (main.ts's other fast path) is built the same way: one file.
+  await one('src/cli/recall-entry.ts', 'recall-entry', './hook-bundles/lazy/');
   for (let pending = [...lazy]; pending.length > 0; pending = [...lazy].filter(([p]) => !built.has(p))) {
     for (const [path, name] of pending) {
       built.add(path);

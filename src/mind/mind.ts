@@ -136,7 +136,10 @@ export class Mind {
     const swept =
       options.sweepLeftovers === false
         ? []
-        : sweepLeftovers([options.home, ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : [])]);
+        : sweepLeftovers([
+            options.home,
+            ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : []),
+          ]);
     if (swept.length > 0) {
       const notice = describeLeftovers(swept, options.home);
       this.log.warn(notice);

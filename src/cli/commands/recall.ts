@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { existingHome, type HomeOption, print } from '../io.js';
+import type { HomeOption } from '../io.js';
 
-interface RecallOptions extends HomeOption {
+export interface RecallOptions extends HomeOption {
   k: string;
   facet?: string;
   json?: boolean;
@@ -16,34 +16,9 @@ export function registerRecall(program: Command): void {
     .option('--facet <key:value>', 'filter by a frontmatter field or tag, e.g. type:feedback, tag:portal')
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON')
+    .addHelpText('after', '\nExample:\n  firstlight recall deploy checklist --k 3 --facet type:feedback')
     .action(async (words: string[], options: RecallOptions) => {
-      const { UserError } = await import('../../core/index.js');
-      const k = Number(options.k);
-      if (!Number.isInteger(k) || k < 1) {
-        throw new UserError(`--k must be a positive integer, not "${options.k}"`, {
-          code: 'INVALID_ARGUMENT',
-          hint: 'pass --k 5',
-        });
-      }
-      // The saved index and the memory store only: not the mind, whose start sweeps the home
-      // and reads settings a search never uses.
-      const { openHomeRecall } = await import('../../mind/index.js');
-      const index = openHomeRecall(existingHome(options));
-      const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });
-      print(options.json, result, () => {
-        const lines = result.results.map(
-          (r, i) => `${i + 1}. ${r.name} (${r.type}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
-        );
-        if (lines.length === 0) lines.push(`no memory matches "${result.query}"`);
-        if (result.skipped.length > 0) {
-          lines.push(
-            `skipped ${result.skipped.length} malformed file(s): ${result.skipped.map((s) => `${s.file} (${s.problem})`).join('; ')}`,
-          );
-        }
-        return lines.join('\n');
-      });
-      // After printing, so saving the index (a first build, another process's change) never
-      // delays the answer: close() saves it.
-      index.close();
+      const { runRecall } = await import('../recall-run.js');
+      await runRecall(words, options);
     });
 }
