@@ -46,13 +46,15 @@ export const memoryCatalogSchema = z.looseObject({
     .looseObject({ id: z.string(), name: z.string(), count: z.number().int() })
     .optional()
     .describe(
-      "The project this session works in: its id, its name, and how many of the memories counted are its own (the rest are global). Absent outside a project.",
+      'The project this session works in: its id, its name, and how many of the memories counted are its own (the rest are global). Absent outside a project.',
     ),
   other_projects_count: z
     .number()
     .int()
     .optional()
-    .describe("Memories of other projects, left out of every count (recall(all_projects: true) searches them)."),
+    .describe(
+      'Memories of other projects, left out of every count (recall(all_projects: true) searches them).',
+    ),
 });
 
 export const guidanceEntrySchema = z.looseObject({

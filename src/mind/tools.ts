@@ -107,7 +107,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     name: 'list_memory_files',
     title: 'List memory files',
     description:
-      'Deliberate deeper access: every memory file of this project and the global ones (all_projects: true for every project\'s) with its name, type, description, tags and project, plus files skipped as malformed. Prefer recall(query) to search.',
+      "Deliberate deeper access: every memory file of this project and the global ones (all_projects: true for every project's) with its name, type, description, tags and project, plus files skipped as malformed. Prefer recall(query) to search.",
     input: {
       type: z
         .string()
@@ -115,7 +115,10 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
         .max(40)
         .optional()
         .describe('Only memories of this type, e.g. feedback or custom:recipe.'),
-      all_projects: z.boolean().optional().describe("Every project's memories, not only this project's and the global ones."),
+      all_projects: z
+        .boolean()
+        .optional()
+        .describe("Every project's memories, not only this project's and the global ones."),
     },
     output: {
       files: z.array(

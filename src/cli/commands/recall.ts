@@ -4,6 +4,7 @@ import { existingHome, type HomeOption, print } from '../io.js';
 interface RecallOptions extends HomeOption {
   k: string;
   facet?: string;
+  allProjects?: boolean;
   json?: boolean;
 }
 
@@ -14,6 +15,10 @@ export function registerRecall(program: Command): void {
     .argument('<query...>', 'what to look for, in words')
     .option('--k <n>', 'how many results', '5')
     .option('--facet <key:value>', 'filter by a frontmatter field or tag, e.g. type:feedback, tag:portal')
+    .option(
+      '--all-projects',
+      "search every project's memories (default: the project around the current directory's, and the global ones)",
+    )
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON')
     .action(async (words: string[], options: RecallOptions) => {
@@ -27,12 +32,17 @@ export function registerRecall(program: Command): void {
       }
       const { createMind, openRecallIndex } = await import('../../mind/index.js');
       const home = existingHome(options);
-      const mind = createMind({ home });
+      const mind = createMind({ home, projectDir: process.cwd() });
       const index = openRecallIndex(mind);
-      const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });
+      const result = index.recall(words.join(' '), {
+        k,
+        ...(options.facet ? { facet: options.facet } : {}),
+        scope: options.allProjects ? 'all' : mind.memoryScope(),
+      });
       print(options.json, result, () => {
         const lines = result.results.map(
-          (r, i) => `${i + 1}. ${r.name} (${r.type}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
+          (r, i) =>
+            `${i + 1}. ${r.name} (${r.type}${r.project ? `, project ${r.project}` : ''}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
         );
         if (lines.length === 0) lines.push(`no memory matches "${result.query}"`);
         if (result.skipped.length > 0) {

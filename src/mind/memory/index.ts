@@ -29,6 +29,24 @@ export type { MemorySnapshot, MemoryStoreOptions } from './store.js';
 export { MemoryStore } from './store.js';
 export type { MemoryToolDeps } from './tools.js';
 export { memoryTools, openRecallIndex, rememberIn } from './tools.js';
+export type {
+  ExportFormat,
+  ExportResult,
+  ImportAction,
+  ImportKind,
+  ImportPlan,
+  ImportRow,
+  ImportSource,
+} from './transfer/index.js';
+export {
+  applyImport,
+  claudeAutoMemoryDir,
+  exportMemories,
+  planImport,
+  readJsonlExport,
+  readNoteFolder,
+  readTarExport,
+} from './transfer/index.js';
 export type { ForgetResult, RestoreResult, TrashOptions, TrashRecord } from './trash.js';
 export { forgetMemory, listForgotten, memoryFileFor, restoreMemory, TRASH_DIR } from './trash.js';
 export type { MemoryType } from './types.js';
