@@ -206,7 +206,14 @@ describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
       other_types: {},
       other_projects: 0,
     });
-    expect(Object.keys(json.memories[0]).sort()).toEqual(['description', 'file', 'name', 'project', 'tags', 'type']);
+    expect(Object.keys(json.memories[0]).sort()).toEqual([
+      'description',
+      'file',
+      'name',
+      'project',
+      'tags',
+      'type',
+    ]);
 
     const bad = runCli(['memory', 'list', '--type', 'banana', '--home', dir]);
     expect(bad.status).toBe(2);

@@ -164,7 +164,7 @@ export class Cognition {
     toolName: string | undefined,
     args?: unknown,
   ): Pick<CognitionResult, 'relevant' | 'cautionary_flags' | 'skipped_memories'> {
-    const scope = this.deps.scope?.() ?? 'all';
+    const scope: MemoryScope = this.deps.scope ? this.deps.scope() : 'all';
     const found = this.deps.recall.recall(query || toolName || '', { k: RELEVANT_K, scope });
     const snapshot = this.deps.store.snapshot();
     const flags = cautionaryFlags({

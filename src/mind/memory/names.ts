@@ -54,13 +54,13 @@ const OPENING_FILLER = new Set([
   'tl;dr',
 ]);
 /** Words in a default title, and its characters. */
-const TITLE_WORDS = 6;
+const TITLE_WORDS = 5;
 const TITLE_CHARS = 48;
 
 /**
  * A default name for a memory given none: a short title of a few words from its first line.
  * A markdown heading is taken as it is (clipped); prose is cut at its first clause, loses an
- * opening "We", "The", "Note that"…, keeps at most six words and drops stop words left dangling
+ * opening "We", "The", "Note that"…, keeps at most five words and drops stop words left dangling
  * at the end: "We deploy with blue-green on Fridays only after 10am, rollback via …" becomes
  * "Deploy with blue-green on Fridays".
  */

@@ -97,7 +97,7 @@ export class RecallIndex {
       });
     }
     const facet = options.facet ? parseFacet(options.facet) : undefined;
-    const scope = options.scope ?? 'all';
+    const scope = options.scope === undefined ? 'all' : options.scope;
     const snapshot = this.live.refresh();
     // A time phrase ("early October") selects by date, not by the word: memories that merely
     // mention October elsewhere should not outrank the digests of that week.
@@ -145,7 +145,7 @@ export class RecallIndex {
     text: string,
     options: { exclude?: string; scope?: MemoryScope; k?: number; floor?: number } = {},
   ): { name: string; file: string; score: number }[] {
-    const scope = options.scope ?? 'all';
+    const scope = options.scope === undefined ? 'all' : options.scope;
     const floor = options.floor ?? SIMILAR_FLOOR;
     const mine = termCounts(text);
     if (mine.size === 0) return [];
