@@ -81,7 +81,7 @@ export class Redactor {
     } else if (groups.dq !== undefined || groups.sq !== undefined || groups.bare !== undefined) {
       const quoted = groups.bare === undefined;
       secret = groups.dq ?? groups.sq ?? groups.bare ?? '';
-      at = pre.length + (quoted ? 1 : 0);
+      at = match.indexOf(secret, pre.length);
       info = { ...info, quoted, equals: /=/.test(pre) };
     } else {
       secret = match;

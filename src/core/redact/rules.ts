@@ -82,10 +82,13 @@ export function entropy(text: string): number {
   return bits;
 }
 
-/** `=`, `:`, `:=`, `=>` with optional spaces and the key's closing quote before it. */
-const ASSIGN = String.raw`["']?\s{0,3}(?::=|=>|=|:)\s{0,3}`;
-/** A quoted value, or a bare one up to a space, quote or closing bracket. */
-const VALUE = String.raw`(?:"(?<dq>[^"\n]{1,500})"|'(?<sq>[^'\n]{1,500})'|(?<bare>[^\s"'\x60,;)}\]]{1,500}))`;
+/** `=`, `:`, `:=`, `=>` with optional spaces and the key's closing quote before it (escaped, in JSON inside JSON). */
+const ASSIGN = String.raw`(?:\\?["'])?\s{0,3}(?::=|=>|=|:)\s{0,3}`;
+/**
+ * A quoted value (its quotes escaped too, in JSON inside a JSON string), or a bare one up to a
+ * space, quote, closing bracket or a JSON escape (`\n` between two lines of an escaped text).
+ */
+const VALUE = String.raw`(?:\\?"(?<dq>(?:[^"\\\n]|\\(?!"))+?)\\?"|'(?<sq>[^'\n]{1,500})'|(?<bare>(?:[^\s"'\x60,;)}\]\\]|\\(?![nrt"\\/u])){1,500}))`;
 
 /** The table; order matters only where two rules could match the same text (specific first). */
 export const SECRET_RULES: readonly SecretRule[] = [
@@ -224,6 +227,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: ['token', 'key', 'auth', 'cred', 'signature', 'salt', 'cookie', 'session'],
     regex: rx(`(?<pre>(?:${TOKEN_WORDS})${ASSIGN})${VALUE}`, 'gi'),
     accept: tokenAccepted,
+  },
+  // A provider token cut by an event's clipping (`…` at the end of a clipped field): too short
+  // for its own rule, still the start of a secret.
+  {
+    kind: 'clipped-token',
+    keywords: ['…'],
+    regex: rx(
+      String.raw`\b(?:sk-ant-|sk-proj-|sk-svcacct-|sk-admin-|gh[pousr]_|github_pat_|glpat-|xox[baprseo]-|xapp-|AKIA|ASIA|AIza|GOCSPX-|ya29\.|sk_live_|sk_test_|rk_live_|rk_test_|whsec_|npm_|hf_|SG\.|dop_v1_|pypi-AgE|eyJ)[A-Za-z0-9_.\-]*…$`,
+    ),
   },
   // A high-entropy value in an environment-style assignment whatever its name (`FOO_URL_SIG=…`).
   {

@@ -123,3 +123,12 @@ describe('redact settings and counts', () => {
     expect(readFileSync(join(home, 'redactions.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
   });
 });
+
+describe('Redactor on clipped text', () => {
+  it('redacts the start of a provider token cut by clipping, and leaves other clipped text alone', () => {
+    const r = new Redactor();
+    expect(r.redact('token was ghp_AbCdEf012…')).toBe('token was [redacted:clipped-token]');
+    expect(r.redact('see the sk-ant-api03-xY…')).toBe('see the [redacted:clipped-token]');
+    expect(r.redact('a long log line that was cut…')).toBe('a long log line that was cut…');
+  });
+});
