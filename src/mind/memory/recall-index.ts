@@ -64,7 +64,7 @@ export const MAX_K = 50;
  * a merge, so it leans toward showing a related memory rather than hiding a rewrite.
  */
 const SIMILAR_CANDIDATES = 8;
-export const SIMILAR_FLOOR = 0.5;
+export const SIMILAR_FLOOR = 0.45;
 const SIMILAR_K = 5;
 const SIMILAR_QUERY_CHARS = 2000;
 /** A memory about the time a query names gains this share of the best word score. */
