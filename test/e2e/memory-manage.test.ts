@@ -479,6 +479,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
         human: expect.stringMatching(/ago$/),
       },
       sessions_recorded: 1,
+      redactions: { total: 0, by_kind: {}, by_writer: {}, since: null },
       project,
       installed: [],
     });
@@ -506,6 +507,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     const human = runCli(['status', '--home', dir, '--project', project], { env }).stdout;
     expect(human).toMatch(/^persona +Wren: contract assembles/m);
     expect(human).toMatch(/^memory +14 memories \(/m);
+    expect(human).toMatch(/^redacted +nothing yet \(secrets and <private> blocks are taken out before anything is written\)$/m);
     expect(human).toMatch(/^hosts +project: claude$/m);
     expect(human).toMatch(/^server +ok: /m);
   });
