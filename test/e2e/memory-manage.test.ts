@@ -507,7 +507,9 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     const human = runCli(['status', '--home', dir, '--project', project], { env }).stdout;
     expect(human).toMatch(/^persona +Wren: contract assembles/m);
     expect(human).toMatch(/^memory +14 memories \(/m);
-    expect(human).toMatch(/^redacted +nothing yet \(secrets and <private> blocks are taken out before anything is written\)$/m);
+    expect(human).toMatch(
+      /^redacted +nothing yet \(secrets and <private> blocks are taken out before anything is written\)$/m,
+    );
     expect(human).toMatch(/^hosts +project: claude$/m);
     expect(human).toMatch(/^server +ok: /m);
   });
