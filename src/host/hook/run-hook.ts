@@ -182,7 +182,7 @@ async function recordDenial(
   if (!input.toolName) return result;
   try {
     const { recordDeniedCall } = await import('../../mind/cautions/index.js');
-    recordDeniedCall(
+    await recordDeniedCall(
       home,
       {
         host: input.host,
