@@ -46,7 +46,7 @@ const rx = (source: string, flags = 'g') => new RegExp(source, flags);
 const PASSWORD_WORDS = 'password|passwd|passphrase|pass|pwd|secrets|secret';
 /** Names whose value is a secret when it looks random (`API_TOKEN=…`, `"clientSecret": "…"`). */
 const TOKEN_WORDS =
-  'tokens|token|keys|key|authorization|auth|credentials|credential|creds|signature|salt|cookie|session_id|sessionid';
+  'tokens|token|keys|key|authorization|auth|credentials|credential|creds|signature|salt|cookie';
 
 /** Values that are references or placeholders, never the secret itself. */
 const PLACEHOLDER =
@@ -224,7 +224,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // gitleaks generic-api-key: a token-named key (`API_TOKEN=`, `"clientKey":`) with a random-looking value.
   {
     kind: 'generic-secret',
-    keywords: ['token', 'key', 'auth', 'cred', 'signature', 'salt', 'cookie', 'session'],
+    keywords: ['token', 'key', 'auth', 'cred', 'signature', 'salt', 'cookie'],
     regex: rx(`(?<pre>(?:${TOKEN_WORDS})${ASSIGN})${VALUE}`, 'gi'),
     accept: tokenAccepted,
   },
@@ -259,10 +259,14 @@ function passwordAccepted(value: string, how: ValueInfo): boolean {
   return /[^A-Za-z]/.test(value) || value.length >= 12;
 }
 
+/** An identifier, not a secret (request and session ids are UUIDs); a password-named key's UUID value is still redacted. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A token-named key's value is redacted when it looks random: 12+ characters with a digit, 3+ bits of entropy. */
 function tokenAccepted(value: string): boolean {
   return (
     isRealValue(value) &&
+    !UUID.test(value) &&
     value.length >= 12 &&
     !/\s/.test(value) &&
     classes(value) >= 2 &&
