@@ -1,5 +1,5 @@
 /**
- * `firstlight recall WORDS… [--k N] [--facet KEY:VALUE] [--home DIR] [--json]` without commander:
+ * `firstlight recall WORDS… [--k N] [--facet KEY:VALUE] [--all-projects] [--home DIR] [--json]` without commander:
  * a one-shot recall is run by hand and by scripts all day, and commander with every command's
  * registration cost about as much as Node's own start. Parses those options by hand; anything
  * else (`--help`, a typo, a missing value) returns null and commander takes over, as does any
@@ -14,6 +14,7 @@ function parseRecallArgs(argv: string[]): { words: string[]; options: RecallOpti
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--json') options.json = true;
+    else if (arg === '--all-projects') options.allProjects = true;
     else if (arg === '--k' || arg === '--facet' || arg === '--home') {
       const value = argv[++i];
       if (value === undefined || value.startsWith('-')) return null;

@@ -1,4 +1,5 @@
 import { UserError } from '../core/index.js';
+import { projectIdentity } from '../guidance/index.js';
 import { openHomeRecall } from '../mind/index.js';
 import type { RecallOptions } from './commands/recall.js';
 import { existingHome, print } from './io.js';
@@ -18,11 +19,19 @@ export async function runRecall(words: string[], options: RecallOptions): Promis
   }
   // The saved index and the memory store only: not the mind, whose start sweeps the home and
   // reads settings a search never uses.
-  const index = openHomeRecall(existingHome(options));
-  const result = index.recall(words.join(' '), { k, ...(options.facet ? { facet: options.facet } : {}) });
+  const home = existingHome(options);
+  const index = openHomeRecall(home);
+  // This project's memories and the global ones, as the mind's memoryScope() gives them.
+  const project = options.allProjects ? null : projectIdentity(process.cwd(), { home });
+  const result = index.recall(words.join(' '), {
+    k,
+    ...(options.facet ? { facet: options.facet } : {}),
+    scope: options.allProjects ? 'all' : project ? { id: project.id, name: project.name } : null,
+  });
   print(options.json, result, () => {
     const lines = result.results.map(
-      (r, i) => `${i + 1}. ${r.name} (${r.type}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
+      (r, i) =>
+        `${i + 1}. ${r.name} (${r.type}${r.project ? `, project ${r.project}` : ''}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
     );
     if (lines.length === 0) lines.push(`no memory matches "${result.query}"`);
     if (result.skipped.length > 0) {

@@ -107,15 +107,15 @@ export const preCompactHandler: EventHandler = (adapter, input, options) => {
  * A refused call is a tool call too: it goes into the event store (`outcome: denied`), since no
  * PostToolUse follows it. Fails open: the refusal stands whatever the store does.
  */
-function recordDenial(
+async function recordDenial(
   input: HookInput,
   result: HookResult & { kind: 'deny' },
   home: string,
   now: Date,
-): HookResult {
+): Promise<HookResult> {
   if (!input.toolName) return result;
   try {
-    recordDeniedCall(
+    await recordDeniedCall(
       home,
       {
         host: input.host,
