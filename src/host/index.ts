@@ -28,8 +28,9 @@ export { DEFAULT_GATED, DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } 
 export type { Injection } from './hook/ledger.js';
 export { ledgerSessionName, listInjections } from './hook/ledger.js';
 export type { SessionTextInput } from './hook/render-packet.js';
+export { runHook } from './hook/run-any.js';
 export type { HookRunOptions } from './hook/run-hook.js';
-export { detectHost, runHook } from './hook/run-hook.js';
+export { detectHost } from './hook/run-hook.js';
 export { proveBootstrap } from './hook/transcript-scan.js';
 export type { HookEvent, HostId, Scope } from './ids.js';
 export { HOOK_EVENTS, HOST_IDS, isHookEvent, isHostId, SCOPES } from './ids.js';
