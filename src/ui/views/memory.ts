@@ -4,6 +4,7 @@
  */
 import { byCodeUnit, matchToolGlob } from '../../core/index.js';
 import {
+  inScope,
   listForgotten,
   MAX_K,
   type MemoryEntry,
@@ -24,6 +25,8 @@ export interface MemoryQuery {
   page: number;
   /** How many recall hits a search shows (20, or up to recall's maximum when asked). */
   k: number;
+  /** Every project's memories, not only this project's and the global ones the agent sees. */
+  all: boolean;
 }
 
 export interface MemoryRow {
@@ -67,6 +70,7 @@ export function memoryQuery(params: URLSearchParams): MemoryQuery {
     appliesTo: (params.get('applies_to') ?? '').trim(),
     page: Number.isInteger(page) && page > 0 ? page : 1,
     k: params.get('k') === String(MAX_K) ? MAX_K : SEARCH_K,
+    all: params.get('all_projects') === '1',
   };
 }
 
@@ -82,7 +86,9 @@ function appliesTo(entry: MemoryEntry, tool: string): boolean {
 
 export function memoryModel(context: UiContext, q: MemoryQuery): MemoryModel {
   const snapshot = context.mind.memory.snapshot();
-  const entries = snapshot.entries.filter((e) => e.type !== 'index');
+  // The agent's view by default: this project's memories and the global ones.
+  const scope = q.all ? 'all' : context.mind.memoryScope();
+  const entries = snapshot.entries.filter((e) => e.type !== 'index' && inScope(e, scope));
   const byFile = new Map(entries.map((e) => [e.file, e]));
   const keep = (e: MemoryEntry) =>
     (!q.type || e.type === q.type.toLowerCase()) &&
@@ -104,7 +110,7 @@ export function memoryModel(context: UiContext, q: MemoryQuery): MemoryModel {
   if (q.q !== '') {
     // One facet narrows recall itself; the others filter its hits.
     const facet = q.type ? `type:${q.type}` : q.tag ? `tag:${q.tag}` : undefined;
-    const found = context.recall().recall(q.q, { k: q.k, ...(facet ? { facet } : {}) });
+    const found = context.recall().recall(q.q, { k: q.k, scope, ...(facet ? { facet } : {}) });
     indexed = found.indexed;
     skipped = found.skipped;
     more = q.k < MAX_K && found.results.length === q.k;
@@ -178,7 +184,7 @@ export function memoryView(model: MemoryModel, csrf: string, now: Date): Html {
   const q = model.query;
   const pages = Math.ceil(model.total / model.pageSize);
   const link = (page: number) =>
-    `/memory${query({ type: q.type, tag: q.tag, applies_to: q.appliesTo, page: page > 1 ? page : undefined })}`;
+    `/memory${query({ type: q.type, tag: q.tag, applies_to: q.appliesTo, all_projects: q.all ? 1 : undefined, page: page > 1 ? page : undefined })}`;
   return html`<h1>Memory</h1>
 <form class="search card" role="search" method="get" action="/memory" data-live-search>
 <div class="field grow"><label for="q">Search (the agent's <code>recall</code>)</label>
@@ -190,6 +196,7 @@ export function memoryView(model: MemoryModel, csrf: string, now: Date): Html {
     (t) => html`<option value="${t}">`,
   )}</datalist></div>
 <div class="field"><label for="applies_to">Applies to tool</label><input id="applies_to" name="applies_to" value="${q.appliesTo}" placeholder="Bash, git_push" autocomplete="off"></div>
+<div class="field"><label><input type="checkbox" name="all_projects" value="1"${q.all ? html` checked` : ''}> All projects</label></div>
 <div class="field"><button type="submit">Search</button></div>
 </form>
 <section aria-labelledby="results-heading">
@@ -201,7 +208,7 @@ export function memoryView(model: MemoryModel, csrf: string, now: Date): Html {
 ${model.rows.length === 0 ? html`<p>No memory matches.</p>` : html`<ol class="results" data-testid="results">${model.rows.map((r) => resultRow(r, model.searched))}</ol>`}
 ${
   model.more
-    ? html`<p><a href="/memory${query({ q: q.q, type: q.type, tag: q.tag, applies_to: q.appliesTo, k: MAX_K })}">Show up to ${MAX_K} results</a></p>`
+    ? html`<p><a href="/memory${query({ q: q.q, type: q.type, tag: q.tag, applies_to: q.appliesTo, all_projects: q.all ? 1 : undefined, k: MAX_K })}">Show up to ${MAX_K} results</a></p>`
     : ''
 }
 ${
