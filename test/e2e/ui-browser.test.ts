@@ -235,7 +235,8 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     });
     const remembered = await cliAsync(
       ['remember', '--home', place.home, '--type', 'note', '--name', 'Zebra crossing rule'],
-      { input: 'At the zebra crossing by the office, cyclists dismount.\n' },
+      // In the page's project: a memory written in another project is that project's (All projects shows it).
+      { input: 'At the zebra crossing by the office, cyclists dismount.\n', cwd: place.project },
     );
     expect(remembered.code, remembered.stderr).toBe(0);
     await page.waitForFunction(

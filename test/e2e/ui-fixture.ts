@@ -8,7 +8,7 @@
  * started asynchronously (a vitest worker must not block on them).
  */
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { InvokeResult } from '../../src/runtime/index.js';
@@ -192,6 +192,9 @@ export async function uiPlace(): Promise<UiPlace> {
   const projectDir = tempDir('firstlight-ui-project-');
   const home = join(homeDir.dir, 'home');
   const project = projectDir.dir;
+  // The project's identity pinned (docs/memory.md): the page and every process agree on it.
+  mkdirSync(join(project, '.firstlight'), { recursive: true });
+  writeFileSync(join(project, '.firstlight', 'project.json'), '{"id": "fl-0123456789ab"}\n');
   const init = await cliAsync(['init', '--example', '--home', home, '--json']);
   if (init.code !== 0) throw new Error(`init --example failed: ${init.stderr}`);
   const env = { FIRSTLIGHT_HOME: home };
