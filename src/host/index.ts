@@ -24,7 +24,13 @@ export type {
   ProbeResult,
 } from './doctor.js';
 export { emitHookCrash, emitHookOutput } from './hook/emit.js';
-export { DEFAULT_GATED, DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
+export {
+  DEFAULT_GATED,
+  DEFAULT_GATED_TOOLS,
+  GATE_BYPASS_ENV,
+  GATED_TOOLS_ENV,
+  PENDING_WAIT_ENV,
+} from './hook/gate-config.js';
 export type { Injection } from './hook/ledger.js';
 export { ledgerSessionName, listInjections } from './hook/ledger.js';
 export type { SessionTextInput } from './hook/render-packet.js';

@@ -2,13 +2,15 @@
  * The PreToolUse gate against adversarial transcripts, through the built CLI's `hook
  * pre-tool-use` (a real process, as a host runs it). Every denial must still answer, fast.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PENDING_WAIT_ENV } from '../../src/host/index.js';
 import { tempDir } from '../helpers/index.js';
-import { cli, figure } from './helpers.js';
+import { CLI_UNDER_TEST, cli, figure } from './helpers.js';
 
 let work: { dir: string; dispose: () => void };
 beforeAll(() => {
@@ -212,4 +214,56 @@ describe('gate adversarial transcripts', () => {
       expect(gate(transcript(what.replace(/\W+/g, '-'), lines)).allowed).toBe(false);
     });
   }
+});
+
+describe('a bootstrap_session result the host has not written yet', () => {
+  // Claude Code queues transcript lines and writes them on a timer: the model can call its next
+  // tool before the bootstrap_session result is on disk. The gate looks again for a while.
+  function startGate(transcriptPath: string, waitMs: number) {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [CLI_UNDER_TEST, 'hook', 'pre-tool-use', '--host', 'claude', '--home', join(work.dir, 'home')],
+      { env: { ...process.env, [PENDING_WAIT_ENV]: String(waitMs) }, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    child.stdin.end(
+      JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcriptPath,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf build' },
+      }),
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const done = once(child, 'close').then(([code]) => ({
+      code: code as number,
+      stdout,
+      ms: performance.now() - started,
+    }));
+    return { child, done };
+  }
+
+  it('allows once the result lands while the gate is looking', async () => {
+    const file = transcript('pending-then-result', [call()]);
+    // Long enough that the hook is surely still looking when the line lands on a busy machine.
+    const { child, done } = startGate(file, 60_000);
+    await once(child, 'spawn');
+    appendFileSync(file, `${JSON.stringify(result())}\n`);
+    const out = await done;
+    expect(out.stdout).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.ms).toBeLessThan(30_000);
+  });
+
+  it('denies after the wait when the result never comes, saying it is missing', async () => {
+    const { done } = startGate(transcript('pending-forever', [call()]), 300);
+    const out = await done;
+    expect(out.ms).toBeGreaterThanOrEqual(300);
+    const reason = JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason as string;
+    expect(reason).toMatch(/bootstrap_session was called but has no result yet/);
+  });
 });

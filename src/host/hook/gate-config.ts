@@ -104,9 +104,18 @@ export interface GateConfig {
   /** Where each glob of `tools` was set (the first place that names it). */
   origins: ReadonlyMap<string, GateRuleOrigin>;
   maxTranscriptBytes: number;
+  /** How long to wait for a bootstrap_session result the host has not written yet. */
+  pendingResultWaitMs: number;
   source: 'env' | 'settings' | 'default';
   problems: string[];
 }
+
+/**
+ * Claude Code queues transcript lines and writes them on a timer, so the model can be on its
+ * next call before the bootstrap_session result is on disk; the gate looks again for this long.
+ */
+const DEFAULT_PENDING_WAIT_MS = 2000;
+export const PENDING_WAIT_ENV = 'FIRSTLIGHT_GATE_PENDING_WAIT_MS';
 
 export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Promise<GateConfig> {
   const file = join(home, 'firstlight.yaml');
@@ -150,7 +159,18 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
     tools === DEFAULT_GATED_TOOLS && added.length === 0
       ? DEFAULT_GATED
       : (await loadGlobCompiler()).compileToolGlobs(all);
-  return { tools: all, compiled, origins, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
+  const wait = Number(env[PENDING_WAIT_ENV]);
+  const pendingResultWaitMs =
+    Number.isFinite(wait) && wait >= 0 && env[PENDING_WAIT_ENV] !== '' ? wait : DEFAULT_PENDING_WAIT_MS;
+  return {
+    tools: all,
+    compiled,
+    origins,
+    maxTranscriptBytes: maxMb * 1024 * 1024,
+    pendingResultWaitMs,
+    source,
+    problems,
+  };
 }
 
 /** A gating rule as a deny message names it: the glob and where it was set. */

@@ -16,6 +16,9 @@ export interface GateDeps {
   home?: string;
 }
 
+const PENDING_RESULT_POLL_MS = 20;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session
  * result, or firstlight's own record (record-gate.ts) holds one for this session id. Fails
@@ -37,12 +40,18 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
       reason: `firstlight gate: ${gated} and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
     };
   }
-  const proof = proveBootstrap(
-    input.transcriptPath,
-    deps.config.maxTranscriptBytes,
-    deps.transcript,
-    input.sessionId,
-  );
+  const prove = () =>
+    proveBootstrap(input.transcriptPath!, deps.config.maxTranscriptBytes, deps.transcript, input.sessionId);
+  let proof = prove();
+  // The call is in the transcript but its result is not: the host has it (the model moved on)
+  // and has not flushed it yet. Look again until it lands, for a bounded time.
+  const deadline = Date.now() + deps.config.pendingResultWaitMs;
+  while (!proof.ok && proof.pending && Date.now() < deadline) {
+    Atomics.wait(PAUSE, 0, 0, PENDING_RESULT_POLL_MS);
+    if (deps.home && input.sessionId && readBootstrapRecord(deps.home, input.sessionId))
+      return { kind: 'allow' };
+    proof = prove();
+  }
   if (proof.ok) return { kind: 'allow' };
   return {
     kind: 'deny',

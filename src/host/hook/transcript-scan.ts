@@ -20,7 +20,12 @@ import {
 } from '../../resume/transcripts/index.js';
 import { CONTRACT_ERROR_PREFIX, ownProofTool, type ProofTool } from './own-tools.js';
 
-export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string };
+/**
+ * `pending`: the newest call has no result in the transcript yet. A host may still be writing
+ * it (Claude Code queues transcript lines and flushes them on a timer), so the gate waits a
+ * moment for it before denying.
+ */
+export type BootstrapProof = { ok: true; detail: string } | { ok: false; reason: string; pending?: true };
 
 const failed = (tool: ProofTool, why: string): BootstrapProof => ({ ok: false, reason: `${tool} ${why}` });
 
@@ -282,7 +287,7 @@ export function proveBootstrap(
     const verdict = log.calls[i]!.verdict;
     if (verdict) return verdict;
   }
-  return { ok: false, reason: 'bootstrap_session was called but has no result yet' };
+  return { ok: false, reason: 'bootstrap_session was called but has no result yet', pending: true };
 }
 
 /** One forward pass over the newest `maxBytes`, chunk by chunk; true when the file was longer. */

@@ -6,7 +6,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/core/index.js';
-import { type HostId, proveBootstrap, runHook } from '../../../src/host/index.js';
+import { type HostId, PENDING_WAIT_ENV, proveBootstrap, runHook } from '../../../src/host/index.js';
 import { writeBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
 import { internalize, readSelfState } from '../../../src/resume/index.js';
 import { ceilingFrom, REPO_ROOT, tempDir, tempHome } from '../../helpers/index.js';
@@ -25,7 +25,9 @@ async function run(host: HostId | undefined, payload: Record<string, unknown>, e
     event: 'pre-tool-use',
     ...(host ? { host } : {}),
     home: work.dir,
-    env,
+    // What a transcript proves, not the wait for a result the host has not flushed (that has
+    // its own test in test/reliability/gate.test.ts).
+    env: { [PENDING_WAIT_ENV]: '0', ...env },
     cwd: work.dir,
     stdin: JSON.stringify(payload),
   });

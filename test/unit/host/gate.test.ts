@@ -2,7 +2,13 @@ import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolGlobSource } from '../../../src/core/index.js';
-import { DEFAULT_GATED, DEFAULT_GATED_TOOLS, proveBootstrap, runHook } from '../../../src/host/index.js';
+import {
+  DEFAULT_GATED,
+  DEFAULT_GATED_TOOLS,
+  PENDING_WAIT_ENV,
+  proveBootstrap,
+  runHook,
+} from '../../../src/host/index.js';
 import { ceilingFrom, REPO_ROOT, tempDir } from '../../helpers/index.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'transcripts');
@@ -32,7 +38,9 @@ async function gate(
     event: 'pre-tool-use',
     host: 'claude',
     home: work.dir,
-    env,
+    // What a transcript proves, not the wait for a result the host has not flushed (that has
+    // its own test in test/reliability/gate.test.ts).
+    env: { [PENDING_WAIT_ENV]: '0', ...env },
     cwd: work.dir,
     stdin,
   });
