@@ -109,8 +109,8 @@ export function runtimeFixture() {
         },
       };
     },
-    invoke(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Invoked {
-      const run = runCli(['invoke', '--home', home.dir, '--project', project.dir, '--json', ...args], {
+    async invoke(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<Invoked> {
+      const run = await runCli(['invoke', '--home', home.dir, '--project', project.dir, '--json', ...args], {
         cwd: project.dir,
         timeoutMs: 60_000,
         ...(options.env ? { env: options.env } : {}),
@@ -123,8 +123,10 @@ export function runtimeFixture() {
       }
       return { code: run.status, result, stderr: run.stderr };
     },
-    journal(args: string[] = []): { code: number | null; entries: JournalEntry[]; stdout: string } {
-      const run = runCli(['journal', '--home', home.dir, '--project', project.dir, '--json', ...args], {
+    async journal(
+      args: string[] = [],
+    ): Promise<{ code: number | null; entries: JournalEntry[]; stdout: string }> {
+      const run = await runCli(['journal', '--home', home.dir, '--project', project.dir, '--json', ...args], {
         cwd: project.dir,
       });
       return {
@@ -133,9 +135,10 @@ export function runtimeFixture() {
         stdout: run.stdout,
       };
     },
-    journalText(args: string[] = []): string {
-      return runCli(['journal', '--home', home.dir, '--project', project.dir, ...args], { cwd: project.dir })
-        .stdout;
+    async journalText(args: string[] = []): Promise<string> {
+      return (
+        await runCli(['journal', '--home', home.dir, '--project', project.dir, ...args], { cwd: project.dir })
+      ).stdout;
     },
     dispose(): void {
       home.dispose();
