@@ -316,6 +316,6 @@ describe('memory concurrency', () => {
       });
       expect(later.status, later.stderr).toBe(0);
       expect(readdirSync(dir).filter((f) => /\.md\.\d+$/.test(f))).toEqual(['note_fresh.md.123456']);
-    }, 60_000);
+    }, 120_000);
   }
 });

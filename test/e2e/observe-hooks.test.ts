@@ -223,7 +223,7 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
     expect(await hook('post-tool-use', 'claude', post)).toBe('');
     const paired = hookEvents().find((e) => String(e.args).includes('wc -l'));
     expect(paired!.prediction_error as number).toBeLessThan(0.1);
-  }, 60_000);
+  }, 120_000);
 
   it('observation fails open: an unusable event store never blocks the tool', async () => {
     const broken = tempHome('firstlight-broken-home-');

@@ -6,7 +6,7 @@ import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './r
  * row, and no substrate touched (its script does not even exist); every allowed combination
  * completes on the scripted substrate.
  */
-describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
+describe('firstlight invoke: the policy table', { timeout: 120_000 }, () => {
   let fx: RuntimeFixture;
   const base = (role: string, surface = 'audit', engagement = 'agent') => [
     '--persona',

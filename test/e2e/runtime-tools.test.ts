@@ -25,7 +25,7 @@ const FS_SERVER = join(
 );
 const MUTATING_FS_TOOLS = ['write_file', 'edit_file', 'create_directory', 'move_file'];
 
-describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
+describe('firstlight invoke: tools', { timeout: 120_000 }, () => {
   let fx: RuntimeFixture;
   let handoffFiles: Record<string, string>;
   const args = (role: string) => [

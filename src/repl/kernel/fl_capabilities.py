@@ -123,6 +123,7 @@ class RelayChannel:
 
 _WAITING = object()
 _encode_params = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+_JSON_STARTS = frozenset('[{"-0123456789tfn')
 _MAYBE_JSON = re.compile(r'[\[{"]|-?[0-9]|(?:true|false|null)\Z')
 
 
@@ -133,7 +134,7 @@ def _forbid_constant(name):
 def _maybe_json(text):
     """A text block's value: JSON when it is JSON (as JavaScript's JSON.parse reads it), else the text."""
     trimmed = text.strip()
-    if not _MAYBE_JSON.match(trimmed):
+    if trimmed[:1] not in _JSON_STARTS or not _MAYBE_JSON.match(trimmed):
         return text
     try:
         return json.loads(trimmed, parse_constant=_forbid_constant)
@@ -167,6 +168,11 @@ def unwrap_answer(answer, capability, method):
         return structured
     if not content:
         return None
+    if len(content) == 1:  # the usual answer: one block
+        block = content[0]
+        if isinstance(block, dict) and block.get("type") == "text":
+            return _maybe_json(block.get("text") or "")
+        return content
     if all(isinstance(b, dict) and b.get("type") == "text" for b in content):
         values = [_maybe_json(b.get("text") or "") for b in content]
         return values[0] if len(values) == 1 else values
