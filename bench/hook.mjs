@@ -18,13 +18,13 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchHome, stats, writeResult } from './lib.mjs';
+import { benchHome, countFrom, goalMissed, sized, stats, writeResult } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'firstlight-bench-hook-'));
-const RUNS = Number(process.env.BENCH_RUNS ?? 21);
-const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 10_000);
+const RUNS = countFrom('BENCH_RUNS', 21, 1);
+const MEMORIES = countFrom('BENCH_MEMORIES', 10_000, 200);
 const baseline = process.env.BENCH_BASELINE;
 
 const bootstrapLines = (id) => [
@@ -109,9 +109,9 @@ const files = {
   denied: join(dir, 'denied.jsonl'),
   big: join(dir, 'big.jsonl'),
 };
-writeTranscript(files.allowed, 10, 'start');
-writeTranscript(files.denied, 10, 'none');
-writeTranscript(files.big, 60, 'end');
+writeTranscript(files.allowed, sized(10, 1), 'start');
+writeTranscript(files.denied, sized(10, 1), 'none');
+writeTranscript(files.big, sized(60, 2), 'end');
 
 /** A home whose memory/ holds `n` feedback memories with applies_to, one of which matches `Read`. */
 function cautionHome(n, tag) {
@@ -199,7 +199,7 @@ if (baseline) builds.push({ tag: ' [baseline]', entry: baseline });
 const cases = [{ name: 'node -e 0 (floor)', args: ['-e', '0'], input: () => '', expect: null }];
 for (const [b, { tag, entry }] of builds.entries()) {
   const ss = sessionStart(entry);
-  const cautions = cautionHome(1000, String(b));
+  const cautions = cautionHome(sized(1000, 50), String(b));
   const events = eventsHome(String(b));
   extraHomes.push(cautions, events);
   cases.push(
@@ -340,4 +340,4 @@ writeResult('hook', {
   goals: { gate: 1.5, cautions: 1.5, post_tool_use: 1.5, session_start: 3, session_start_after_change: 5 },
   met,
 });
-if (!met) process.exitCode = 1;
+if (!met) goalMissed();

@@ -24,14 +24,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
 import { renderFrontmatter } from '../dist/core/index.js';
 import { MemoryStore, RecallIndex } from '../dist/mind/index.js';
-import { CLI, connect, fmt, ROOT, stats, writeResult } from './lib.mjs';
+import { CLI, connect, countFrom, fmt, goalMissed, ROOT, sized, stats, writeResult } from './lib.mjs';
 
 const fixture = join(ROOT, 'bench', 'fixtures', 'recall');
 const scratch = mkdtempSync(join(tmpdir(), 'firstlight-bench-recall-'));
 const args = process.argv.slice(2);
-const SIZE = Number(process.env.RECALL_BENCH_SIZE ?? 10_000);
-const WRITERS = Number(process.env.RECALL_BENCH_WRITERS ?? 8);
-const PER_WRITER = Number(process.env.RECALL_BENCH_PER_WRITER ?? 500);
+const SIZE = countFrom('RECALL_BENCH_SIZE', 10_000, 300);
+const WRITERS = countFrom('RECALL_BENCH_WRITERS', 8, 2);
+const PER_WRITER = countFrom('RECALL_BENCH_PER_WRITER', 500, 10);
 
 function writeMemory(dir, m) {
   const data = {
@@ -216,7 +216,7 @@ function quality() {
     ['original', 'queries.yaml', 'q'],
     ['held-out', 'queries-heldout.yaml', 'h'],
   ]) {
-    const queries = loadQueries(file, prefix);
+    const queries = loadQueries(file, prefix).slice(0, sized(Infinity, 12));
     sets[name] = {
       queries: queries.length,
       firstlight: scoreRuns(queries, withExpansion),
@@ -321,7 +321,7 @@ async function latency() {
   generate(mem, jsonl, SIZE);
   const generateMs = performance.now() - t0;
   const rand = rng(7);
-  const ids = Array.from({ length: 100 }, () => Math.floor(rand() * SIZE));
+  const ids = Array.from({ length: sized(100, 8) }, () => Math.floor(rand() * SIZE));
   const queries = ids.map((i) => tokenOf(i, SIZE));
   const fileOf = new Map(ids.map((i) => [tokenOf(i, SIZE), `note_${i}.md`]));
   const firstlightCheck = (q, out) => {
@@ -389,9 +389,11 @@ async function latency() {
   await sm.close();
 
   // One-shot CLI processes: with the saved index current, and right after another process's remember.
-  const cliUnchanged = queries.slice(1, 6).map((q) => cli(['recall', q, '--home', home, '--json']).ms);
+  const cliUnchanged = queries
+    .slice(1, 1 + sized(5, 1))
+    .map((q) => cli(['recall', q, '--home', home, '--json']).ms);
   const cliAfterWrite = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < sized(5, 1); i++) {
     cli(
       ['remember', '--home', home, '--type', 'note', '--name', `arrival ${i}`],
       `Arrival ${i} of the quokka.`,
@@ -438,7 +440,7 @@ async function latency() {
 // event loop's longest block is measured until the cache files have settled (a snapshot is there
 // and nothing changed for SETTLED_MS): a recall arriving during a save waits that long.
 const CHANGED = 10;
-const SETTLED_MS = 6000;
+const SETTLED_MS = sized(6000, 300);
 function cacheState(dir) {
   try {
     return readdirSync(dir)
@@ -681,5 +683,5 @@ try {
 }
 if (missed > 0) {
   process.stderr.write(`bench/recall: ${missed} goal(s) missed\n`);
-  process.exitCode = 1;
+  goalMissed();
 }
