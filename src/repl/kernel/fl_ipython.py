@@ -43,8 +43,10 @@ class FdSync:
                 self.streams.append(_MarkedStream(stream, fd))
 
     def wait(self):
-        for marked in self.streams:
-            marked.sync()
+        # Both markers first, then both waits: the two threads pass theirs on at once.
+        sent = [marked for marked in self.streams if marked.send()]
+        for marked in sent:
+            marked.seen.wait(FD_SYNC_S)
 
 
 class _MarkedStream:
@@ -75,15 +77,16 @@ class _MarkedStream:
             self.write(text)
         return size
 
-    def sync(self):
+    def send(self):
+        """Writes the marker; False when there is nothing to wait for."""
         if not self.stream.watch_fd_thread.is_alive():
-            return
+            return False
         self.seen.clear()
         try:
             os.write(self.fd, self.marker.encode("ascii"))
         except OSError:
-            return  # the cell closed or moved the descriptor: nothing to wait for
-        self.seen.wait(FD_SYNC_S)
+            return False  # the cell closed or moved the descriptor
+        return True
 
 
 class IPythonKernel(fl_kernel.Kernel):
