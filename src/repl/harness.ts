@@ -178,7 +178,8 @@ export class KernelHost {
     code: string,
     options: { timeoutS?: number; progress?: Progress },
   ): Promise<ExecutionResult> {
-    const kernel = await this.liveKernel();
+    // A live kernel is used as it is (no await: the usual case costs no extra turn).
+    const kernel = this.kernel?.alive ? this.kernel : await this.liveKernel();
     const settings = this.deps.settings;
     // Node fires a timer past 2^31-1 ms at once: a caller that got past the schema is capped.
     const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);
