@@ -116,42 +116,8 @@ await server.close();
 await floorServer.close();
 
 // ---- (b) relay from Python vs direct callTool, same backend, same hub client -----------------
-const settings = defaultSettings().repl;
-const repl = await Repl.start({
-  home: newHome(),
-  log: silentLogger,
-  settings: { ...settings, autosave: false },
-  cwd: ROOT,
-  env: process.env,
-});
-await repl.installCapability({ name: 'everything', command: everything });
-const backend = repl.backend('everything');
-const relayCell = `for _i in range(${K}): everything.echo(message="hi")`;
-const b = { relay: [], direct: [] };
-const batch = {
-  relay: async () => {
-    const result = await repl.execute(relayCell);
-    if (!result.success) throw new Error(result.stderr);
-  },
-  direct: async () => {
-    for (let i = 0; i < K; i++) await backend.callTool('echo', { message: 'hi' });
-  },
-};
-const BATCH_WARM = sized(4, 1);
-for (let round = 0; round < BATCHES + BATCH_WARM; round++) {
-  const order = round % 2 === 0 ? ['relay', 'direct'] : ['direct', 'relay'];
-  for (const what of order) {
-    const t0 = ns();
-    await batch[what]();
-    if (round >= BATCH_WARM) b[what].push(ms(t0) / K);
-  }
-}
-await repl.shutdown();
-
-// ---- (c) kernels side by side: stdlib, Jupyter, bare jupyter_client ------------------------
-const C_N = countFrom('BENCH_KERNEL_N', 200, 5);
-const C_WARM = sized(20, 1);
-const c = { floor: [], stdlib: [], jupyter: [], bare: [] };
+// On the stdlib kernel (the goal) and, where ipykernel is installed, on the Jupyter kernel too
+// (its own harness and backend), all four batches alternating.
 let jupyterSkipped;
 let jupyterPython;
 try {
@@ -159,6 +125,51 @@ try {
 } catch (error) {
   jupyterSkipped = error.message;
 }
+const settings = defaultSettings().repl;
+const relayCell = `for _i in range(${K}): everything.echo(message="hi")`;
+const b = { relay: [], direct: [], relayJupyter: [], directJupyter: [] };
+const batch = {};
+const harnesses = [];
+for (const [kernel, suffix] of [['stdlib', ''], ...(jupyterPython ? [['jupyter', 'Jupyter']] : [])]) {
+  const repl = await Repl.start({
+    home: newHome(),
+    log: silentLogger,
+    settings: { ...settings, kernel, autosave: false },
+    ...(kernel === 'jupyter' ? { python: jupyterPython } : {}),
+    cwd: ROOT,
+    env: process.env,
+  });
+  harnesses.push(repl);
+  await repl.installCapability({ name: 'everything', command: everything });
+  const backend = repl.backend('everything');
+  batch[`relay${suffix}`] = async () => {
+    const result = await repl.execute(relayCell);
+    if (!result.success) throw new Error(result.stderr);
+  };
+  batch[`direct${suffix}`] = async () => {
+    for (let i = 0; i < K; i++) await backend.callTool('echo', { message: 'hi' });
+  };
+}
+const BATCH_WARM = sized(4, 1);
+for (let round = 0; round < BATCHES + BATCH_WARM; round++) {
+  const kinds = Object.keys(batch);
+  const order = round % 2 === 0 ? kinds : [...kinds].reverse();
+  for (const what of order) {
+    const t0 = ns();
+    await batch[what]();
+    if (round >= BATCH_WARM) b[what].push(ms(t0) / K);
+  }
+}
+for (const repl of harnesses) await repl.shutdown();
+if (!jupyterPython) {
+  delete b.relayJupyter;
+  delete b.directJupyter;
+}
+
+// ---- (c) kernels side by side: stdlib, Jupyter, bare jupyter_client ------------------------
+const C_N = countFrom('BENCH_KERNEL_N', 200, 5);
+const C_WARM = sized(20, 1);
+const c = { floor: [], stdlib: [], jupyter: [], bare: [] };
 if (jupyterPython) {
   // The three start at once (two IPython kernels take seconds each); timing starts after.
   const peer = spawn(jupyterPython, [join(here, 'fixtures', 'jupyter-bare.py'), '1+1'], {
@@ -239,6 +250,17 @@ printTable(
       '≤ 1.5× direct',
       verdict(relayRatio, 1.5),
     ),
+    ...(s.relayJupyter
+      ? [
+          row('(b) Jupyter kernel: direct callTool echo, per call', s.directJupyter, 1),
+          row(
+            '(b) Jupyter kernel: relay echo from Python, per call',
+            s.relayJupyter,
+            s.relayJupyter.median / s.directJupyter.median,
+            '(vs its direct)',
+          ),
+        ]
+      : []),
     row('    floor: ping of a minimal server', s.floorPing, 1),
     row(
       '    floor: its tool, one bare Python round trip',
@@ -274,6 +296,7 @@ writeResult('repl', {
     execute_vs_ping: executeRatio,
     relay_vs_direct: relayRatio,
     floor_execute_vs_ping: s.floorExecute.median / s.floorPing.median,
+    ...(s.relayJupyter ? { relay_vs_direct_jupyter: s.relayJupyter.median / s.directJupyter.median } : {}),
   },
   goals: {
     execute_vs_ping: 2,
