@@ -44,7 +44,9 @@ await build({
   entryPoints: { main: 'src/cli/main.ts' },
   chunkNames: 'chunks/[name]-[hash]',
   // main.ts and commands/hook.ts import it; both land one directory apart as in src/cli/.
-  external: ['./hook-entry.js', '../hook-entry.js'],
+  // The BPE tokenizer's ranks (1.2 MB of JavaScript) load from node_modules only when a density
+  // cap is counted: bundling them would copy them into dist for nothing.
+  external: ['./hook-entry.js', '../hook-entry.js', 'gpt-tokenizer', 'gpt-tokenizer/*'],
 });
 await build({
   ...common,

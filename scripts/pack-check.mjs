@@ -1,6 +1,7 @@
 // The packaged CLI, tested from the tarball and not the work tree: `npm pack`, then
 // `npm install -g` of that tarball into a temporary prefix with a temporary HOME, and from there
-// `firstlight --version`, `init`, `install claude` (in a fresh git project) and `doctor`.
+// `firstlight --version`, `init`, the runtime's first run (`runtime demo`, a bundled session),
+// `install claude` (in a fresh git project) and `doctor`.
 // Run by .ci/run after the build (`npm run test:pack`); prints each step and fails on the first
 // that does not do what it should.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -85,6 +86,28 @@ try {
   const persona = readFileSync(join(home, '.firstlight', 'persona', 'agent_system.md'), 'utf8');
   if (!persona.includes('You are Packcheck')) fail('init did not write the persona it was given');
   step('firstlight init: ~/.firstlight with persona Packcheck');
+
+  // The runtime's first run from the package: the personas init copied, the bundled sessions.
+  const demo = firstlight(['runtime', 'demo']);
+  if (demo.status !== 0 || !demo.stdout.includes('The journal, as a story:'))
+    fail('firstlight runtime demo failed', demo);
+  const explorer = firstlight([
+    'invoke',
+    '--persona',
+    'explorer',
+    '--surface',
+    'synthesis-ledger',
+    '--engagement',
+    'agent',
+    '--task',
+    'look around',
+    '--substrate',
+    'scripted:explorer',
+    '--print-handoff-id',
+  ]);
+  if (explorer.status !== 0 || !/^synthesis-[0-9a-f]+$/.test(explorer.stdout.trim()))
+    fail('firstlight invoke of the bundled explorer session failed', explorer);
+  step(`firstlight runtime demo, and invoke --persona explorer: ${explorer.stdout.trim()}`);
 
   const installClaude = firstlight(['install', 'claude'], join(project, 'src'));
   if (installClaude.status !== 0) fail('firstlight install claude failed', installClaude);

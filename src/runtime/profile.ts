@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -72,6 +72,23 @@ const customRoleSchema = z
   })
   .strict();
 
+/**
+ * The OS sandbox of read-only sessions on agent CLIs: `required` (the default) refuses such a
+ * session where the sandbox cannot start; `off` runs it unconfined, and must say why.
+ */
+const sandboxSchema = z
+  .object({
+    mode: z.enum(['required', 'off']).default('required'),
+    reason: z.string().trim().min(1).optional(),
+    /** More places a confined session may write (`~/` is the home; relative: the project). */
+    writable: z.array(z.string().min(1)).default([]),
+  })
+  .strict()
+  .refine((s) => s.mode !== 'off' || s.reason !== undefined, {
+    message: 'say why read-only roles may run outside the OS sandbox (reason: "…") when mode is off',
+    path: ['reason'],
+  });
+
 const profileSchema = z
   .object({
     persona: z.string().min(1),
@@ -101,6 +118,7 @@ const profileSchema = z
     retraction_conditions: z.union([z.string(), z.array(z.string())]).optional(),
     /** The substrate this persona runs on unless the invocation names one (`anthropic:MODEL`…). */
     substrate: z.string().min(1).optional(),
+    sandbox: sandboxSchema.prefault({}),
     budget: z
       .object({
         max_turns: z.number().int().positive().optional(),
@@ -115,6 +133,7 @@ const profileSchema = z
 type RawProfile = z.infer<typeof profileSchema>;
 export type ServerConfig = z.infer<typeof serverSchema>;
 export type SurfaceProfile = z.infer<typeof surfaceSchema>;
+export type SandboxConfig = z.infer<typeof sandboxSchema>;
 
 /** A role the persona may take, resolved to its policy. */
 export interface ProfileRole extends RolePolicy {
@@ -144,6 +163,8 @@ export interface Profile {
   readonly retractionConditions: readonly string[];
   readonly budget?: RawProfile['budget'];
   readonly substrate?: string;
+  /** The OS sandbox of read-only sessions on agent CLIs. */
+  readonly sandbox: SandboxConfig;
 }
 
 /** Older canon role names, read as the named role they became. */
@@ -166,14 +187,28 @@ export function profilePath(ref: string, options: { home: string; cwd?: string }
 
 /** Reads and validates a profile; every problem is a ConfigError naming the field. */
 export function loadProfile(ref: string, options: { home: string; cwd?: string }): Profile {
-  const file = profilePath(ref, options);
+  return readProfileFile(profilePath(ref, options), ref, options.home);
+}
+
+/** Reads the profile at `file`; `ref` is what the caller asked for, for the hint. */
+function readProfileFile(file: string, ref: string, home: string): Profile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
+    const personas = join(home, 'personas');
+    const available = existsSync(personas)
+      ? readdirSync(personas)
+          .filter((name) => /\.ya?ml$/i.test(name))
+          .map((name) => name.replace(/\.ya?ml$/i, ''))
+      : [];
+    const hint =
+      file === join(personas, `${ref}.yaml`)
+        ? `put ${ref}.yaml in ${personas} (firstlight init puts the five role personas there), or pass --persona a path or file: URI`
+        : `create ${file}, or pass --persona the name of a profile in ${personas}`;
     throw new NotFoundError(
       `persona profile "${ref}" not found (looked at ${file})`,
-      `put ${ref}.yaml in ${join(options.home, 'personas')}, or pass --persona a path or file: URI`,
+      available.length > 0 ? `${hint}; there: ${available.join(', ')}` : hint,
     );
   }
   let raw: unknown;
@@ -195,7 +230,7 @@ export function loadProfileCached(ref: string, options: { home: string; cwd?: st
   const file = profilePath(ref, options);
   let memo = cached.get(file);
   if (!memo) {
-    memo = memoByFiles(() => ({ value: loadProfile(file, options), files: [file] }));
+    memo = memoByFiles(() => ({ value: readProfileFile(file, ref, options.home), files: [file] }));
     cached.set(file, memo);
   }
   return memo();
@@ -277,6 +312,7 @@ export function parseProfile(raw: unknown, file: string): Profile {
           : [p.retraction_conditions],
     ...(p.budget ? { budget: p.budget } : {}),
     ...(p.substrate ? { substrate: p.substrate } : {}),
+    sandbox: p.sandbox,
   };
   checkOperationalConflicts(profile);
   return profile;

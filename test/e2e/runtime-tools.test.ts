@@ -51,7 +51,7 @@ describe('firstlight invoke: tools', { timeout: 120_000 }, () => {
     ]);
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     fx = runtimeFixture();
     writeFileSync(join(fx.project, 'notes.txt'), 'Καλημέρα from the project\n');
     const server = (extra: Record<string, unknown>) => ({
@@ -75,7 +75,7 @@ describe('firstlight invoke: tools', { timeout: 120_000 }, () => {
     handoffFiles = {
       planner: fx.file('t-synthesis.json', HANDOFFS.synthesis),
       builder: fx.file('t-plan.json', HANDOFFS.plan),
-      validator: fx.file('t-artifact.json', HANDOFFS.artifact),
+      validator: await fx.builtArtifact('fsteam'),
       resolver: fx.file('t-findings.json', HANDOFFS.findings),
     };
   });

@@ -73,8 +73,11 @@ describe('policy table', () => {
       'no_builder_handoff',
       'validator_extra_context',
       'same_session_transition',
+      'tool_set_locked',
+      'handoff_unverified',
       'engagement_surface',
       'invalid_override',
+      'sandbox_unavailable',
     ]);
   });
 
