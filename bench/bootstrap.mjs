@@ -10,12 +10,15 @@
 // once and after a second of idle (the server warms its caches once the client initialized).
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { benchHome, CLI, connect, fmt, printTable, stats, writeResult } from './lib.mjs';
+import { benchHome, CLI, connect, countFrom, fmt, printTable, sized, stats, writeResult } from './lib.mjs';
 
-const N = Number(process.env.BENCH_N ?? 300);
-const FRESH = Number(process.env.BENCH_FRESH ?? 5);
-const WARM = 20;
-const IDLE_MS = 1000;
+const N = countFrom('BENCH_N', 300, 5);
+const FRESH = countFrom('BENCH_FRESH', 5, 1);
+const WARM = sized(20, 2);
+const IDLE_MS = sized(1000, 50);
+// Memories in the homes timed for latency, and in the homes whose packet size is compared.
+const COUNTS = sized([100, 10_000], [50, 300]);
+const SIZES = sized([100, 100_000], [50, 500]);
 // Idle time after each round: sessions do not start back to back.
 const GAP_MS = 10;
 
@@ -30,7 +33,7 @@ const boot = (client, sessionId) =>
 
 const latency = [];
 const firstCall = [];
-for (const count of [100, 10_000]) {
+for (const count of COUNTS) {
   const home = benchHome(count);
   const args = ['serve', '--home', home.dir];
 
@@ -131,7 +134,7 @@ printTable(
 );
 
 const size = [];
-for (const count of [100, 100_000]) {
+for (const count of SIZES) {
   const home = benchHome(count);
   const run = () =>
     spawnSync(process.execPath, [CLI, 'packet', '--home', home.dir, '--session-id', 'bench'], {
@@ -166,10 +169,10 @@ printTable(
   })),
 );
 
-const at10k = latency.find((r) => r.memories === 10_000);
+const at10k = latency.find((r) => r.memories === COUNTS[1]);
 const goals = [
-  { goal: 'bootstrap (new session) ≤ 3× ping at 10k', value: at10k.new_session_ratio, max: 3 },
-  { goal: 'bootstrap (repeated id) ≤ 3× ping at 10k', value: at10k.repeated_ratio, max: 3 },
+  { goal: `bootstrap (new session) ≤ 3× ping at ${COUNTS[1]}`, value: at10k.new_session_ratio, max: 3 },
+  { goal: `bootstrap (repeated id) ≤ 3× ping at ${COUNTS[1]}`, value: at10k.repeated_ratio, max: 3 },
   { goal: 'packet tokens 100k / 100 ≤ 1.05', value: tokenRatio, max: 1.05 },
 ].map((g) => ({ ...g, met: g.value <= g.max }));
 console.log('');

@@ -7,7 +7,12 @@
 // overlap. Writes bench/results/compare.json. Exits 1 when a figure is worse.
 //
 //   node bench/compare.mjs /path/to/other/checkout [recall bootstrap …]
+//   node bench/compare.mjs --bench-here /path/to/other/checkout repl
 //   BENCH_ROUNDS=3 (default 3)
+//
+// --bench-here runs this checkout's bench/<name>.mjs on both builds (BENCH_TREE names the
+// other), for a bench the other checkout cannot run or does not have in this form; only a bench
+// that loads the build from lib.mjs's ROOT honours it (its result says `tree`: checked here).
 //
 // The other checkout must be built (`npm ci && npm run build` there). Not run by `npm run bench`
 // (run.mjs skips it): it needs the second tree.
@@ -16,9 +21,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT, writeResult } from './lib.mjs';
 
-const [otherArg, ...names] = process.argv.slice(2);
+const cliArgs = process.argv.slice(2);
+const benchHere = cliArgs.includes('--bench-here');
+const [otherArg, ...names] = cliArgs.filter((a) => a !== '--bench-here');
 if (!otherArg) {
-  console.error('usage: node bench/compare.mjs /path/to/other/checkout [bench …]');
+  console.error('usage: node bench/compare.mjs [--bench-here] /path/to/other/checkout [bench …]');
   process.exit(2);
 }
 const other = resolve(otherArg);
@@ -28,12 +35,16 @@ const trees = [
   { tag: 'before', root: other },
   { tag: 'now', root: ROOT },
 ];
-for (const t of trees)
+for (const t of trees) {
+  // Where the bench script comes from and where its result lands (this checkout's results for
+  // --bench-here: the other checkout is only read).
+  t.scripts = benchHere ? ROOT : t.root;
   for (const b of benches)
-    if (!existsSync(join(t.root, 'bench', `${b}.mjs`))) {
-      console.error(`${t.root} has no bench/${b}.mjs`);
+    if (!existsSync(join(t.scripts, 'bench', `${b}.mjs`))) {
+      console.error(`${t.scripts} has no bench/${b}.mjs`);
       process.exit(2);
     }
+}
 
 /** Every numeric leaf of a result, keyed by its path (`latency.10000.p50_ms`). */
 function flatten(value, path = '', out = {}) {
@@ -62,20 +73,28 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const bench of benches) {
     for (const t of order) {
       process.stdout.write(`round ${round + 1}/${ROUNDS}: ${bench} (${t.tag}) … `);
-      const file = join(t.root, 'bench', 'results', `${bench}.json`);
+      const file = join(t.scripts, 'bench', 'results', `${bench}.json`);
       rmSync(file, { force: true });
       const started = Date.now();
-      const run = spawnSync(process.execPath, ['--expose-gc', join(t.root, 'bench', `${bench}.mjs`)], {
+      const run = spawnSync(process.execPath, ['--expose-gc', join(t.scripts, 'bench', `${bench}.mjs`)], {
         cwd: t.root,
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
+        env: benchHere ? { ...process.env, BENCH_TREE: t.root } : process.env,
       });
       console.log(`${((Date.now() - started) / 1000).toFixed(0)} s, exit ${run.status}`);
       if (!existsSync(file)) {
         console.error(run.stdout.slice(-2000), run.stderr.slice(-2000));
         process.exit(1);
       }
-      const figures = flatten(JSON.parse(readFileSync(file, 'utf8')));
+      const measured = JSON.parse(readFileSync(file, 'utf8'));
+      if (benchHere && measured.tree !== t.root) {
+        console.error(
+          `bench/${bench}.mjs does not load the build from BENCH_TREE: --bench-here cannot use it`,
+        );
+        process.exit(2);
+      }
+      const figures = flatten(measured);
       samples[bench] ??= {};
       samples[bench][t.tag] ??= {};
       const into = samples[bench][t.tag];
@@ -92,7 +111,7 @@ const median = (xs) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const round3 = (x) => Number(x.toFixed(3));
-const result = { rounds: ROUNDS, other, benches: {} };
+const result = { rounds: ROUNDS, other, bench_here: benchHere, benches: {} };
 let worse = 0;
 for (const bench of benches) {
   const before = samples[bench].before;

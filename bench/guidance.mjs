@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { benchHome, CLI, fmt, printTable, ROOT, stats, timeCalls, writeResult } from './lib.mjs';
+import { benchHome, CLI, countFrom, fmt, printTable, ROOT, stats, timeCalls, writeResult } from './lib.mjs';
 
-const N = Number(process.env.BENCH_N ?? 200);
+const N = countFrom('BENCH_N', 200, 5);
 
 async function client(command, args, cwd) {
   const transport = new StdioClientTransport({ command, args, cwd, stderr: 'ignore' });

@@ -1,14 +1,40 @@
 // Shared bench helpers: temp homes, the built CLI over stdio, timing statistics, tables, JSON.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { initHome } from '../dist/core/index.js';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+/**
+ * The checkout whose build is measured: this one, or BENCH_TREE (compare.mjs --bench-here runs
+ * this checkout's bench against another's build; only a bench that loads the build from ROOT
+ * honours it, and its result says which tree it measured).
+ */
+export const ROOT = process.env.BENCH_TREE ? resolve(process.env.BENCH_TREE) : join(BENCH_DIR, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+/**
+ * The short mode: `--smoke` on a bench's command line (bench/run.mjs passes it on) or
+ * BENCH_SMOKE=1. Every step of the bench runs, on small inputs with a handful of samples, in
+ * seconds: CI runs it so a bench that can no longer run fails there. Its figures are not
+ * measurements, so goals are not judged and the result goes to `<name>.smoke.json`.
+ */
+export const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+
+/** `full`, or `smoke` in the short mode. */
+export const sized = (full, smoke) => (SMOKE ? smoke : full);
+
+/** A count from the environment variable `name` when it is set, else `sized(full, smoke)`. */
+export const countFrom = (name, full, smoke) => Number(process.env[name] ?? sized(full, smoke));
+
+/** A goal was missed: the bench exits 1 when it measures; the short mode only says so. */
+export function goalMissed() {
+  if (SMOKE) console.log('(smoke run: goals are not judged on a handful of samples)');
+  else process.exitCode = 1;
+}
 
 /** A temp copy of the example home (as `firstlight init` makes one) with `extra` generated note memories. */
 export function benchHome(extra, prefix = 'firstlight-bench-') {
@@ -43,7 +69,7 @@ export async function connect(args, { command, env } = {}) {
 }
 
 /** Runs `fn` `n` times after `warm` warm-ups; returns per-call milliseconds. */
-export async function timeCalls(fn, n, warm = 20) {
+export async function timeCalls(fn, n, warm = sized(20, 2)) {
   for (let i = 0; i < warm; i++) await fn();
   const out = [];
   for (let i = 0; i < n; i++) {
@@ -77,14 +103,21 @@ export function printTable(title, rows) {
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
+/**
+ * Writes bench/results/<name>.json of this checkout (<name>.smoke.json in the short mode); its
+ * README.md says how to read them. A bench that honours BENCH_TREE puts `tree: ROOT` in `data`.
+ */
 export function writeResult(name, data) {
-  const dir = join(ROOT, 'bench', 'results');
+  const dir = join(BENCH_DIR, 'results');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.json`);
-  writeFileSync(
-    file,
-    `${JSON.stringify({ bench: name, at: new Date().toISOString(), node: process.version, ...data }, null, 2)}\n`,
-  );
+  const file = join(dir, SMOKE ? `${name}.smoke.json` : `${name}.json`);
+  const head = {
+    bench: name,
+    at: new Date().toISOString(),
+    node: process.version,
+    ...(SMOKE ? { smoke: true } : {}),
+  };
+  writeFileSync(file, `${JSON.stringify({ ...head, ...data }, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 }
 

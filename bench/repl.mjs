@@ -23,26 +23,37 @@
 // a socket pair (the least a relay call adds); execute("everything.echo(...)") end to end.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { defaultSettings, silentLogger } from '../dist/core/index.js';
-import { kernelPython, Repl } from '../dist/repl/index.js';
-import { connect, fmt, printTable, ROOT, stats, writeResult } from './lib.mjs';
+import { benchHome, connect, countFrom, fmt, printTable, ROOT, sized, stats, writeResult } from './lib.mjs';
 
-const N = Number(process.env.BENCH_N ?? 400);
-const K = Number(process.env.BENCH_K ?? 40);
-const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
-const everything = join(ROOT, 'node_modules', '.bin', 'mcp-server-everything');
-const home = mkdtempSync(join(tmpdir(), 'firstlight-bench-repl-'));
+// The build measured is ROOT's (BENCH_TREE, for compare.mjs --bench-here); the backend, the
+// floors and the peer are this checkout's, the same for every build.
+const here = dirname(fileURLToPath(import.meta.url));
+const load = (path) => import(pathToFileURL(join(ROOT, 'dist', path)).href);
+const { defaultSettings, silentLogger } = await load('core/index.js');
+const { kernelPython, Repl } = await load('repl/index.js');
+
+const N = countFrom('BENCH_N', 400, 8);
+const K = countFrom('BENCH_K', 40, 5);
+const BATCHES = countFrom('BENCH_BATCHES', 40, 2);
+const WARM = sized(40, 2);
+const everything = join(here, '..', 'node_modules', '.bin', 'mcp-server-everything');
+// Each server gets its own home (made as `firstlight init` makes one: a home must exist).
+const homes = [];
+const newHome = () => {
+  const home = benchHome(0, 'firstlight-bench-repl-');
+  homes.push(home);
+  return home.dir;
+};
 const ns = () => process.hrtime.bigint();
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 // ---- (a) execute("1+1") vs ping, one stdio connection ----------------------------------------
-const server = await connect(['repl', 'serve', '--home', join(home, 'a')]);
+const server = await connect(['repl', 'serve', '--home', newHome()]);
 await server.callTool({ name: 'install_capability', arguments: { name: 'everything', command: everything } });
 const execute = (code) => server.callTool({ name: 'execute', arguments: { code } });
 const check = await execute('everything.echo(message="hi")');
@@ -70,7 +81,7 @@ const floorServer = new Client({ name: 'firstlight-bench', version: '0' });
 await floorServer.connect(
   new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'bench', 'fixtures', 'repl-floor-server.mjs')],
+    args: [join(here, 'fixtures', 'repl-floor-server.mjs')],
     stderr: 'ignore',
   }),
 );
@@ -81,7 +92,7 @@ const calls = {
   floorPing: () => floorServer.ping(),
   floorExecute: () => floorServer.callTool({ name: 'execute', arguments: { code: '1+1' } }),
 };
-for (let i = 0; i < N + 40; i++) {
+for (let i = 0; i < N + WARM; i++) {
   const order =
     i % 2 === 0
       ? ['ping', 'execute', 'floorPing', 'floorExecute']
@@ -89,15 +100,15 @@ for (let i = 0; i < N + 40; i++) {
   for (const what of order) {
     const t0 = ns();
     await calls[what]();
-    if (i >= 40) a[what].push(ms(t0));
+    if (i >= WARM) a[what].push(ms(t0));
   }
   let t0 = ns();
   await bareRoundTrip();
-  if (i >= 40) a.floor.push(ms(t0));
+  if (i >= WARM) a.floor.push(ms(t0));
   if (i % 4 === 0) {
     t0 = ns();
     await execute('everything.echo(message="hi")');
-    if (i >= 40) a.endToEnd.push(ms(t0));
+    if (i >= WARM) a.endToEnd.push(ms(t0));
   }
 }
 socket.end();
@@ -105,41 +116,8 @@ await server.close();
 await floorServer.close();
 
 // ---- (b) relay from Python vs direct callTool, same backend, same hub client -----------------
-const settings = defaultSettings().repl;
-const repl = await Repl.start({
-  home: join(home, 'b'),
-  log: silentLogger,
-  settings: { ...settings, autosave: false },
-  cwd: ROOT,
-  env: process.env,
-});
-await repl.installCapability({ name: 'everything', command: everything });
-const backend = repl.backend('everything');
-const relayCell = `for _i in range(${K}): everything.echo(message="hi")`;
-const b = { relay: [], direct: [] };
-const batch = {
-  relay: async () => {
-    const result = await repl.execute(relayCell);
-    if (!result.success) throw new Error(result.stderr);
-  },
-  direct: async () => {
-    for (let i = 0; i < K; i++) await backend.callTool('echo', { message: 'hi' });
-  },
-};
-for (let round = 0; round < BATCHES + 4; round++) {
-  const order = round % 2 === 0 ? ['relay', 'direct'] : ['direct', 'relay'];
-  for (const what of order) {
-    const t0 = ns();
-    await batch[what]();
-    if (round >= 4) b[what].push(ms(t0) / K);
-  }
-}
-await repl.shutdown();
-rmSync(home, { recursive: true, force: true });
-
-// ---- (c) kernels side by side: stdlib, Jupyter, bare jupyter_client ------------------------
-const C_N = Number(process.env.BENCH_KERNEL_N ?? 200);
-const c = { floor: [], stdlib: [], jupyter: [], bare: [] };
+// On the stdlib kernel (the goal) and, where ipykernel is installed, on the Jupyter kernel too
+// (its own harness and backend), all four batches alternating.
 let jupyterSkipped;
 let jupyterPython;
 try {
@@ -147,28 +125,62 @@ try {
 } catch (error) {
   jupyterSkipped = error.message;
 }
+const settings = defaultSettings().repl;
+const relayCell = `for _i in range(${K}): everything.echo(message="hi")`;
+const b = { relay: [], direct: [], relayJupyter: [], directJupyter: [] };
+const batch = {};
+const harnesses = [];
+for (const [kernel, suffix] of [['stdlib', ''], ...(jupyterPython ? [['jupyter', 'Jupyter']] : [])]) {
+  const repl = await Repl.start({
+    home: newHome(),
+    log: silentLogger,
+    settings: { ...settings, kernel, autosave: false },
+    ...(kernel === 'jupyter' ? { python: jupyterPython } : {}),
+    cwd: ROOT,
+    env: process.env,
+  });
+  harnesses.push(repl);
+  await repl.installCapability({ name: 'everything', command: everything });
+  const backend = repl.backend('everything');
+  batch[`relay${suffix}`] = async () => {
+    const result = await repl.execute(relayCell);
+    if (!result.success) throw new Error(result.stderr);
+  };
+  batch[`direct${suffix}`] = async () => {
+    for (let i = 0; i < K; i++) await backend.callTool('echo', { message: 'hi' });
+  };
+}
+const BATCH_WARM = sized(4, 1);
+for (let round = 0; round < BATCHES + BATCH_WARM; round++) {
+  const kinds = Object.keys(batch);
+  const order = round % 2 === 0 ? kinds : [...kinds].reverse();
+  for (const what of order) {
+    const t0 = ns();
+    await batch[what]();
+    if (round >= BATCH_WARM) b[what].push(ms(t0) / K);
+  }
+}
+for (const repl of harnesses) await repl.shutdown();
+if (!jupyterPython) {
+  delete b.relayJupyter;
+  delete b.directJupyter;
+}
+
+// ---- (c) kernels side by side: stdlib, Jupyter, bare jupyter_client ------------------------
+const C_N = countFrom('BENCH_KERNEL_N', 200, 5);
+const C_WARM = sized(20, 1);
+const c = { floor: [], stdlib: [], jupyter: [], bare: [] };
 if (jupyterPython) {
-  const stdlibServer = await connect([
-    'repl',
-    'serve',
-    '--home',
-    join(home, 'c-stdlib'),
-    '--kernel',
-    'stdlib',
-  ]);
-  const jupyterServer = await connect([
-    'repl',
-    'serve',
-    '--home',
-    join(home, 'c-jupyter'),
-    '--kernel',
-    'jupyter',
-  ]);
-  const peer = spawn(jupyterPython, [join(ROOT, 'bench', 'fixtures', 'jupyter-bare.py'), '1+1'], {
+  // The three start at once (two IPython kernels take seconds each); timing starts after.
+  const peer = spawn(jupyterPython, [join(here, 'fixtures', 'jupyter-bare.py'), '1+1'], {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const lines = createInterface({ input: peer.stdout })[Symbol.asyncIterator]();
-  const ready = await lines.next();
+  const [stdlibServer, jupyterServer, ready] = await Promise.all([
+    connect(['repl', 'serve', '--home', newHome(), '--kernel', 'stdlib']),
+    connect(['repl', 'serve', '--home', newHome(), '--kernel', 'jupyter']),
+    lines.next(),
+  ]);
   if (ready.value !== 'ready') throw new Error(`jupyter-bare.py: ${ready.value}`);
   const one = async (client) => {
     const result = await client.callTool({ name: 'execute', arguments: { code: '1+1' } });
@@ -195,12 +207,12 @@ if (jupyterPython) {
       return Number((await lines.next()).value);
     },
   };
-  for (let i = 0; i < C_N + 20; i++) {
+  for (let i = 0; i < C_N + C_WARM; i++) {
     const order =
       i % 2 === 0 ? ['floor', 'stdlib', 'jupyter', 'bare'] : ['bare', 'jupyter', 'stdlib', 'floor'];
     for (const what of order) {
       const took = await steps[what]();
-      if (i >= 20) c[what].push(took);
+      if (i >= C_WARM) c[what].push(took);
     }
   }
   peer.stdin.end();
@@ -238,6 +250,17 @@ printTable(
       '≤ 1.5× direct',
       verdict(relayRatio, 1.5),
     ),
+    ...(s.relayJupyter
+      ? [
+          row('(b) Jupyter kernel: direct callTool echo, per call', s.directJupyter, 1),
+          row(
+            '(b) Jupyter kernel: relay echo from Python, per call',
+            s.relayJupyter,
+            s.relayJupyter.median / s.directJupyter.median,
+            '(vs its direct)',
+          ),
+        ]
+      : []),
     row('    floor: ping of a minimal server', s.floorPing, 1),
     row(
       '    floor: its tool, one bare Python round trip',
@@ -264,6 +287,7 @@ if (k) {
 }
 
 writeResult('repl', {
+  tree: ROOT,
   n: N,
   batches: BATCHES,
   calls_per_batch: K,
@@ -272,6 +296,7 @@ writeResult('repl', {
     execute_vs_ping: executeRatio,
     relay_vs_direct: relayRatio,
     floor_execute_vs_ping: s.floorExecute.median / s.floorPing.median,
+    ...(s.relayJupyter ? { relay_vs_direct_jupyter: s.relayJupyter.median / s.directJupyter.median } : {}),
   },
   goals: {
     execute_vs_ping: 2,
@@ -295,3 +320,4 @@ writeResult('repl', {
       }
     : { skipped: jupyterSkipped },
 });
+for (const home of homes) home.dispose();

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { printTable, ROOT, writeResult } from './lib.mjs';
+import { printTable, ROOT, sized, writeResult } from './lib.mjs';
 
 const dist = join(ROOT, 'dist', 'resume', 'index.js');
 const work = mkdtempSync(join(tmpdir(), 'firstlight-bench-resume-'));
@@ -105,13 +105,13 @@ function measure(mode, file) {
 
 const rows = [];
 try {
-  for (const megabytes of [1, 10, 50]) {
+  for (const megabytes of sized([1, 10, 50], [1])) {
     const file = join(work, `t${megabytes}.jsonl`);
     transcript(file, megabytes);
     const floor = measure('floor', file);
     for (const mode of ['firstlight', 'whole-file']) {
-      const runs = [measure(mode, file), measure(mode, file), measure(mode, file)];
-      const best = runs.sort((a, b) => a.ms - b.ms)[1]; // median of three
+      const runs = sized([1, 2, 3], [1]).map(() => measure(mode, file));
+      const best = runs.sort((a, b) => a.ms - b.ms)[runs.length >> 1]; // the median
       if (best.out !== 'Opening words.\n\nClosing words.') throw new Error(`${mode} extracted ${best.out}`);
       rows.push({
         transcript_mb: megabytes,

@@ -9,10 +9,19 @@
 // tokenizer's one-time load is reported on its own (`cold`, the first capped invoke).
 import { cpus, loadavg } from 'node:os';
 import { createRuntime, ScriptedSubstrate } from '../dist/runtime/index.js';
-import { bespokeRequest, fmt, printTable, stats, validatorPlace, writeResult } from './lib.mjs';
+import {
+  bespokeRequest,
+  countFrom,
+  fmt,
+  printTable,
+  sized,
+  stats,
+  validatorPlace,
+  writeResult,
+} from './lib.mjs';
 
-const SESSION_MS = 500;
-const N = Number(process.env.BENCH_RUNTIME_N ?? 20);
+const SESSION_MS = sized(500, 50);
+const N = countFrom('BENCH_RUNTIME_N', 20, 2);
 const GOAL_MS = SESSION_MS * 0.02;
 
 const place = validatorPlace('runtime');

@@ -48,6 +48,15 @@ export class BackendTimeoutError extends SystemError {
   }
 }
 
+/** The tool a raw `tools/call`'s params name (for messages only: parsed when one is needed). */
+export function toolNameOf(params: string): string {
+  try {
+    return String((JSON.parse(params) as { name?: unknown }).name);
+  } catch {
+    return 'a tool';
+  }
+}
+
 function lastLines(text: string, n: number): string {
   return text.trimEnd().split('\n').slice(-n).join('\n');
 }
@@ -111,6 +120,56 @@ export class BackendConnection {
       throw error;
     }
     return result as CallToolResult;
+  }
+
+  /**
+   * A `tools/call` whose params (`{"name": …, "arguments": …}`) are JSON already, answered with
+   * the server's response line as it came: nothing parsed past its id, nothing validated, for
+   * a caller that hands the answer on (the REPL's relay: Python reads the line itself). Errors
+   * as `callTool`'s: BackendCrashedError, BackendTimeoutError (the server is put down), or the
+   * signal's reason when it aborts (the server is told with notifications/cancelled).
+   */
+  callToolRaw(params: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
+    if (this.crashed) return Promise.reject(new BackendCrashedError(this.name, this.crashed));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const timeoutMs = options.timeoutMs ?? 300_000;
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const id = this.transport.requestRaw('tools/call', params, (answer) => {
+        settle();
+        if (typeof answer === 'string') resolve(answer);
+        else if (this.crashed) reject(new BackendCrashedError(this.name, this.crashed));
+        else reject(answer);
+      });
+      const timer = setTimeout(() => {
+        settle();
+        this.transport.forgetRaw(id);
+        const tool = toolNameOf(params);
+        // A server that does not answer in time may never answer: put it down, restart on next use.
+        this.crashed ??= {
+          how: `hung: no answer to ${tool} within ${timeoutMs / 1000} s`,
+          stderr: this.transport.recentStderr,
+          at: Date.now(),
+        };
+        void this.close().catch(() => {});
+        reject(new BackendTimeoutError(this.name, tool, timeoutMs));
+      }, timeoutMs);
+      const onAbort = () => {
+        settle();
+        if (this.transport.forgetRaw(id)) {
+          const reason = (signal?.reason as Error | undefined)?.message ?? String(signal?.reason);
+          this.transport.sendRaw(
+            `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`,
+          );
+        }
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   private callOnce(

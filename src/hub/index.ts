@@ -13,7 +13,8 @@ export {
   BackendTimeoutError,
   Hub,
   restartBackoffMs,
+  toolNameOf,
 } from './hub.js';
 export type { ServerSpec } from './process-group-transport.js';
-export { ProcessGroupTransport } from './process-group-transport.js';
+export { ProcessGroupTransport, TransportClosedError } from './process-group-transport.js';
 export { resultText, ToolResultError, unwrapToolResult } from './unwrap.js';

@@ -1,5 +1,5 @@
 import { isFirstlightError, type Logger, SystemError } from '../core/index.js';
-import { type BackendConnection, Hub, unwrapToolResult } from '../hub/index.js';
+import { type BackendConnection, Hub, toolNameOf } from '../hub/index.js';
 import { KernelExitedError, KernelProcess, type RelayAnswer, type RelayRequest } from './kernel-process.js';
 import type { ExecutionResult, KernelTool, Progress, ReplDeps, ReplState } from './types.js';
 
@@ -14,9 +14,16 @@ const MAX_TIMER_S = Math.floor(0x7fffffff / 1000);
 
 /** The cell being run: what it is doing (for progress), and the signal that ends its relay calls. */
 class RunningCell {
-  activity = 'running';
+  /** The relay call in progress, if any: its capability and params (the tool is read from them when asked). */
+  calling: RelayRequest | undefined;
   // Made on first use: most cells make no relay call and are never aborted.
   private controller: AbortController | undefined;
+
+  /** `calling fs.read_text_file` during a relay call, else `running`. */
+  get activity(): string {
+    const call = this.calling;
+    return call ? `calling ${call.capability}.${toolNameOf(call.params)}` : 'running';
+  }
 
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
@@ -125,40 +132,40 @@ export class KernelHost {
     this.log.debug(`kernel ${stream}: ${text.trimEnd()}`);
   }
 
+  /**
+   * A relay call: the params go to the backend as Python wrote them and its response line goes
+   * back as it came (the kernel unwraps it), so the harness parses neither. Only a crashed
+   * backend (restarted here, on its next use) or an unknown one takes the slow way.
+   */
   private async relay(request: RelayRequest): Promise<RelayAnswer> {
-    let connection: BackendConnection | undefined;
-    try {
-      // A crashed backend is restarted here, on its next use.
-      connection = await this.hub.live(request.capability);
-    } catch (error) {
-      return { ok: false, error: named(error) };
+    let connection = this.hub.get(request.capability);
+    if (connection?.crashed) {
+      try {
+        connection = await this.hub.live(request.capability);
+      } catch (error) {
+        return { error: named(error) };
+      }
     }
-    if (!connection) return { ok: false, error: `capability '${request.capability}' is not installed` };
-    if (this.running) this.running.activity = `calling ${request.capability}.${request.tool}`;
-    // One controller per call, linked to the cell's: the SDK leaves its listener on the signal
-    // it is given, and a loop of relay calls in one cell would pile them up on the cell's.
-    const parent = this.running?.signal;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(parent?.reason);
-    parent?.addEventListener('abort', onAbort, { once: true });
+    if (!connection) return { error: `capability '${request.capability}' is not installed` };
+    const running = this.running;
+    if (running) running.calling = request;
+    const signal = running?.signal;
     try {
-      const result = await connection.callTool(request.tool, request.arguments, {
-        signal: controller.signal,
+      const response = await connection.callToolRaw(request.params, {
+        ...(signal ? { signal } : {}),
         timeoutMs: this.deps.settings.timeout_s * 1000,
       });
-      return { ok: true, result: unwrapToolResult(result) };
+      return { response };
     } catch (error) {
-      if (controller.signal.aborted && parent?.aborted) {
+      if (signal?.aborted) {
         // The cell's timeout ended the call: the backend had not answered by then.
         return {
-          ok: false,
-          error: `BACKEND_TIMEOUT: backend "${request.capability}" did not answer ${request.tool} before the cell's timeout`,
+          error: `BACKEND_TIMEOUT: backend "${request.capability}" did not answer ${toolNameOf(request.params)} before the cell's timeout`,
         };
       }
-      return { ok: false, error: named(error) };
+      return { error: named(error) };
     } finally {
-      parent?.removeEventListener('abort', onAbort);
-      if (this.running) this.running.activity = 'running';
+      if (running?.calling === request) running.calling = undefined;
     }
   }
 
@@ -171,7 +178,8 @@ export class KernelHost {
     code: string,
     options: { timeoutS?: number; progress?: Progress },
   ): Promise<ExecutionResult> {
-    const kernel = await this.liveKernel();
+    // A live kernel is used as it is (no await: the usual case costs no extra turn).
+    const kernel = this.kernel?.alive ? this.kernel : await this.liveKernel();
     const settings = this.deps.settings;
     // Node fires a timer past 2^31-1 ms at once: a caller that got past the schema is capped.
     const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);

@@ -3,16 +3,23 @@ import type { Duplex, Readable } from 'node:stream';
 import { type Logger, packagePath, SystemError, UserError } from '../core/index.js';
 import { readLines } from './json-lines.js';
 
-/** A relay request from Python: call `tool` on the backend installed as `capability`. */
+/**
+ * A relay request from Python: a `tools/call` on the backend installed as `capability`. The
+ * kernel writes it as one line, `<id> <capability> <params>`, where params is the call's
+ * `{"name": …, "arguments": …}` as JSON: the harness passes it on without parsing it.
+ */
 export interface RelayRequest {
   id: number;
   capability: string;
-  tool: string;
-  arguments: Record<string, unknown>;
+  params: string;
 }
 
-/** The answer to a relay request: a result, or an error message that Python raises. */
-export type RelayAnswer = { ok: true; result: unknown } | { ok: false; error: string };
+/**
+ * The answer to a relay request: the backend's JSON-RPC response line as it came (the kernel
+ * unwraps it: fl_capabilities.py), or an error message that Python raises. On the wire:
+ * `<id> <response>`, or `<id> !<message as a JSON string>`.
+ */
+export type RelayAnswer = { response: string } | { error: string };
 
 /** Which kernel runs the cells: the embedded stdlib one, or a Jupyter (IPython) kernel via a bridge. */
 export type KernelKind = 'stdlib' | 'jupyter';
@@ -246,20 +253,30 @@ export class KernelProcess {
   }
 
   private async onRelayLine(line: string): Promise<void> {
-    let request: RelayRequest;
-    try {
-      request = JSON.parse(line);
-    } catch {
-      this.options.log.warn(`kernel sent a relay line that is not JSON: ${line.slice(0, 200)}`);
+    const afterId = line.indexOf(' ');
+    const afterCapability = line.indexOf(' ', afterId + 1);
+    const id = Number(line.slice(0, afterId));
+    if (afterId < 1 || afterCapability < 0 || !Number.isSafeInteger(id)) {
+      this.options.log.warn(
+        `kernel sent a relay line that is not <id> <capability> <params>: ${line.slice(0, 200)}`,
+      );
       return;
     }
+    const request = {
+      id,
+      capability: line.slice(afterId + 1, afterCapability),
+      params: line.slice(afterCapability + 1),
+    };
     let answer: RelayAnswer;
     try {
       answer = await this.options.onRelay(request);
     } catch (error) {
-      answer = { ok: false, error: (error as Error).message };
+      answer = { error: (error as Error).message };
     }
-    if (this.alive) this.relay.write(`${JSON.stringify({ id: request.id, ...answer })}\n`);
+    if (!this.alive) return;
+    this.relay.write(
+      'response' in answer ? `${id} ${answer.response}\n` : `${id} !${JSON.stringify(answer.error)}\n`,
+    );
   }
 
   private finish(how: string, error?: Error): void {

@@ -3,12 +3,12 @@
  * a mistyped home is an error that creates nothing, `doctor` records no session, commands find
  * the project root from a subdirectory, and install keeps the user's config bytes.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autosaveNameFor } from '../../src/repl/index.js';
-import { CLI, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
+import { CLI, REPO_ROOT, run, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
 
 /** Names and phrases only the bundled example persona and its memories use. */
 const EXAMPLE_PEOPLE = ['Wren', 'Alex', 'Rivera', 'Sam Okafor', 'portal', 'worked with this team for months'];
@@ -26,7 +26,11 @@ beforeAll(() => {
 afterAll(() => user.dispose());
 
 const cli = (args: string[], options: { cwd?: string; input?: string } = {}) =>
-  runCli(args, { env, cwd: options.cwd ?? user.dir, ...(options.input ? { input: options.input } : {}) });
+  runCli(args, {
+    env,
+    cwd: options.cwd ?? user.dir,
+    ...(options.input ? { input: options.input } : {}),
+  });
 
 /** Every file under `dir` with its bytes. */
 function snapshot(dir: string): Record<string, string> {
@@ -43,8 +47,8 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 describe('firstlight init without a terminal', () => {
-  it('takes the flags: a persona with the given name and an empty memory (only the index)', () => {
-    const r = cli([
+  it('takes the flags: a persona with the given name and an empty memory (only the index)', async () => {
+    const r = await cli([
       'init',
       '--name',
       'Kestrel',
@@ -64,8 +68,8 @@ describe('firstlight init without a terminal', () => {
     for (const name of EXAMPLE_PEOPLE) expect(persona).not.toContain(name);
   });
 
-  it('the packet is Kestrel with zero memories and names no example person', () => {
-    const r = cli(['packet']);
+  it('the packet is Kestrel with zero memories and names no example person', async () => {
+    const r = await cli(['packet']);
     expect(r.status, r.stderr).toBe(0);
     const packet = JSON.parse(r.stdout);
     expect(packet.mind_contract_available).toBe(true);
@@ -73,27 +77,28 @@ describe('firstlight init without a terminal', () => {
     // The index is the only file: no memory at all.
     expect(packet.memory_catalog.category_counts).toEqual({ index: 1 });
     expect(packet.context.people).toEqual([]);
-    const markdown = cli(['packet', '--format', 'markdown']).stdout;
+    const markdown = (await cli(['packet', '--format', 'markdown'])).stdout;
     for (const name of EXAMPLE_PEOPLE) {
       expect(r.stdout).not.toContain(name);
       expect(markdown).not.toContain(name);
     }
   });
 
-  it('refuses a non-empty home; --example gives the demo elsewhere; bad usage exits 2', () => {
-    expect(cli(['init']).status).toBe(2);
+  it('refuses a non-empty home; --example gives the demo elsewhere; bad usage exits 2', async () => {
+    expect((await cli(['init'])).status).toBe(2);
     const demo = join(user.dir, 'demo-home');
-    const r = cli(['init', '--example', '--home', demo]);
+    const r = await cli(['init', '--example', '--home', demo]);
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(join(demo, 'persona', 'agent_system.md'), 'utf8')).toContain('Wren');
-    expect(cli(['init', '--example', '--name', 'X', '--home', join(user.dir, 'x')]).status).toBe(2);
+    expect((await cli(['init', '--example', '--name', 'X', '--home', join(user.dir, 'x')])).status).toBe(2);
     expect(existsSync(join(user.dir, 'x'))).toBe(false);
   });
 });
 
+// util-linux `script` gives init a terminal, as a person typing the command has.
+const hasScript = (await run('script', ['--version'])).status === 0;
+
 describe('firstlight init in a terminal', () => {
-  // util-linux `script` gives init a terminal, as a person typing the command has.
-  const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('asks the three questions; Enter keeps a default', async () => {
     const dir = join(user.dir, 'asked-home');
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init --home ${JSON.stringify(dir)}`;
@@ -125,9 +130,9 @@ describe('firstlight init in a terminal', () => {
 });
 
 describe('a home that does not exist', () => {
-  it('packet --home /nonexistent exits 1 with the fix and creates nothing', () => {
+  it('packet --home /nonexistent exits 1 with the fix and creates nothing', async () => {
     const existed = existsSync('/nonexistent');
-    const r = cli(['packet', '--home', '/nonexistent']);
+    const r = await cli(['packet', '--home', '/nonexistent']);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('no firstlight home at /nonexistent');
@@ -135,7 +140,7 @@ describe('a home that does not exist', () => {
     expect(existsSync('/nonexistent')).toBe(existed);
   });
 
-  it('every command but init says so (JSON under --json) and creates nothing; hooks fail open, the gate still gates', () => {
+  it('every command but init says so (JSON under --json) and creates nothing; hooks fail open, the gate still gates', async () => {
     const missing = join(user.dir, 'typo', 'home');
     const project = join(user.dir, 'typo-project');
     mkdirSync(join(project, '.git'), { recursive: true });
@@ -150,11 +155,11 @@ describe('a home that does not exist', () => {
       [['doctor', '--home', missing]],
     ];
     for (const [args, input] of runs) {
-      const r = cli(args, { cwd: project, ...(input ? { input } : {}) });
+      const r = await cli(args, { cwd: project, ...(input ? { input } : {}) });
       expect(r.status, args.join(' ')).toBe(1);
       expect(r.stderr, args.join(' ')).toContain(`run firstlight init --home ${missing}`);
     }
-    const json = cli(['recall', 'x', '--home', missing, '--json']);
+    const json = await cli(['recall', 'x', '--home', missing, '--json']);
     expect(json.status).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({
       ok: false,
@@ -166,16 +171,18 @@ describe('a home that does not exist', () => {
       },
     });
     // A hook must not break its host: SessionStart and Stop say why on stderr and exit 0.
-    const start = cli(['hook', 'session-start', '--home', missing], {
+    const start = await cli(['hook', 'session-start', '--home', missing], {
       input: JSON.stringify({ session_id: 's1', source: 'startup', cwd: project }),
     });
     expect(start.status).toBe(0);
     expect(start.stdout).toBe('');
     expect(start.stderr).toContain(`run firstlight init --home ${missing}`);
-    const stop = cli(['hook', 'stop', '--home', missing], { input: JSON.stringify({ session_id: 's1' }) });
+    const stop = await cli(['hook', 'stop', '--home', missing], {
+      input: JSON.stringify({ session_id: 's1' }),
+    });
     expect(stop.status).toBe(0);
     // The gate keeps gating (no bootstrap can succeed without a mind) and names the fix.
-    const gate = cli(['hook', 'pre-tool-use', '--host', 'claude', '--home', missing], {
+    const gate = await cli(['hook', 'pre-tool-use', '--host', 'claude', '--home', missing], {
       input: JSON.stringify({
         session_id: 's1',
         transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'no-result.jsonl'),
@@ -200,9 +207,9 @@ describe('doctor, the project root, and the user’s bytes', () => {
   });
   afterAll(() => repo.dispose());
 
-  it('from a subdirectory of a git project, install claude writes at the root and says which root', () => {
+  it('from a subdirectory of a git project, install claude writes at the root and says which root', async () => {
     const sub = join(repo.dir, 'src', 'deep');
-    const r = cli(['install', 'claude'], { cwd: sub });
+    const r = await cli(['install', 'claude'], { cwd: sub });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Project root: ${repo.dir} (the nearest directory up from here with a .git`);
     expect(readdirSync(sub)).toEqual([]);
@@ -231,7 +238,7 @@ describe('doctor, the project root, and the user’s bytes', () => {
       );
     const before = sessions();
     expect(Object.keys(before)).toContain('sessions.jsonl');
-    const r = cli(['doctor', '--json'], { cwd: join(repo.dir, 'src') });
+    const r = await cli(['doctor', '--json'], { cwd: join(repo.dir, 'src') });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.project).toBe(repo.dir);
@@ -239,11 +246,11 @@ describe('doctor, the project root, and the user’s bytes', () => {
     expect(report.hosts.map((h: { host: string }) => h.host)).toEqual(['claude']);
     expect(sessions()).toEqual(before);
     // Nor does the next packet hear of a session "moments ago" from doctor.
-    const packet = JSON.parse(cli(['packet', '--session-id', 'first-run-2']).stdout);
+    const packet = JSON.parse((await cli(['packet', '--session-id', 'first-run-2'])).stdout);
     expect(JSON.stringify(packet.context)).not.toContain('firstlight-doctor');
   });
 
-  it('a commented .vscode/mcp.json and a one-line .mcp.json keep their bytes through install and come back on uninstall', () => {
+  it('a commented .vscode/mcp.json and a one-line .mcp.json keep their bytes through install and come back on uninstall', async () => {
     const project = tempDir('firstlight-first-run-bytes-');
     try {
       const vscode = [
@@ -266,7 +273,7 @@ describe('doctor, the project root, and the user’s bytes', () => {
       const before = snapshot(project.dir);
 
       for (const host of ['claude', 'vscode']) {
-        const r = cli(['install', host, '--with-repl'], { cwd: project.dir });
+        const r = await cli(['install', host, '--with-repl'], { cwd: project.dir });
         expect(r.status, r.stderr).toBe(0);
       }
       const vscodeAfter = readFileSync(join(project.dir, '.vscode', 'mcp.json'), 'utf8');
@@ -280,11 +287,11 @@ describe('doctor, the project root, and the user’s bytes', () => {
       const servers = JSON.parse(mcpAfter).mcpServers;
       expect(servers['firstlight-repl'].args.slice(-2)).toEqual(['repl', 'serve']);
       expect(readFileSync(join(project.dir, '.gitignore'), 'utf8')).toBe(`${gitignore}\n.firstlight/\n`);
-      const doctor = cli(['doctor', '--json'], { cwd: project.dir });
+      const doctor = await cli(['doctor', '--json'], { cwd: project.dir });
       expect(doctor.status, doctor.stdout).toBe(0);
 
       for (const host of ['vscode', 'claude']) {
-        const r = cli(['uninstall', host], { cwd: project.dir });
+        const r = await cli(['uninstall', host], { cwd: project.dir });
         expect(r.status, r.stderr).toBe(0);
       }
       expect(snapshot(project.dir)).toEqual(before);
@@ -294,14 +301,14 @@ describe('doctor, the project root, and the user’s bytes', () => {
     }
   });
 
-  it('a .gitignore that already ignores .firstlight/ is left alone, on install and on uninstall', () => {
+  it('a .gitignore that already ignores .firstlight/ is left alone, on install and on uninstall', async () => {
     const project = tempDir('firstlight-first-run-ignore-');
     try {
       mkdirSync(join(project.dir, '.git'));
       writeFileSync(join(project.dir, '.gitignore'), '/.firstlight\n');
-      expect(cli(['install', 'claude'], { cwd: project.dir }).status).toBe(0);
+      expect((await cli(['install', 'claude'], { cwd: project.dir })).status).toBe(0);
       expect(readFileSync(join(project.dir, '.gitignore'), 'utf8')).toBe('/.firstlight\n');
-      expect(cli(['uninstall', 'claude'], { cwd: project.dir }).status).toBe(0);
+      expect((await cli(['uninstall', 'claude'], { cwd: project.dir })).status).toBe(0);
       expect(readFileSync(join(project.dir, '.gitignore'), 'utf8')).toBe('/.firstlight\n');
     } finally {
       project.dispose();
@@ -315,7 +322,7 @@ describe('the REPL beside the mind', () => {
     const b = tempDir('firstlight-first-run-repl-b-');
     try {
       for (const p of [a.dir, b.dir]) mkdirSync(join(p, '.git'));
-      expect(cli(['install', 'claude', '--with-repl'], { cwd: a.dir }).status).toBe(0);
+      expect((await cli(['install', 'claude', '--with-repl'], { cwd: a.dir })).status).toBe(0);
       const entry = JSON.parse(readFileSync(join(a.dir, '.mcp.json'), 'utf8')).mcpServers['firstlight-repl'];
       const start = async (cwd: string) =>
         wireStdio([...entry.args.slice(1)], { env: env as Record<string, string>, cwd });

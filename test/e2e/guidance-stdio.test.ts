@@ -71,7 +71,7 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
     writeFileSync(join(project.dir, '.firstlight', 'guidance', 'coding-guidelines.md'), OVERRIDE);
     writeFileSync(join(project.dir, '.firstlight', 'guidance', 'release-checklist.md'), EXTRA);
     // The taskspace is created the way a launcher would: through the CLI.
-    const created = runCli([
+    const created = await runCli([
       'taskspace',
       '--home',
       home.dir,
@@ -283,15 +283,15 @@ describe('guidance over stdio (built CLI, SDK Client)', () => {
 });
 
 describe('firstlight taskspace (built CLI)', () => {
-  it('creates, edits and shows a taskspace; refuses a corrupt one with exit 2', () => {
+  it('creates, edits and shows a taskspace; refuses a corrupt one with exit 2', async () => {
     const project = tempDir('firstlight-project-');
     const home = tempHome('firstlight-taskspace-home-');
     try {
-      const shown = runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
+      const shown = await runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
       expect(shown.status).toBe(0);
       expect(shown.stdout).toContain('no taskspace');
 
-      const created = runCli([
+      const created = await runCli([
         'taskspace',
         '--home',
         home.dir,
@@ -305,7 +305,7 @@ describe('firstlight taskspace (built CLI)', () => {
       expect(created.status, created.stderr).toBe(0);
       expect(created.stdout).toContain('taskspace created');
 
-      const edited = runCli([
+      const edited = await runCli([
         'taskspace',
         '--home',
         home.dir,
@@ -322,7 +322,7 @@ describe('firstlight taskspace (built CLI)', () => {
         taskspace: { name: 'Demo', description: 'A demo', initial_prompt: 'Say hi' },
       });
 
-      const cleared = runCli([
+      const cleared = await runCli([
         'taskspace',
         '--home',
         home.dir,
@@ -332,16 +332,16 @@ describe('firstlight taskspace (built CLI)', () => {
       ]);
       expect(cleared.stdout).toContain('(initial prompt cleared)');
 
-      const json = runCli(['taskspace', '--home', home.dir, '--json'], { cwd: project.dir });
+      const json = await runCli(['taskspace', '--home', home.dir, '--json'], { cwd: project.dir });
       expect(JSON.parse(json.stdout)).toMatchObject({ status: 'ok', taskspace: { initial_prompt: null } });
 
       writeFileSync(join(project.dir, '.firstlight', 'taskspace.json'), '[1, 2]');
-      const corrupt = runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
+      const corrupt = await runCli(['taskspace', '--home', home.dir, '--project', project.dir]);
       expect(corrupt.status).toBe(2);
       expect(corrupt.stderr).toContain('top level must be a JSON object');
       expect(corrupt.stderr).toContain('fix:');
 
-      const bad = runCli([
+      const bad = await runCli([
         'taskspace',
         '--home',
         home.dir,
@@ -352,7 +352,7 @@ describe('firstlight taskspace (built CLI)', () => {
         '--clear-initial-prompt',
       ]);
       expect(bad.status).toBe(2);
-      const help = runCli(['taskspace', '--home', home.dir, '--help']);
+      const help = await runCli(['taskspace', '--home', home.dir, '--help']);
       expect(help.status).toBe(0);
       expect(help.stdout).toContain('--initial-prompt');
     } finally {
@@ -364,12 +364,12 @@ describe('firstlight taskspace (built CLI)', () => {
 
 // npx may fetch the Inspector on a cold cache: more time than the default.
 describe('guidance through the MCP Inspector CLI', { timeout: 180_000 }, () => {
-  it('gets the yiasou prompt and reads a guidance resource', () => {
+  it('gets the yiasou prompt and reads a guidance resource', async () => {
     const home = exampleHomeCopy();
     const run = (...args: string[]) =>
       runInspector([process.execPath, CLI, 'serve', '--home', home.dir, ...args]);
     try {
-      const prompt = run(
+      const prompt = await run(
         '--method',
         'prompts/get',
         '--prompt-name',
@@ -381,7 +381,12 @@ describe('guidance through the MCP Inspector CLI', { timeout: 180_000 }, () => {
       const text: string = JSON.parse(prompt.stdout).messages[0].content.text;
       expect(text).toContain('working with Sam');
       for (const name of EMBEDDED) expect(text).toContain(`<guidance name="${name}"`);
-      const read = run('--method', 'resources/read', '--uri', 'firstlight://guidance/walkthrough-format');
+      const read = await run(
+        '--method',
+        'resources/read',
+        '--uri',
+        'firstlight://guidance/walkthrough-format',
+      );
       expect(read.status, read.stderr).toBe(0);
       expect(JSON.parse(read.stdout).contents[0]).toMatchObject({
         mimeType: 'text/markdown',

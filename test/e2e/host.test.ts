@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import {
   exampleHomeCopy,
   put,
   REPO_ROOT,
+  run,
   runCli,
   tempDir,
   treeOf,
@@ -46,9 +46,9 @@ const cli = (args: string[], input?: string) =>
 describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   let before: Record<string, string>;
 
-  it('install claude writes the four files and prints the action block', () => {
+  it('install claude writes the four files and prints the action block', async () => {
     before = treeOf(project.dir);
-    const r = cli(['install', 'claude', '--project', project.dir]);
+    const r = await cli(['install', 'claude', '--project', project.dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('Required first call in new sessions: bootstrap_session()');
     expect(r.stdout).toMatch(/updated\s+CLAUDE\.md/);
@@ -56,9 +56,9 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     expect(treeOf(user.dir)).toEqual({});
   });
 
-  it('a second install changes nothing', () => {
+  it('a second install changes nothing', async () => {
     const installed = treeOf(project.dir);
-    const r = cli(['install', 'claude', '--project', project.dir, '--json']);
+    const r = await cli(['install', 'claude', '--project', project.dir, '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).files.map((f: { action: string }) => f.action)).toEqual(
       Array(4).fill('unchanged'),
@@ -66,8 +66,8 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     expect(treeOf(project.dir)).toEqual(installed);
   });
 
-  it('doctor --json passes every check, including a real bootstrap_session call', () => {
-    const r = cli(['doctor', '--project', project.dir, '--json']);
+  it('doctor --json passes every check, including a real bootstrap_session call', async () => {
+    const r = await cli(['doctor', '--project', project.dir, '--json']);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(true);
@@ -84,44 +84,44 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     expect(checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
   });
 
-  it('session-start prints the Claude JSON shape, <= 8,000 chars, once per session and source', () => {
+  it('session-start prints the Claude JSON shape, <= 8,000 chars, once per session and source', async () => {
     const payload = JSON.stringify({
       session_id: 'e2e-1',
       source: 'startup',
       cwd: project.dir,
       hook_event_name: 'SessionStart',
     });
-    const first = cli(['hook', 'session-start', '--host', 'claude'], payload);
+    const first = await cli(['hook', 'session-start', '--host', 'claude'], payload);
     expect(first.status, first.stderr).toBe(0);
     const out = JSON.parse(first.stdout);
     expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
     const text: string = out.hookSpecificOutput.additionalContext;
     expect(text.length).toBeLessThanOrEqual(8000);
     expect(text).toContain('bootstrap_session');
-    const again = cli(['hook', 'session-start', '--host', 'claude'], payload);
+    const again = await cli(['hook', 'session-start', '--host', 'claude'], payload);
     expect(again.status).toBe(0);
     expect(again.stdout).toBe('');
-    const compact = cli(
+    const compact = await cli(
       ['hook', 'session-start', '--host', 'claude'],
       JSON.stringify({ session_id: 'e2e-1', source: 'compact', cwd: project.dir }),
     );
     expect(JSON.parse(compact.stdout).hookSpecificOutput.additionalContext.length).toBeGreaterThan(0);
   });
 
-  it('session-start answers Cursor and Copilot in their own shapes', () => {
-    const cursor = cli(
+  it('session-start answers Cursor and Copilot in their own shapes', async () => {
+    const cursor = await cli(
       ['hook', 'session-start', '--host', 'cursor'],
       JSON.stringify({ conversation_id: 'cur-e2e', workspace_roots: [project.dir] }),
     );
     expect(typeof JSON.parse(cursor.stdout).additional_context).toBe('string');
-    const copilot = cli(
+    const copilot = await cli(
       ['hook', 'session-start', '--host', 'copilot'],
       JSON.stringify({ sessionId: 'cop-e2e', cwd: project.dir, source: 'new' }),
     );
     expect(typeof JSON.parse(copilot.stdout).additionalContext).toBe('string');
   });
 
-  it('stop captures the last words; the next session-start begins with them, and clear leaves them out', () => {
+  it('stop captures the last words; the next session-start begins with them, and clear leaves them out', async () => {
     const transcript = join(project.dir, 'stop-transcript.jsonl');
     const words = 'I was halfway through renaming the gate module; the tests for torn lines still fail.';
     writeFileSync(
@@ -134,12 +134,12 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
         }),
       ].join('\n'),
     );
-    const stop = cli(
+    const stop = await cli(
       ['hook', 'stop', '--host', 'claude'],
       JSON.stringify({ session_id: 'e2e-1', transcript_path: transcript }),
     );
     expect(stop.status, stop.stderr).toBe(0);
-    const next = cli(
+    const next = await cli(
       ['hook', 'session-start', '--host', 'claude'],
       JSON.stringify({ session_id: 'e2e-2', source: 'startup', cwd: project.dir }),
     );
@@ -147,7 +147,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     expect(text.startsWith('# Resumption Context')).toBe(true);
     expect(text).toContain(words);
     expect(text.length).toBeLessThanOrEqual(8000);
-    const cleared = cli(
+    const cleared = await cli(
       ['hook', 'session-start', '--host', 'claude'],
       JSON.stringify({ session_id: 'e2e-3', source: 'clear', cwd: project.dir }),
     );
@@ -157,7 +157,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     rmSync(transcript);
   });
 
-  it('pre-tool-use denies before bootstrap and allows after a successful result', () => {
+  it('pre-tool-use denies before bootstrap and allows after a successful result', async () => {
     const transcript = join(project.dir, 'transcript.jsonl');
     copyFixture('no-result', transcript);
     const payload = JSON.stringify({
@@ -166,20 +166,20 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
       tool_name: 'Bash',
       tool_input: {},
     });
-    const denied = cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
+    const denied = await cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     copyFixture('success-blocks', transcript);
-    const allowed = cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
+    const allowed = await cli(['hook', 'pre-tool-use', '--host', 'claude'], payload);
     expect(allowed.status).toBe(0);
     // Allowed: no decision; the example home's cautions for Bash come as context.
     expect(JSON.parse(allowed.stdout || '{}').hookSpecificOutput?.permissionDecision).toBeUndefined();
     rmSync(transcript);
   });
 
-  it('doctor names the failing check after one file is deleted', () => {
+  it('doctor names the failing check after one file is deleted', async () => {
     const saved = readFileSync(join(project.dir, '.claude', 'settings.json'), 'utf8');
     rmSync(join(project.dir, '.claude', 'settings.json'));
-    const r = cli(['doctor', '--project', project.dir, '--json']);
+    const r = await cli(['doctor', '--project', project.dir, '--json']);
     expect(r.status).toBe(1);
     const failing = JSON.parse(r.stdout).hosts[0].checks.filter((c: { ok: boolean }) => !c.ok);
     expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks', 'permissions']);
@@ -187,32 +187,32 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     writeFileSync(join(project.dir, '.claude', 'settings.json'), saved);
   });
 
-  it('uninstall restores every file byte for byte', () => {
-    const r = cli(['uninstall', 'claude', '--project', project.dir]);
+  it('uninstall restores every file byte for byte', async () => {
+    const r = await cli(['uninstall', 'claude', '--project', project.dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(treeOf(project.dir)).toEqual(before);
   });
 
-  it('install --dry-run prints the diff and writes nothing; a bad host exits 2', () => {
-    const r = cli(['install', 'all', '--project', project.dir, '--dry-run']);
+  it('install --dry-run prints the diff and writes nothing; a bad host exits 2', async () => {
+    const r = await cli(['install', 'all', '--project', project.dir, '--dry-run']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=2 -->');
     expect(treeOf(project.dir)).toEqual(before);
-    expect(cli(['install', 'emacs', '--project', project.dir]).status).toBe(2);
+    expect((await cli(['install', 'emacs', '--project', project.dir])).status).toBe(2);
   });
 });
 
 describe('bad usage is said, not swallowed (built CLI)', () => {
-  it('an unknown hook event exits 2 and names the events there are', () => {
-    const r = runCli(['hook', 'bogus'], { env, input: '{}' });
+  it('an unknown hook event exits 2 and names the events there are', async () => {
+    const r = await runCli(['hook', 'bogus'], { env, input: '{}' });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
       'EVENT is one of session-start, pre-tool-use, post-tool-use, post-tool-failure, stop, pre-compact',
     );
   });
 
-  it('under --json a failure is JSON on stdout too', () => {
-    const r = runCli(['install', 'emacs', '--json'], { env });
+  it('under --json a failure is JSON on stdout too', async () => {
+    const r = await runCli(['install', 'emacs', '--json'], { env });
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({
       ok: false,
@@ -226,8 +226,8 @@ describe('bad usage is said, not swallowed (built CLI)', () => {
     expect(r.stderr).toContain('unknown host "emacs"');
   });
 
-  it("uninstall's help describes uninstall", () => {
-    const help = runCli(['uninstall', '--help'], { env }).stdout;
+  it("uninstall's help describes uninstall", async () => {
+    const help = (await runCli(['uninstall', '--help'], { env })).stdout;
     expect(help).toContain('print the diff uninstall would make');
     expect(help).toContain('user undoes the user-global files');
     expect(help).not.toContain('also writes');
@@ -235,13 +235,13 @@ describe('bad usage is said, not swallowed (built CLI)', () => {
 });
 
 describe('install and doctor find the project root from a subdirectory (built CLI)', () => {
-  it('writes at the git root, not in the directory the command ran from, and doctor agrees', () => {
+  it('writes at the git root, not in the directory the command ran from, and doctor agrees', async () => {
     const repo = tempDir('firstlight-e2e-root-');
     try {
       mkdirSync(join(repo.dir, '.git'));
       mkdirSync(join(repo.dir, 'src', 'deep'), { recursive: true });
       const sub = join(repo.dir, 'src', 'deep');
-      const r = runCli(['install', 'claude', '--json'], { env, cwd: sub });
+      const r = await runCli(['install', 'claude', '--json'], { env, cwd: sub });
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).project).toBe(repo.dir);
       expect(readdirSync(sub)).toEqual([]);
@@ -253,7 +253,7 @@ describe('install and doctor find the project root from a subdirectory (built CL
       ])
         expect(statSync(join(repo.dir, file)).isFile(), file).toBe(true);
       // From another subdirectory, doctor finds the same root by its .firstlight/ marker.
-      const d = runCli(['doctor', '--json'], { env, cwd: join(repo.dir, 'src') });
+      const d = await runCli(['doctor', '--json'], { env, cwd: join(repo.dir, 'src') });
       expect(JSON.parse(d.stdout).project).toBe(repo.dir);
       expect(JSON.parse(d.stdout).hosts.map((h: { host: string }) => h.host)).toEqual(['claude']);
     } finally {
@@ -269,27 +269,27 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
     put(all.dir, '.claude/settings.json', '{ "model": "opus" }\n');
   });
   afterAll(() => all.dispose());
-  const doctorJson = () => {
-    const r = cli(['doctor', '--project', all.dir, '--json']);
+  const doctorJson = async () => {
+    const r = await cli(['doctor', '--project', all.dir, '--json']);
     return { status: r.status, report: JSON.parse(r.stdout) };
   };
   const failing = (report: { hosts: { host: string; checks: { id: string; ok: boolean }[] }[] }) =>
     report.hosts.flatMap((h) => h.checks.filter((c) => !c.ok).map((c) => `${h.host}/${c.id}`));
 
-  it('install all (Copilot CLI at user scope too): doctor --json passes every check once Codex trusts the hooks', () => {
-    const r = cli(['install', 'all', '--project', all.dir]);
+  it('install all (Copilot CLI at user scope too): doctor --json passes every check once Codex trusts the hooks', async () => {
+    const r = await cli(['install', 'all', '--project', all.dir]);
     expect(r.status, r.stderr).toBe(0);
     // Copilot CLI reads MCP servers only from its user file: `all` installs it there as well, and says so.
     expect(r.stdout).toContain('Copilot CLI at user scope as well');
     expect(
       JSON.parse(readFileSync(join(user.dir, '.copilot', 'mcp-config.json'), 'utf8')).mcpServers,
     ).toHaveProperty('firstlight');
-    const before = doctorJson();
+    const before = await doctorJson();
     // Codex runs hooks only once the user trusted them (and the project) in Codex: only Codex can record that.
     expect(failing(before.report)).toEqual(['codex/trust']);
     expect(before.status).toBe(1);
     trustCodexHooks(all.dir, user.dir);
-    const { status, report } = doctorJson();
+    const { status, report } = await doctorJson();
     expect(failing(report)).toEqual([]);
     expect(status).toBe(0);
     expect(report.ok).toBe(true);
@@ -301,25 +301,24 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
     }
   });
 
-  it("uninstall vscode leaves Claude Code's hooks in place and working", () => {
+  it("uninstall vscode leaves Claude Code's hooks in place and working", async () => {
     const settings = join(all.dir, '.claude', 'settings.json');
     const installed = readFileSync(settings, 'utf8');
-    const r = cli(['uninstall', 'vscode', '--project', all.dir, '--json']);
+    const r = await cli(['uninstall', 'vscode', '--project', all.dir, '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(settings, 'utf8')).toBe(installed);
-    const { report } = doctorJson();
+    const { report } = await doctorJson();
     expect(report.hosts.map((h: { host: string }) => h.host)).not.toContain('vscode');
     expect(failing(report)).toEqual([]);
     // The command Claude Code runs from that file still gates (the transcript has no proof).
     const command: string = JSON.parse(installed).hooks.PreToolUse[0].hooks[0].command;
-    const hook = spawnSync('/bin/sh', ['-c', command], {
+    const hook = await run('/bin/sh', ['-c', command], {
       input: JSON.stringify({
         session_id: 'e2e-all',
         transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'no-result.jsonl'),
         tool_name: 'Bash',
         tool_input: {},
       }),
-      encoding: 'utf8',
       env: { ...process.env, ...env },
     });
     expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
@@ -333,11 +332,16 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
 // amount of JavaScript (the bundle's bytes are what Node compiles at every call).
 describe('firstlight hook stays light (it runs on every tool call and session start)', () => {
   /** The files (path relative to dist/, bytes) a hook run loads, recorded by a module loader hook. */
-  function loadedBy(dir: string, name: string, args: string[], input: unknown, runEnv: NodeJS.ProcessEnv) {
+  async function loadedBy(
+    dir: string,
+    name: string,
+    args: string[],
+    input: unknown,
+    runEnv: NodeJS.ProcessEnv,
+  ) {
     const loaded = join(dir, `${name}.txt`);
-    const r = spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), CLI, 'hook', ...args], {
+    const r = await run(process.execPath, ['--import', join(dir, 'register.mjs'), CLI, 'hook', ...args], {
       input: JSON.stringify(input),
-      encoding: 'utf8',
       env: { ...process.env, ...runEnv, FL_LOADED: loaded },
     });
     expect(r.status, r.stderr).toBe(0);
@@ -349,7 +353,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
     return { stdout: r.stdout, files, bytes: files.reduce((sum, f) => sum + statSync(f).size, 0) };
   }
 
-  it('loads only the hook bundle, no third-party package, and a bounded amount of JavaScript', () => {
+  it('loads only the hook bundle, no third-party package, and a bounded amount of JavaScript', async () => {
     const dir = tempDir('firstlight-e2e-loaded-');
     const packetHome = exampleHomeCopy();
     try {
@@ -371,7 +375,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         [join(dist, 'hook-bundles'), join(dist, 'hook-bundles', 'lazy')].includes(dirname(f));
       // The applies_to table is rebuilt once after memory/ changes (that run reads frontmatter and
       // may load the YAML parser); measured here is every call after it.
-      loadedBy(
+      await loadedBy(
         dir.dir,
         'warm',
         ['pre-tool-use'],
@@ -379,7 +383,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         env,
       );
       for (const fixture of ['no-result', 'success-blocks']) {
-        const gate = loadedBy(
+        const gate = await loadedBy(
           dir.dir,
           fixture,
           ['pre-tool-use'],
@@ -419,7 +423,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         expect(sources).not.toContain('// src/mind/observation/prediction-error.ts');
         expect(sources).not.toContain('// node_modules/zod/');
       }
-      const start = loadedBy(
+      const start = await loadedBy(
         dir.dir,
         'session-start',
         ['session-start', '--home', packetHome.dir],

@@ -2,11 +2,10 @@
  * firstlight as a library: a program that spawns agent sessions installs the package and
  * imports `firstlight` (the package's `exports`), not a path into dist/.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, tempDir } from '../helpers/index.js';
+import { exampleHomeCopy, REPO_ROOT, run, tempDir } from '../helpers/index.js';
 
 const PROGRAM = `
 import { bootstrapSession, renderPacketMarkdown, internalize, packetSchema } from 'firstlight';
@@ -25,21 +24,20 @@ console.log(JSON.stringify({
 `;
 
 describe('the package as a library', () => {
-  it("import { bootstrapSession } from 'firstlight' gives the packet and records the session", () => {
+  it("import { bootstrapSession } from 'firstlight' gives the packet and records the session", async () => {
     const project = tempDir('firstlight-lib-');
     const home = exampleHomeCopy();
     try {
       mkdirSync(join(project.dir, 'node_modules'));
       symlinkSync(REPO_ROOT, join(project.dir, 'node_modules', 'firstlight'), 'dir');
       writeFileSync(join(project.dir, 'spawn.mjs'), PROGRAM);
-      const run = spawnSync(process.execPath, ['spawn.mjs', home.dir], {
+      const ran = await run(process.execPath, ['spawn.mjs', home.dir], {
         cwd: project.dir,
-        encoding: 'utf8',
-        timeout: 30_000,
+        timeoutMs: 30_000,
       });
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      const out = JSON.parse(run.stdout);
+      expect(ran.stderr).toBe('');
+      expect(ran.status).toBe(0);
+      const out = JSON.parse(ran.stdout);
       expect(out.valid).toBe(true);
       expect(out.first.schema_version).toBe(1);
       expect(out.first.session_id).toBe('lib-1');

@@ -35,20 +35,20 @@ function editor(dir: string, name: string, script: string): string {
 }
 
 type Hits = { results: { name: string; file: string }[] };
-const recallNames = (dir: string, query: string) =>
-  (JSON.parse(runCli(['recall', query, '--k', '10', '--home', dir, '--json']).stdout) as Hits).results.map(
-    (r) => r.name,
-  );
+const recallNames = async (dir: string, query: string) =>
+  (
+    JSON.parse((await runCli(['recall', query, '--k', '10', '--home', dir, '--json'])).stdout) as Hits
+  ).results.map((r) => r.name);
 
 describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
-  it('round-trips a memory byte for byte, index line included; recall stops and restarts finding it', () => {
+  it('round-trips a memory byte for byte, index line included; recall stops and restarts finding it', async () => {
     const dir = home();
     const file = join(dir, 'memory', 'note_cache_ttl_old.md');
     const index = join(dir, 'memory', 'MEMORY.md');
     const before = { file: readFileSync(file), index: readFileSync(index) };
-    expect(recallNames(dir, 'cache TTL 5 minutes')).toContain('Old cache decision');
+    expect(await recallNames(dir, 'cache TTL 5 minutes')).toContain('Old cache decision');
 
-    const forgot = runCli(['memory', 'forget', 'Old cache decision', '--home', dir, '--json']);
+    const forgot = await runCli(['memory', 'forget', 'Old cache decision', '--home', dir, '--json']);
     expect(forgot.status, forgot.stderr).toBe(0);
     expect(JSON.parse(forgot.stdout)).toEqual({
       name: 'Old cache decision',
@@ -60,13 +60,13 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
     expect(existsSync(file)).toBe(false);
     expect(readFileSync(join(dir, 'memory', '.trash', 'note_cache_ttl_old.md'))).toEqual(before.file);
     expect(readFileSync(index, 'utf8')).not.toContain('note_cache_ttl_old.md');
-    expect(recallNames(dir, 'cache TTL 5 minutes')).not.toContain('Old cache decision');
-    const listed = JSON.parse(runCli(['memory', 'list', '--home', dir, '--json']).stdout) as {
+    expect(await recallNames(dir, 'cache TTL 5 minutes')).not.toContain('Old cache decision');
+    const listed = JSON.parse((await runCli(['memory', 'list', '--home', dir, '--json'])).stdout) as {
       memories: { file: string }[];
     };
     expect(listed.memories.map((m) => m.file)).not.toContain('note_cache_ttl_old.md');
     const forgotten = JSON.parse(
-      runCli(['memory', 'list', '--forgotten', '--home', dir, '--json']).stdout,
+      (await runCli(['memory', 'list', '--forgotten', '--home', dir, '--json'])).stdout,
     ) as {
       forgotten: { name: string; file: string; index_line: string }[];
     };
@@ -74,46 +74,50 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
       expect.objectContaining({ name: 'Old cache decision', file: 'note_cache_ttl_old.md' }),
     ]);
 
-    const human = runCli(['memory', 'restore', 'old cache decision', '--home', dir]);
+    const human = await runCli(['memory', 'restore', 'old cache decision', '--home', dir]);
     expect(human.status, human.stderr).toBe(0);
     expect(human.stdout).toBe('firstlight: restored "Old cache decision" to memory/note_cache_ttl_old.md\n');
     expect(readFileSync(file)).toEqual(before.file);
     expect(readFileSync(index)).toEqual(before.index);
-    expect(recallNames(dir, 'cache TTL 5 minutes')).toContain('Old cache decision');
-    expect(JSON.parse(runCli(['memory', 'list', '--forgotten', '--home', dir, '--json']).stdout)).toEqual({
+    expect(await recallNames(dir, 'cache TTL 5 minutes')).toContain('Old cache decision');
+    expect(
+      JSON.parse((await runCli(['memory', 'list', '--forgotten', '--home', dir, '--json'])).stdout),
+    ).toEqual({
       forgotten: [],
     });
   });
 
-  it('an unknown name exits 2 with the fix; restoring over a new memory of the same name is refused', () => {
+  it('an unknown name exits 2 with the fix; restoring over a new memory of the same name is refused', async () => {
     const dir = home();
-    const unknown = runCli(['memory', 'forget', 'no such memory', '--home', dir]);
+    const unknown = await runCli(['memory', 'forget', 'no such memory', '--home', dir]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/no memory named "no such memory"\n {2}fix: .*firstlight memory list/);
-    const json = runCli(['memory', 'restore', 'nothing', '--home', dir, '--json']);
+    const json = await runCli(['memory', 'restore', 'nothing', '--home', dir, '--json']);
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    const path = runCli(['memory', 'forget', '../persona/agent_system.md', '--home', dir]);
+    const path = await runCli(['memory', 'forget', '../persona/agent_system.md', '--home', dir]);
     expect(path.status).toBe(2);
     expect(path.stderr).toMatch(/without a path/);
 
     const sam = join(dir, 'memory', 'user_sam.md');
-    expect(runCli(['memory', 'forget', 'user_sam', '--home', dir]).status).toBe(0);
-    const again = runCli(['remember', '--type', 'user', '--name', 'Sam Okafor', '--home', dir], {
+    expect((await runCli(['memory', 'forget', 'user_sam', '--home', dir])).status).toBe(0);
+    const again = await runCli(['remember', '--type', 'user', '--name', 'Sam Okafor', '--home', dir], {
       input: 'Sam moved to the data team.',
     });
     expect(again.status, again.stderr).toBe(0);
-    const clash = runCli(['memory', 'restore', 'user_sam', '--home', dir]);
+    const clash = await runCli(['memory', 'restore', 'user_sam', '--home', dir]);
     expect(clash.status).toBe(2);
     expect(clash.stderr).toMatch(
       /a memory named "Sam Okafor" exists again \(user_sam_okafor\.md\)\n {2}fix: /,
     );
-    expect(runCli(['memory', 'forget', 'Sam Okafor', '--home', dir]).status).toBe(0);
+    expect((await runCli(['memory', 'forget', 'Sam Okafor', '--home', dir])).status).toBe(0);
 
     // A second user_sam.md, forgotten too, takes the next free trash name; the newest is restored.
     writeFileSync(sam, '---\nname: Sam O.\ntype: user\n---\nA second Sam.\n');
-    expect(runCli(['memory', 'forget', 'user_sam.md', '--home', dir]).status).toBe(0);
-    const trash = JSON.parse(runCli(['memory', 'list', '--forgotten', '--home', dir, '--json']).stdout) as {
+    expect((await runCli(['memory', 'forget', 'user_sam.md', '--home', dir])).status).toBe(0);
+    const trash = JSON.parse(
+      (await runCli(['memory', 'list', '--forgotten', '--home', dir, '--json'])).stdout,
+    ) as {
       forgotten: { trashed_as: string }[];
     };
     expect(trash.forgotten.map((r) => r.trashed_as).sort()).toEqual([
@@ -121,19 +125,19 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
       'user_sam_okafor.md',
       'user_sam~2.md',
     ]);
-    expect(runCli(['memory', 'restore', 'user_sam', '--home', dir]).status).toBe(0);
+    expect((await runCli(['memory', 'restore', 'user_sam', '--home', dir])).status).toBe(0);
     expect(readFileSync(sam, 'utf8')).toContain('A second Sam.');
-    const occupied = runCli(['memory', 'restore', 'user_sam', '--home', dir]);
+    const occupied = await runCli(['memory', 'restore', 'user_sam', '--home', dir]);
     expect(occupied.status).toBe(2);
     expect(occupied.stderr).toMatch(/a memory file user_sam\.md exists again/);
     // By name, the newest forgotten "Sam Okafor" comes back (the other one's file is taken).
-    expect(runCli(['memory', 'restore', 'Sam Okafor', '--home', dir]).status).toBe(0);
+    expect((await runCli(['memory', 'restore', 'Sam Okafor', '--home', dir])).status).toBe(0);
     expect(readFileSync(join(dir, 'memory', 'user_sam_okafor.md'), 'utf8')).toContain('data team');
-    expect(runCli(['memory', 'forget', 'Sam O.', '--home', dir]).status).toBe(0);
-    expect(runCli(['memory', 'forget', 'user_sam_okafor', '--home', dir]).status).toBe(0);
-    expect(runCli(['memory', 'restore', 'user_sam~2', '--home', dir]).status).toBe(0);
+    expect((await runCli(['memory', 'forget', 'Sam O.', '--home', dir])).status).toBe(0);
+    expect((await runCli(['memory', 'forget', 'user_sam_okafor', '--home', dir])).status).toBe(0);
+    expect((await runCli(['memory', 'restore', 'user_sam~2', '--home', dir])).status).toBe(0);
     expect(readFileSync(sam, 'utf8')).toContain('A second Sam.');
-    expect(runCli(['memory', 'forget', 'user_sam~2', '--home', dir]).status).toBe(2);
+    expect((await runCli(['memory', 'forget', 'user_sam~2', '--home', dir])).status).toBe(2);
   });
 
   it('over MCP: forget_memory and restore_memory, and a running server sees a CLI forget at its next recall', async () => {
@@ -167,9 +171,9 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
     expect(await names('tech lead small PRs')).toContain('Alex Rivera');
 
     // Another process forgets; the server's next recall no longer finds it, then finds it again.
-    expect(runCli(['memory', 'forget', 'Deploy freeze', '--home', dir]).status).toBe(0);
+    expect((await runCli(['memory', 'forget', 'Deploy freeze', '--home', dir])).status).toBe(0);
     expect(await names('deploy freeze Friday')).not.toContain('Deploy freeze');
-    expect(runCli(['memory', 'restore', 'Deploy freeze', '--home', dir]).status).toBe(0);
+    expect((await runCli(['memory', 'restore', 'Deploy freeze', '--home', dir])).status).toBe(0);
     expect(await names('deploy freeze Friday')).toContain('Deploy freeze');
 
     const missing = await client.callTool({ name: 'forget_memory', arguments: { name: 'nobody' } });
@@ -179,16 +183,16 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
 });
 
 describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
-  it('lists with --type and --json; an unknown type exits 2 naming the valid ones', () => {
+  it('lists with --type and --json; an unknown type exits 2 naming the valid ones', async () => {
     const dir = home();
-    const all = runCli(['memory', 'list', '--home', dir]);
+    const all = await runCli(['memory', 'list', '--home', dir]);
     expect(all.status).toBe(0);
     expect(all.stdout).toMatch(/^feedback +Squash merges only — .*\(feedback_squash_merges\.md\)$/m);
     expect(all.stdout).toMatch(/^14 memories (?:global|of project)/m);
     expect(all.stdout).not.toContain('MEMORY.md');
 
     const { project, ...json } = JSON.parse(
-      runCli(['memory', 'list', '--type', 'USER', '--home', dir, '--json']).stdout,
+      (await runCli(['memory', 'list', '--type', 'USER', '--home', dir, '--json'])).stdout,
     );
     // The runner's directory decides the project (the home's memories are global either way).
     expect(project === null || typeof project.id === 'string').toBe(true);
@@ -215,28 +219,28 @@ describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
       'type',
     ]);
 
-    const bad = runCli(['memory', 'list', '--type', 'banana', '--home', dir]);
+    const bad = await runCli(['memory', 'list', '--type', 'banana', '--home', dir]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain(
       'type: one of user, feedback, caution, project, reference, note, session, session_digest; for another kind pass custom:NAME (CLI: --type custom:banana)',
     );
   });
 
-  it('shows a memory by name or file; --json gives {file, frontmatter, body}; an unknown name exits 2', () => {
+  it('shows a memory by name or file; --json gives {file, frontmatter, body}; an unknown name exits 2', async () => {
     const dir = home();
     const raw = readFileSync(join(dir, 'memory', 'feedback_squash_merges.md'), 'utf8');
-    const human = runCli(['memory', 'show', 'squash merges only', '--home', dir]);
+    const human = await runCli(['memory', 'show', 'squash merges only', '--home', dir]);
     expect(human.status).toBe(0);
     expect(human.stdout).toBe(raw.endsWith('\n') ? raw : `${raw}\n`);
     const json = JSON.parse(
-      runCli(['memory', 'show', 'feedback_squash_merges', '--home', dir, '--json']).stdout,
+      (await runCli(['memory', 'show', 'feedback_squash_merges', '--home', dir, '--json'])).stdout,
     );
     expect(json).toMatchObject({
       file: 'feedback_squash_merges.md',
       frontmatter: { name: 'Squash merges only', type: 'feedback', tags: ['git', 'workflow'] },
     });
     expect(json.body).toContain('squash-merged');
-    const unknown = runCli(['memory', 'show', 'Nobody', '--home', dir, '--json']);
+    const unknown = await runCli(['memory', 'show', 'Nobody', '--home', dir, '--json']);
     expect(unknown.status).toBe(2);
     expect(JSON.parse(unknown.stdout).error).toMatchObject({
       code: 'NOT_FOUND',
@@ -247,7 +251,7 @@ describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
 });
 
 describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
-  it('saves a valid edit through $EDITOR and carries a changed description into MEMORY.md', () => {
+  it('saves a valid edit through $EDITOR and carries a changed description into MEMORY.md', async () => {
     const dir = home();
     const bin = scratch();
     const ed = editor(
@@ -259,7 +263,7 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
     const otherLines = readFileSync(index, 'utf8')
       .split('\n')
       .filter((l) => !l.includes('reference_staging_db.md'));
-    const r = runCli(['memory', 'edit', 'Staging database', '--home', dir, '--json'], {
+    const r = await runCli(['memory', 'edit', 'Staging database', '--home', dir, '--json'], {
       env: { EDITOR: ed, VISUAL: '' },
     });
     expect(r.status, r.stderr).toBe(0);
@@ -278,16 +282,16 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
       '- [Staging database](reference_staging_db.md) - Staging is rebuilt nightly at 03:00 UTC now.',
     );
     expect(lines.filter((l) => !l.includes('reference_staging_db.md'))).toEqual(otherLines);
-    expect(recallNames(dir, 'moved an hour later December')).toContain('Staging database');
+    expect(await recallNames(dir, 'moved an hour later December')).toContain('Staging database');
 
     // $VISUAL wins over $EDITOR; an editor that changes nothing saves nothing.
-    const noop = runCli(['memory', 'edit', 'user_sam', '--home', dir], {
+    const noop = await runCli(['memory', 'edit', 'user_sam', '--home', dir], {
       env: { VISUAL: 'true', EDITOR: ed },
     });
     expect(noop.stdout).toBe('firstlight: no changes to memory/user_sam.md\n');
   });
 
-  it('refuses a broken frontmatter naming the field, keeps the original byte for byte and the edited copy', () => {
+  it('refuses a broken frontmatter naming the field, keeps the original byte for byte and the edited copy', async () => {
     const dir = home();
     const bin = scratch();
     const path = join(dir, 'memory', 'user_alex.md');
@@ -299,7 +303,7 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
       ['yaml.sh', `sed -i 's/^tags: .*/tags: [unclosed/' "$1"`, /frontmatter: frontmatter is not valid YAML/],
     ];
     for (const [name, script, message] of cases) {
-      const r = runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
+      const r = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
         env: { EDITOR: editor(bin, name, script) },
       });
       expect(r.status, `${name}: ${r.stderr}`).toBe(2);
@@ -309,12 +313,14 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
       expect(kept && existsSync(kept), r.stderr).toBe(true);
       expect(readFileSync(path)).toEqual(original);
     }
-    const none = runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
+    const none = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
       env: { EDITOR: '', VISUAL: '' },
     });
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/no editor[\s\S]*fix: set one, e\.g\. EDITOR=nano/);
-    const failing = runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], { env: { EDITOR: 'false' } });
+    const failing = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
+      env: { EDITOR: 'false' },
+    });
     expect(failing.status).toBe(1);
     expect(failing.stderr).toMatch(/exited with 1; memory\/user_alex\.md is unchanged/);
     expect(readFileSync(path)).toEqual(original);
@@ -324,12 +330,14 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
 describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
   it('remember refuses a type outside it (CLI and MCP), naming the valid ones; custom:NAME is accepted', async () => {
     const dir = home();
-    const banana = runCli(['remember', '--type', 'banana', '--home', dir], { input: 'Bananas ripen fast.' });
+    const banana = await runCli(['remember', '--type', 'banana', '--home', dir], {
+      input: 'Bananas ripen fast.',
+    });
     expect(banana.status).toBe(2);
     expect(banana.stderr).toMatch(
       /type "banana" is not a memory type\n {2}fix: type: one of user, feedback, caution, project, reference, note, session, session_digest; for another kind pass custom:NAME \(CLI: --type custom:banana\)/,
     );
-    const custom = runCli(
+    const custom = await runCli(
       ['remember', '--type', 'custom:Recipe', '--name', 'Banana bread', '--home', dir, '--json'],
       {
         input: 'Three ripe bananas, 180 C for an hour.',
@@ -341,7 +349,7 @@ describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
       file: 'recipe_banana_bread.md',
     });
     const facet = JSON.parse(
-      runCli(['recall', 'bananas', '--facet', 'type:custom:recipe', '--home', dir, '--json']).stdout,
+      (await runCli(['recall', 'bananas', '--facet', 'type:custom:recipe', '--home', dir, '--json'])).stdout,
     ) as Hits;
     expect(facet.results.map((r) => r.name)).toEqual(['Banana bread']);
 
@@ -359,7 +367,7 @@ describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
     expect(tool.description).toContain('custom:NAME');
   });
 
-  it('a home holding other types still loads: listed, reported, recalled, packed', () => {
+  it('a home holding other types still loads: listed, reported, recalled, packed', async () => {
     const dir = home();
     writeFileSync(
       join(dir, 'memory', 'decision_queue.md'),
@@ -369,24 +377,25 @@ describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
       join(dir, 'memory', 'untyped_thing.md'),
       'A file with no frontmatter at all about kumquats.\n',
     );
-    const list = runCli(['memory', 'list', '--home', dir, '--json']);
+    const list = await runCli(['memory', 'list', '--home', dir, '--json']);
     expect(list.status).toBe(0);
     expect(JSON.parse(list.stdout).other_types).toEqual({ decision: 1, unknown: 1 });
-    const human = runCli(['memory', 'list', '--home', dir]);
+    const human = await runCli(['memory', 'list', '--home', dir]);
     expect(human.stdout).toMatch(/types outside the list \(.*custom:NAME\): decision \(1\), unknown \(1\)/);
     expect(
-      JSON.parse(runCli(['memory', 'list', '--type', 'decision', '--home', dir, '--json']).stdout).memories,
+      JSON.parse((await runCli(['memory', 'list', '--type', 'decision', '--home', dir, '--json'])).stdout)
+        .memories,
     ).toHaveLength(1);
-    expect(recallNames(dir, 'event queue invoices')).toContain('Queue decision');
-    const status = JSON.parse(runCli(['status', '--home', dir, '--json']).stdout);
+    expect(await recallNames(dir, 'event queue invoices')).toContain('Queue decision');
+    const status = JSON.parse((await runCli(['status', '--home', dir, '--json'])).stdout);
     expect(status.memory.other_types).toEqual({ decision: 1, unknown: 1 });
-    const packet = runCli(['packet', '--home', dir]);
+    const packet = await runCli(['packet', '--home', dir]);
     expect(packet.status).toBe(0);
     expect(JSON.parse(packet.stdout).memory_catalog.category_counts.decision).toBe(1);
     // An edit keeps a type the file already had.
     const bin = scratch();
     const ed = editor(bin, 'ed.sh', `echo "Decided in November." >> "$1"`);
-    const edit = runCli(['memory', 'edit', 'Queue decision', '--home', dir], { env: { EDITOR: ed } });
+    const edit = await runCli(['memory', 'edit', 'Queue decision', '--home', dir], { env: { EDITOR: ed } });
     expect(edit.status, edit.stderr).toBe(0);
   });
 });
@@ -394,9 +403,9 @@ describe('memory types are a closed list', { timeout: TIMEOUT }, () => {
 describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
   it('sessions lists recorded starts newest first (--json shape), reading only', async () => {
     const dir = home();
-    const empty = runCli(['sessions', '--home', dir, '--json']);
+    const empty = await runCli(['sessions', '--home', dir, '--json']);
     expect(JSON.parse(empty.stdout)).toEqual({ sessions: [], total: 0, problems: [] });
-    expect(runCli(['sessions', '--home', dir]).stdout).toBe('firstlight: no sessions recorded yet\n');
+    expect((await runCli(['sessions', '--home', dir])).stdout).toBe('firstlight: no sessions recorded yet\n');
     const wired = await wireStdio(['serve', '--home', dir]);
     cleanup.push(wired.close);
     for (const id of ['s-one', 's-two']) {
@@ -405,15 +414,15 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     const log = join(dir, 'sessions.jsonl');
     writeFileSync(log, `${readFileSync(log, 'utf8')}not json\n`);
     const before = readFileSync(log);
-    const json = JSON.parse(runCli(['sessions', '--home', dir, '--json']).stdout);
+    const json = JSON.parse((await runCli(['sessions', '--home', dir, '--json'])).stdout);
     expect(json.sessions.map((s: { session_id: string }) => s.session_id)).toEqual(['s-two', 's-one']);
     expect(json.sessions[0]).toEqual({ session_id: 's-two', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(json.total).toBe(2);
     expect(json.problems).toEqual([expect.stringMatching(/^sessions\.jsonl line 3: not valid JSON/)]);
-    const human = runCli(['sessions', '--home', dir, '--limit', '1']).stdout;
+    const human = (await runCli(['sessions', '--home', dir, '--limit', '1'])).stdout;
     expect(human).toMatch(/^\S+Z {2}.*s-two\n… 1 older \(--limit 2\)\nproblem: sessions\.jsonl line 3/);
     expect(readFileSync(log)).toEqual(before);
-    const bad = runCli(['sessions', '--home', dir, '--limit', 'many']);
+    const bad = await runCli(['sessions', '--home', dir, '--limit', 'many']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--limit must be a positive integer[\s\S]*fix: pass --limit 20/);
   });
@@ -428,7 +437,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     await call('observe', { tool_name: 'run_tests', args: {}, result: '3 passed' });
     await call('reflect', { observation: 'The user prefers short answers.', kind: 'user_said' });
 
-    const all = JSON.parse(runCli(['events', '--home', dir, '--json']).stdout);
+    const all = JSON.parse((await runCli(['events', '--home', dir, '--json'])).stdout);
     expect(all).toMatchObject({ matched: 3, files: 1, skipped_lines: 0, since: null, tool: null });
     expect(all.events.map((e: { kind: string }) => e.kind)).toEqual(['observe', 'observe', 'reflect']);
     expect(all.events[0]).toMatchObject({
@@ -436,22 +445,24 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
       tool_name: 'git_push',
       expected: 'push succeeds',
     });
-    const git = JSON.parse(runCli(['events', '--tool', 'git_*', '--home', dir, '--json']).stdout);
+    const git = JSON.parse((await runCli(['events', '--tool', 'git_*', '--home', dir, '--json'])).stdout);
     expect(git.events.map((e: { tool_name: string }) => e.tool_name)).toEqual(['git_push']);
-    const recent = JSON.parse(runCli(['events', '--since', '1h', '--home', dir, '--json']).stdout);
+    const recent = JSON.parse((await runCli(['events', '--since', '1h', '--home', dir, '--json'])).stdout);
     expect(recent.matched).toBe(3);
-    const future = JSON.parse(runCli(['events', '--since', '2999-01-01', '--home', dir, '--json']).stdout);
+    const future = JSON.parse(
+      (await runCli(['events', '--since', '2999-01-01', '--home', dir, '--json'])).stdout,
+    );
     expect(future).toMatchObject({ events: [], matched: 0, since: '2999-01-01T00:00:00.000Z' });
-    const human = runCli(['events', '--home', dir, '--limit', '2']).stdout;
+    const human = (await runCli(['events', '--home', dir, '--limit', '2'])).stdout;
     expect(human).toMatch(/observe +run_tests result: 3 passed/);
     expect(human).toMatch(/reflect +user_said: The user prefers short answers\./);
     expect(human).toMatch(/… 1 older match \(--limit 3\)/);
-    const bad = runCli(['events', '--since', 'yesterday', '--home', dir, '--json']);
+    const bad = await runCli(['events', '--since', 'yesterday', '--home', dir, '--json']);
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stdout).error.hint).toMatch(/--since 30m, 2h, 7d or 1w/);
   });
 
-  it('status reports home, persona, memory counts, last session, installed hosts and whether the server starts', () => {
+  it('status reports home, persona, memory counts, last session, installed hosts and whether the server starts', async () => {
     const dir = home();
     const project = scratch();
     const user = scratch();
@@ -460,7 +471,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     const sessions = join(dir, 'sessions.jsonl');
     writeFileSync(sessions, '{"session_id":"earlier","at":"2026-11-20T09:00:00.000Z"}\n');
     const bare = JSON.parse(
-      runCli(['status', '--home', dir, '--project', project, '--json'], { env }).stdout,
+      (await runCli(['status', '--home', dir, '--project', project, '--json'], { env })).stdout,
     );
     expect(bare).toEqual({
       home: { dir, source: 'flag' },
@@ -483,9 +494,9 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
       project,
       installed: [],
     });
-    const installed = runCli(['install', 'claude', '--project', project, '--home', dir], { env });
+    const installed = await runCli(['install', 'claude', '--project', project, '--home', dir], { env });
     expect(installed.status, installed.stderr).toBe(0);
-    const status = runCli(['status', '--home', dir, '--project', project, '--json'], { env });
+    const status = await runCli(['status', '--home', dir, '--project', project, '--json'], { env });
     const report = JSON.parse(status.stdout);
     expect(report.installed).toEqual([
       expect.objectContaining({
@@ -496,7 +507,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
       }),
     ]);
     const probed = JSON.parse(
-      runCli(['status', '--probe', '--home', dir, '--project', project, '--json'], { env }).stdout,
+      (await runCli(['status', '--probe', '--home', dir, '--project', project, '--json'], { env })).stdout,
     );
     expect(probed.installed[0].reachable).toEqual({
       ok: true,
@@ -504,7 +515,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     });
     // Reads only: neither status nor its probe records a session.
     expect(readFileSync(sessions, 'utf8')).toBe('{"session_id":"earlier","at":"2026-11-20T09:00:00.000Z"}\n');
-    const human = runCli(['status', '--home', dir, '--project', project], { env }).stdout;
+    const human = (await runCli(['status', '--home', dir, '--project', project], { env })).stdout;
     expect(human).toMatch(/^persona +Wren: contract assembles/m);
     expect(human).toMatch(/^memory +14 memories \(/m);
     expect(human).toMatch(

@@ -148,9 +148,9 @@ describe('memory server: the saved recall index', () => {
 });
 
 describe('memory CLI', () => {
-  it('remember reads stdin, refuses a duplicate with exit 2, and recall prints JSON', () => {
+  it('remember reads stdin, refuses a duplicate with exit 2, and recall prints JSON', async () => {
     const dir = home();
-    const first = runCli(
+    const first = await runCli(
       ['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi', '--tag', 'fruit', '--json'],
       {
         input: 'The kiwi deploy key rotates monthly.',
@@ -158,24 +158,37 @@ describe('memory CLI', () => {
     );
     expect(first.status, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ file: 'note_kiwi.md', replaced: false });
-    const again = runCli(['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi'], { input: 'x' });
+    const again = await runCli(['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi'], {
+      input: 'x',
+    });
     expect(again.status).toBe(2);
     expect(again.stderr).toMatch(/already exists[\s\S]*--replace/);
-    const replaced = runCli(['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi', '--replace'], {
-      input: 'The kiwi deploy key rotates weekly now.',
-    });
+    const replaced = await runCli(
+      ['remember', '--home', dir, '--type', 'note', '--name', 'Kiwi', '--replace'],
+      {
+        input: 'The kiwi deploy key rotates weekly now.',
+      },
+    );
     expect(replaced.status, replaced.stderr).toBe(0);
-    const recall = runCli(['recall', 'how often does the kiwi key rotate', '--home', dir, '--json']);
+    const recall = await runCli(['recall', 'how often does the kiwi key rotate', '--home', dir, '--json']);
     expect(recall.status, recall.stderr).toBe(0);
     const out = JSON.parse(recall.stdout) as Hits;
     expect(out.results[0]).toMatchObject({ name: 'Kiwi' });
     expect(out.results[0]!.excerpt).toMatch(/weekly/);
-    const faceted = runCli(['recall', 'kiwi', '--home', dir, '--facet', 'tag:nothing-has-this', '--json']);
+    const faceted = await runCli([
+      'recall',
+      'kiwi',
+      '--home',
+      dir,
+      '--facet',
+      'tag:nothing-has-this',
+      '--json',
+    ]);
     expect((JSON.parse(faceted.stdout) as Hits).results).toEqual([]);
-    const human = runCli(['recall', 'kiwi', '--home', dir]);
+    const human = await runCli(['recall', 'kiwi', '--home', dir]);
     expect(human.stdout).toMatch(/1\. Kiwi \(note/);
-    expect(runCli(['recall', 'x', '--home', dir, '--facet', 'bad']).status).toBe(2);
-    expect(runCli(['remember', '--home', dir, '--type', 'note'], { input: '' }).status).toBe(2);
+    expect((await runCli(['recall', 'x', '--home', dir, '--facet', 'bad'])).status).toBe(2);
+    expect((await runCli(['remember', '--home', dir, '--type', 'note'], { input: '' })).status).toBe(2);
   });
 });
 
@@ -283,14 +296,14 @@ describe('memory concurrency', () => {
       }
 
       // Readers ignore the temp file; recall skips nothing and finds every complete memory.
-      const recall = runCli(['recall', 'tok7x2', '--home', t.dir, '--json']);
+      const recall = await runCli(['recall', 'tok7x2', '--home', t.dir, '--json']);
       const out = JSON.parse(recall.stdout) as Hits & { skipped: unknown[]; indexed: number };
       expect(out.skipped).toEqual([]);
       expect(out.indexed).toBe(files.length);
       expect(out.results[0]?.name).toBe('w7 m2');
 
       // Writing m3 again: a memory without an index line still holds its name.
-      const again = runCli(['remember', '--home', t.dir, '--type', 'note', '--name', 'w7 m3'], {
+      const again = await runCli(['remember', '--home', t.dir, '--type', 'note', '--name', 'w7 m3'], {
         input: 'x',
       });
       expect(again.status).toBe(phase === 'index' ? 2 : 0);
@@ -298,11 +311,11 @@ describe('memory concurrency', () => {
       for (const tmp of temps)
         utimesSync(join(dir, tmp), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
       writeFileSync(join(dir, 'note_fresh.md.123456'), 'in flight');
-      const later = runCli(['remember', '--home', t.dir, '--type', 'note', '--name', 'later'], {
+      const later = await runCli(['remember', '--home', t.dir, '--type', 'note', '--name', 'later'], {
         input: 'later',
       });
       expect(later.status, later.stderr).toBe(0);
       expect(readdirSync(dir).filter((f) => /\.md\.\d+$/.test(f))).toEqual(['note_fresh.md.123456']);
-    }, 60_000);
+    }, 120_000);
   }
 });

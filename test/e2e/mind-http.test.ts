@@ -120,10 +120,19 @@ describe('HTTP session lifetime', () => {
     }
   });
 
-  it('refuses a --session-idle that is not a positive number', () => {
+  it('refuses a --session-idle that is not a positive number', async () => {
     const home = exampleHomeCopy();
     try {
-      const run = runCli(['serve', '--http', '--port', '0', '--home', home.dir, '--session-idle', 'soon']);
+      const run = await runCli([
+        'serve',
+        '--http',
+        '--port',
+        '0',
+        '--home',
+        home.dir,
+        '--session-idle',
+        'soon',
+      ]);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain('--session-idle must be a positive number of seconds');
     } finally {
@@ -133,20 +142,20 @@ describe('HTTP session lifetime', () => {
 });
 
 describe('HTTP beyond loopback', () => {
-  it('refuses to start on 0.0.0.0 without FIRSTLIGHT_TOKEN, and with a short one', () => {
+  it('refuses to start on 0.0.0.0 without FIRSTLIGHT_TOKEN, and with a short one', async () => {
     const home = exampleHomeCopy();
     try {
       const args = ['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--home', home.dir];
-      const none = runCli(args, { env: { FIRSTLIGHT_TOKEN: '' } });
+      const none = await runCli(args, { env: { FIRSTLIGHT_TOKEN: '' } });
       expect(none.status).toBe(2);
       expect(none.stderr).toContain('refusing to serve on 0.0.0.0 without a token');
       expect(none.stderr).toContain('FIRSTLIGHT_TOKEN');
-      const short = runCli(args, { env: { FIRSTLIGHT_TOKEN: 'short-token' } });
+      const short = await runCli(args, { env: { FIRSTLIGHT_TOKEN: 'short-token' } });
       expect(short.status).toBe(2);
       expect(short.stderr).toContain('FIRSTLIGHT_TOKEN is too short: 11 characters, at least 16 required');
       expect(short.stderr).toContain('fix:');
       // The same rule on loopback: a token that is set must be worth having.
-      const loopShort = runCli(['serve', '--http', '--port', '0', '--home', home.dir], {
+      const loopShort = await runCli(['serve', '--http', '--port', '0', '--home', home.dir], {
         env: { FIRSTLIGHT_TOKEN: 'short-token' },
       });
       expect(loopShort.status).toBe(2);

@@ -6,10 +6,10 @@ import { CLI, exampleHomeCopy, runInspector } from '../helpers/index.js';
 
 // npx may fetch the Inspector on a cold cache: more time than the default.
 describe('MCP Inspector CLI', { timeout: 180_000 }, () => {
-  it('gets the packet from bootstrap_session over stdio', () => {
+  it('gets the packet from bootstrap_session over stdio', async () => {
     const home = exampleHomeCopy();
     try {
-      const result = runInspector([
+      const result = await runInspector([
         process.execPath,
         CLI,
         'serve',
@@ -33,10 +33,10 @@ describe('MCP Inspector CLI', { timeout: 180_000 }, () => {
     }
   });
 
-  it('lists the tools', () => {
+  it('lists the tools', async () => {
     const home = exampleHomeCopy();
     try {
-      const result = runInspector([
+      const result = await runInspector([
         process.execPath,
         CLI,
         'serve',

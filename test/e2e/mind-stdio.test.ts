@@ -3,7 +3,7 @@
  * (tools, packet, degraded contract, counts, no filename, path confinement) are in
  * mind-transports.test.ts, run over both transports.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   CLI,
   ceilingFrom,
   exampleHomeCopy,
+  run,
   runCli,
   structured,
   tempDir,
@@ -49,9 +50,10 @@ describe('mind over stdio: the legacy startup calls', () => {
   });
 });
 
+// util-linux `script` gives the server a terminal, as a person typing the command has.
+const hasScript = (await run('script', ['--version'])).status === 0;
+
 describe('firstlight serve (stdio) lifecycle', () => {
-  // util-linux `script` gives the server a terminal, as a person typing the command has.
-  const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('in a terminal, says what it is waiting for instead of sitting silent', async () => {
     const home = exampleHomeCopy();
     try {
@@ -128,7 +130,7 @@ describe('firstlight serve (stdio) lifecycle', () => {
       expect(Date.now() - t0).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
       expect({ code, signal }).toEqual({ code: 0, signal: null });
       // The session start was recorded before the response.
-      expect(runCli(['packet', '--home', home.dir]).stdout).toContain('"session_id": "closing"');
+      expect((await runCli(['packet', '--home', home.dir])).stdout).toContain('"session_id": "closing"');
     } finally {
       home.dispose();
     }
@@ -136,19 +138,21 @@ describe('firstlight serve (stdio) lifecycle', () => {
 });
 
 describe('home resolution: --home over FIRSTLIGHT_HOME over ~/.firstlight', () => {
-  it('picks the home in that order (HOME pointed at a temp dir)', () => {
+  it('picks the home in that order (HOME pointed at a temp dir)', async () => {
     const t = tempDir();
     try {
       const env = { HOME: join(t.dir, 'user'), FIRSTLIGHT_HOME: '' };
       mkdirSync(env.HOME);
-      const init = (args: string[], extra: Record<string, string> = {}) => {
-        const result = runCli(['init', '--json', ...args], { env: { ...env, ...extra }, cwd: t.dir });
+      const init = async (args: string[], extra: Record<string, string> = {}) => {
+        const result = await runCli(['init', '--json', ...args], { env: { ...env, ...extra }, cwd: t.dir });
         expect(result.status, result.stderr).toBe(0);
         return (JSON.parse(result.stdout) as { dir: string }).dir;
       };
-      expect(init([])).toBe(join(env.HOME, '.firstlight'));
-      expect(init([], { FIRSTLIGHT_HOME: 'from-env' })).toBe(join(t.dir, 'from-env'));
-      expect(init(['--home', 'from-flag'], { FIRSTLIGHT_HOME: 'from-env-2' })).toBe(join(t.dir, 'from-flag'));
+      expect(await init([])).toBe(join(env.HOME, '.firstlight'));
+      expect(await init([], { FIRSTLIGHT_HOME: 'from-env' })).toBe(join(t.dir, 'from-env'));
+      expect(await init(['--home', 'from-flag'], { FIRSTLIGHT_HOME: 'from-env-2' })).toBe(
+        join(t.dir, 'from-flag'),
+      );
       expect(existsSync(join(t.dir, 'from-env-2'))).toBe(false);
     } finally {
       t.dispose();
@@ -157,23 +161,23 @@ describe('home resolution: --home over FIRSTLIGHT_HOME over ~/.firstlight', () =
 });
 
 describe('firstlight packet and init', () => {
-  it('prints the packet as JSON (--format json or --json) and as markdown within 8,000 characters', () => {
+  it('prints the packet as JSON (--format json or --json) and as markdown within 8,000 characters', async () => {
     const home = exampleHomeCopy();
     try {
-      const json = runCli(['packet', '--home', home.dir, '--session-id', 'cli']);
+      const json = await runCli(['packet', '--home', home.dir, '--session-id', 'cli']);
       expect(json.status).toBe(0);
       expect(JSON.parse(json.stdout).session_id).toBe('cli');
-      const alias = runCli(['packet', '--home', home.dir, '--session-id', 'cli', '--json']);
+      const alias = await runCli(['packet', '--home', home.dir, '--session-id', 'cli', '--json']);
       expect(alias.status).toBe(0);
       expect(JSON.parse(alias.stdout).session_id).toBe('cli');
-      const md = runCli(['packet', '--home', home.dir, '--format', 'markdown']);
+      const md = await runCli(['packet', '--home', home.dir, '--format', 'markdown']);
       expect(md.status).toBe(0);
       expect(md.stdout.length).toBeLessThanOrEqual(8001);
       expect(md.stdout).toContain('## Mind contract');
-      const bad = runCli(['packet', '--home', home.dir, '--format', 'yaml']);
+      const bad = await runCli(['packet', '--home', home.dir, '--format', 'yaml']);
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain('--format must be json or markdown');
-      const both = runCli(['packet', '--home', home.dir, '--json', '--format', 'markdown']);
+      const both = await runCli(['packet', '--home', home.dir, '--json', '--format', 'markdown']);
       expect(both.status).toBe(2);
       expect(both.stderr).toContain('--json and --format markdown');
     } finally {
@@ -181,32 +185,32 @@ describe('firstlight packet and init', () => {
     }
   });
 
-  it('reports a markdown_max_chars above 8,000 by key and limit, and keeps the cap', () => {
+  it('reports a markdown_max_chars above 8,000 by key and limit, and keeps the cap', async () => {
     const home = exampleHomeCopy();
     try {
       writeFileSync(join(home.dir, 'firstlight.yaml'), 'packet:\n  markdown_max_chars: 9500\n');
-      const packet = JSON.parse(runCli(['packet', '--home', home.dir]).stdout) as {
+      const packet = JSON.parse((await runCli(['packet', '--home', home.dir])).stdout) as {
         degraded_mode: { reasons: string[] };
       };
       expect(packet.degraded_mode.reasons.join('\n')).toMatch(
         /packet\.markdown_max_chars: must be at most 8000.*using the default/,
       );
       expect(
-        runCli(['packet', '--home', home.dir, '--format', 'markdown']).stdout.length,
+        (await runCli(['packet', '--home', home.dir, '--format', 'markdown'])).stdout.length,
       ).toBeLessThanOrEqual(8001);
     } finally {
       home.dispose();
     }
   });
 
-  it('init scaffolds a home and refuses to overwrite a non-empty one', () => {
+  it('init scaffolds a home and refuses to overwrite a non-empty one', async () => {
     const t = tempDir();
     try {
       const dir = join(t.dir, 'home');
-      const first = runCli(['init', '--home', dir]);
+      const first = await runCli(['init', '--home', dir]);
       expect(first.status).toBe(0);
-      expect(runCli(['packet', '--home', dir]).stdout).toContain('"mind_contract_available": true');
-      const second = runCli(['init', '--home', dir]);
+      expect((await runCli(['packet', '--home', dir])).stdout).toContain('"mind_contract_available": true');
+      const second = await runCli(['init', '--home', dir]);
       expect(second.status).toBe(2);
       expect(second.stderr).toContain('--force');
     } finally {

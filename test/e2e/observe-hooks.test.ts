@@ -36,8 +36,13 @@ function answer(stdout: string): { context?: string; decision?: string; reason?:
 
 let home: { dir: string; dispose: () => void };
 
-function hook(event: string, host: Host, payload: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
-  const r = runCli(['hook', event, '--host', host, '--home', home.dir], {
+async function hook(
+  event: string,
+  host: Host,
+  payload: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = {},
+) {
+  const r = await runCli(['hook', event, '--host', host, '--home', home.dir], {
     input: JSON.stringify(payload),
     env: { FIRSTLIGHT_GATE_BYPASS: '1', COPILOT_CLI: '', ...env },
   });
@@ -45,8 +50,8 @@ function hook(event: string, host: Host, payload: Record<string, unknown>, env: 
   return r.stdout;
 }
 
-function remember(name: string, text: string, extra: string[]) {
-  const r = runCli(['remember', '--home', home.dir, '--type', 'feedback', '--name', name, ...extra], {
+async function remember(name: string, text: string, extra: string[]) {
+  const r = await runCli(['remember', '--home', home.dir, '--type', 'feedback', '--name', name, ...extra], {
     input: text,
   });
   expect(r.status, r.stderr).toBe(0);
@@ -61,17 +66,18 @@ function hookEvents(): Record<string, unknown>[] {
     .filter((e) => e.source === 'hook');
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   home = exampleHomeCopy();
   // Only this test's cautions: drop the example's memories that carry applies_to.
   const memory = join(home.dir, 'memory');
   for (const f of readdirSync(memory))
     if (/^applies_to:/m.test(readFileSync(join(memory, f), 'utf8'))) rmSync(join(memory, f));
-  remember('Clean builds carefully', 'Keep build/ when a release is being cut: the packager reads it.', [
-    '--applies-to',
-    '{Bash,run_shell_command,Shell,runInTerminal}(rm -rf*)',
-  ]);
-  remember('No force push', 'Never force-push: open a pull request instead.', [
+  await remember(
+    'Clean builds carefully',
+    'Keep build/ when a release is being cut: the packager reads it.',
+    ['--applies-to', '{Bash,run_shell_command,Shell,runInTerminal}(rm -rf*)'],
+  );
+  await remember('No force push', 'Never force-push: open a pull request instead.', [
     '--applies-to',
     '*(git push --force*)',
     '--on-match',
@@ -82,27 +88,27 @@ afterAll(() => home.dispose());
 
 describe('PreToolUse cautions from applies_to memories, per host input shape (built CLI)', () => {
   for (const host of HOSTS) {
-    it(`${host}: a matching call gets the caution in the host's context field (once per session), a non-matching one nothing`, () => {
+    it(`${host}: a matching call gets the caution in the host's context field (once per session), a non-matching one nothing`, async () => {
       const pre = fixture(host, 'pre-tool-use');
-      const first = answer(hook('pre-tool-use', host, pre));
+      const first = answer(await hook('pre-tool-use', host, pre));
       expect(first.decision).toBeUndefined();
       if (expected(host).preContext) {
         expect(first.context).toContain('Keep build/ when a release is being cut');
         expect(first.context).toContain('Clean builds carefully');
         // Nothing twice for the same memory in one session.
-        expect(answer(hook('pre-tool-use', host, pre)).context).toBeUndefined();
+        expect(answer(await hook('pre-tool-use', host, pre)).context).toBeUndefined();
       } else {
         // No context field before the call on this host: the caution comes with the result.
         expect(first.context).toBeUndefined();
-        const post = answer(hook('post-tool-use', host, fixture(host, 'post-tool-use')));
+        const post = answer(await hook('post-tool-use', host, fixture(host, 'post-tool-use')));
         expect(post.context).toContain('Keep build/ when a release is being cut');
       }
-      expect(hook('pre-tool-use', host, withCommand(host, pre, 'ls -la'))).toBe('');
+      expect(await hook('pre-tool-use', host, withCommand(host, pre, 'ls -la'))).toBe('');
     });
 
-    it(`${host}: on_match: deny denies with the memory's text`, () => {
+    it(`${host}: on_match: deny denies with the memory's text`, async () => {
       const out = answer(
-        hook(
+        await hook(
           'pre-tool-use',
           host,
           withCommand(host, fixture(host, 'pre-tool-use'), 'git push --force origin main'),
@@ -117,26 +123,26 @@ describe('PreToolUse cautions from applies_to memories, per host input shape (bu
     });
   }
 
-  it('the gate still decides first: an unproven session is denied by the gate, not cautioned', () => {
+  it('the gate still decides first: an unproven session is denied by the gate, not cautioned', async () => {
     const pre = {
       ...fixture('claude', 'pre-tool-use'),
       session_id: 'unproven',
       transcript_path: '/nonexistent.jsonl',
     };
-    const out = answer(hook('pre-tool-use', 'claude', pre, { FIRSTLIGHT_GATE_BYPASS: '' }));
+    const out = answer(await hook('pre-tool-use', 'claude', pre, { FIRSTLIGHT_GATE_BYPASS: '' }));
     expect(out.decision).toBe('deny');
     expect(out.reason).toContain('bootstrap_session');
   });
 
-  it('on_match: ask asks where the host can, and refuses once (then warns nothing) where it cannot', () => {
-    remember('Ask before migrations', 'Migrations lock the orders table: ask first.', [
+  it('on_match: ask asks where the host can, and refuses once (then warns nothing) where it cannot', async () => {
+    await remember('Ask before migrations', 'Migrations lock the orders table: ask first.', [
       '--applies-to',
       '*(npm run migrate*)',
       '--on-match',
       'ask',
     ]);
     const claude = answer(
-      hook(
+      await hook(
         'pre-tool-use',
         'claude',
         withCommand('claude', fixture('claude', 'pre-tool-use'), 'npm run migrate'),
@@ -145,10 +151,10 @@ describe('PreToolUse cautions from applies_to memories, per host input shape (bu
     expect(claude.decision).toBe('ask');
     expect(claude.reason).toContain('Migrations lock the orders table');
     const codexPre = withCommand('codex', fixture('codex', 'pre-tool-use'), 'npm run migrate');
-    const codex = answer(hook('pre-tool-use', 'codex', codexPre));
+    const codex = answer(await hook('pre-tool-use', 'codex', codexPre));
     expect(codex.decision).toBe('deny');
     expect(codex.reason).toContain('Ask the user');
-    expect(answer(hook('pre-tool-use', 'codex', codexPre)).decision).toBeUndefined();
+    expect(answer(await hook('pre-tool-use', 'codex', codexPre)).decision).toBeUndefined();
   });
 });
 
@@ -166,7 +172,7 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
             expected: `removes 40 files (${host})`,
           },
         });
-        const out = answer(hook('post-tool-use', host, post));
+        const out = answer(await hook('post-tool-use', host, post));
         expect(out.context, host).toContain('prediction error');
         expect(out.context, host).toContain(`expected: removes 40 files (${host})`);
         expect(out.context, host).toContain('outcome:  removed 3 files');
@@ -194,7 +200,7 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
 
   it('failure events are recorded as errors; a near-equal count is a small error, not fed back', async () => {
     for (const host of ['claude', 'copilot', 'cursor'] as const) {
-      expect(hook('post-tool-failure', host, fixture(host, 'post-tool-failure'))).toBe('');
+      expect(await hook('post-tool-failure', host, fixture(host, 'post-tool-failure'))).toBe('');
     }
     const failures = hookEvents().filter((e) => e.outcome === 'error');
     expect(failures.map((e) => e.host).sort()).toEqual(['claude', 'copilot', 'cursor']);
@@ -214,16 +220,16 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
       tool_input: { command: 'wc -l app.log' },
       tool_response: { stdout: '1012 lines', stderr: '' },
     };
-    expect(hook('post-tool-use', 'claude', post)).toBe('');
+    expect(await hook('post-tool-use', 'claude', post)).toBe('');
     const paired = hookEvents().find((e) => String(e.args).includes('wc -l'));
     expect(paired!.prediction_error as number).toBeLessThan(0.1);
-  }, 60_000);
+  }, 120_000);
 
-  it('observation fails open: an unusable event store never blocks the tool', () => {
+  it('observation fails open: an unusable event store never blocks the tool', async () => {
     const broken = tempHome('firstlight-broken-home-');
     try {
       writeFileSync(join(broken.dir, 'events'), 'not a directory');
-      const r = runCli(['hook', 'post-tool-use', '--host', 'claude', '--home', broken.dir], {
+      const r = await runCli(['hook', 'post-tool-use', '--host', 'claude', '--home', broken.dir], {
         input: JSON.stringify(fixture('claude', 'post-tool-use')),
       });
       expect(r.status).toBe(0);

@@ -10,15 +10,17 @@ afterEach(() => {
 });
 
 describe('firstlight packet --format markdown', () => {
-  it("nests the persona's headings under the packet's sections and leaves no runs of blank lines", () => {
+  it("nests the persona's headings under the packet's sections and leaves no runs of blank lines", async () => {
     const home = exampleHomeCopy();
     const project = tempDir('firstlight-project-');
     cleanup.push(home.dispose, project.dispose);
     mkdirSync(join(project.dir, '.git'));
     // A taskspace with a name and no description: once three blank lines in a row.
-    const set = runCli(['taskspace', '--home', home.dir, '--set-name', 'Retries'], { cwd: project.dir });
+    const set = await runCli(['taskspace', '--home', home.dir, '--set-name', 'Retries'], {
+      cwd: project.dir,
+    });
     expect(set.status, set.stderr).toBe(0);
-    const r = runCli(['packet', '--home', home.dir, '--format', 'markdown'], { cwd: project.dir });
+    const r = await runCli(['packet', '--home', home.dir, '--format', 'markdown'], { cwd: project.dir });
     expect(r.status, r.stderr).toBe(0);
     const md = r.stdout;
     const sections = md.split('\n').filter((l) => /^## /.test(l));

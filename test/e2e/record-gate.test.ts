@@ -83,8 +83,8 @@ const CASES: HostCase[] = [
   },
 ];
 
-function hook(event: string, host: string, home: string, payload: Record<string, unknown>) {
-  const r = runCli(['hook', event, '--host', host, '--home', home], {
+async function hook(event: string, host: string, home: string, payload: Record<string, unknown>) {
+  const r = await runCli(['hook', event, '--host', host, '--home', home], {
     input: JSON.stringify(payload),
     env: { FIRSTLIGHT_GATE_BYPASS: '' },
   });
@@ -98,10 +98,10 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
       const home = exampleHomeCopy();
       try {
         // SessionStart asks for exactly the call the gate will look for.
-        const packet = c.packet(hook('session-start', c.host, home.dir, c.sessionStart));
+        const packet = c.packet(await hook('session-start', c.host, home.dir, c.sessionStart));
         expect(packet).toContain(`bootstrap_session(session_id: ${JSON.stringify(c.id)})`);
 
-        const denied = c.reason(hook('pre-tool-use', c.host, home.dir, c.preToolUse));
+        const denied = c.reason(await hook('pre-tool-use', c.host, home.dir, c.preToolUse));
         expect(denied).toContain(`Call bootstrap_session(session_id: ${JSON.stringify(c.id)})`);
 
         // bootstrap_session without the id, or with another one, does not open this session's gate.
@@ -112,7 +112,7 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
             name: 'bootstrap_session',
             arguments: { session_id: 'someone-else' },
           });
-          expect(c.reason(hook('pre-tool-use', c.host, home.dir, c.preToolUse))).not.toBeNull();
+          expect(c.reason(await hook('pre-tool-use', c.host, home.dir, c.preToolUse))).not.toBeNull();
 
           const result = await wired.client.callTool({
             name: 'bootstrap_session',
@@ -126,7 +126,7 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
           await wired.close();
         }
         // Allowed: no decision (the example home's Bash cautions may come as context).
-        expect(c.reason(hook('pre-tool-use', c.host, home.dir, c.preToolUse)) ?? null).toBeNull();
+        expect(c.reason(await hook('pre-tool-use', c.host, home.dir, c.preToolUse)) ?? null).toBeNull();
       } finally {
         home.dispose();
       }
@@ -150,7 +150,7 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
       } finally {
         await wired.close();
       }
-      expect(copilot.reason(hook('pre-tool-use', 'copilot', home.dir, copilot.preToolUse))).toMatch(
+      expect(copilot.reason(await hook('pre-tool-use', 'copilot', home.dir, copilot.preToolUse))).toMatch(
         /no record/,
       );
 
@@ -163,7 +163,7 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
           await legacy.close();
         }
         expect(
-          copilot.reason(hook('pre-tool-use', 'copilot', fresh.dir, copilot.preToolUse)) ?? null,
+          copilot.reason(await hook('pre-tool-use', 'copilot', fresh.dir, copilot.preToolUse)) ?? null,
         ).toBeNull();
       } finally {
         fresh.dispose();

@@ -343,7 +343,7 @@ describe.each(VARIANTS)(
         // Shutting down (a save, three processes ended) takes no longer than about two starts.
         expect(Date.now() - started).toBeLessThan(ceilingFrom(startMs, { factor: 2, floorMs: 2000 }));
         expect(existsSync(join(home, 'repl', 'states', AUTOSAVE_FILE))).toBe(true);
-        expect(await waitGone(processes, 1000)).toEqual([]);
+        expect(await waitGone(processes)).toEqual([]);
       },
     );
 

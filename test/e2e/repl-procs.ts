@@ -35,8 +35,11 @@ export function childrenOf(pid: number): number[] {
     });
 }
 
-/** Waits until every pid is gone; returns those still running after `ms`. */
-export async function waitGone(pids: number[], ms = 2000): Promise<number[]> {
+/**
+ * Waits until every pid is gone; returns those still running after `ms` (a deadline, not a
+ * delay: a loaded machine reaps a killed process late, and the wait ends as soon as it is gone).
+ */
+export async function waitGone(pids: number[], ms = 15_000): Promise<number[]> {
   const until = Date.now() + ms;
   for (;;) {
     const left = pids.filter((pid) => !gone(pid));

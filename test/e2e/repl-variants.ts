@@ -3,9 +3,9 @@
  * (IPython) kernel, each over stdio and over streamable HTTP. A Jupyter variant needs
  * jupyter_client and ipykernel; where they are missing it is skipped, and the reason printed.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CLI, REPO_ROOT, type Wired, wireHttp, wireStdio } from '../helpers/index.js';
+import { CLI, REPO_ROOT, run, type Wired, wireHttp, wireStdio } from '../helpers/index.js';
 
 export type KernelKind = 'stdlib' | 'jupyter';
 export type Transport = 'stdio' | 'http';
@@ -18,15 +18,15 @@ export interface ReplVariant {
 }
 
 /** Where the Jupyter kernel's modules are, as `firstlight repl serve --kernel jupyter` finds them. */
-function jupyterPython(): string | undefined {
+async function jupyterPython(): Promise<string | undefined> {
   for (const python of ['python3', '/usr/bin/python3']) {
-    const probe = spawnSync(python, ['-c', 'import jupyter_client, ipykernel'], { stdio: 'ignore' });
+    const probe = await run(python, ['-c', 'import jupyter_client, ipykernel']);
     if (probe.status === 0) return python;
   }
   return undefined;
 }
 
-export const JUPYTER_PYTHON = jupyterPython();
+export const JUPYTER_PYTHON = await jupyterPython();
 
 if (!JUPYTER_PYTHON) {
   process.stderr.write(

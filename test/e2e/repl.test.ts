@@ -504,14 +504,14 @@ describe.each(VARIANTS)(
 );
 
 describe('firstlight repl serve, a kernel that fails to start', () => {
-  it('says the kernel exited while starting, with what it wrote to stderr', () => {
+  it('says the kernel exited while starting, with what it wrote to stderr', async () => {
     const dir = home();
     // An interpreter that complains and exits before the kernel's handshake.
     const python = join(dir, 'broken-python');
     writeFileSync(python, '#!/bin/sh\necho "no module named fl_kernel, or worse" >&2\nexit 3\n');
     chmodSync(python, 0o755);
     writeFileSync(join(dir, 'firstlight.yaml'), `repl:\n  python: ${JSON.stringify(python)}\n`);
-    const r = runCli(['repl', 'serve', '--home', dir]);
+    const r = await runCli(['repl', 'serve', '--home', dir]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('the Python kernel (stdlib) exited while starting (exit code 3)');
     expect(r.stderr).toContain('no module named fl_kernel, or worse');

@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
+import { exampleHomeCopy, REPO_ROOT, run, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
 
 interface Packet {
   resumption: {
@@ -63,7 +62,7 @@ describe('resumption across processes', () => {
     expect(packet.resumption?.anchors.map((a) => a.text)).toEqual(ANCHORS.slice(2));
     expect(packet.resumption?.session_key).toBe('claude-session-1');
 
-    const markdown = runCli(['packet', '--home', home.dir, '--format', 'markdown']);
+    const markdown = await runCli(['packet', '--home', home.dir, '--format', 'markdown']);
     expect(markdown.status).toBe(0);
     const lines = markdown.stdout.split('\n');
     expect(lines[0]).toBe('# Resumption Context');
@@ -80,30 +79,38 @@ describe('resumption across processes', () => {
     const bootTail = async () =>
       structured<Packet>(await server.client.callTool({ name: 'bootstrap_session', arguments: {} }))
         .resumption?.stream_tail;
-    expect(runCli(['internalize', '--home', home.dir, '--tail', 'first words']).status).toBe(0);
+    expect((await runCli(['internalize', '--home', home.dir, '--tail', 'first words'])).status).toBe(0);
     expect(await bootTail()).toBe('first words');
     // The same length: size alone would miss it; mtime and the rename's new inode give it away.
-    expect(runCli(['internalize', '--home', home.dir, '--tail', 'other words']).status).toBe(0);
+    expect((await runCli(['internalize', '--home', home.dir, '--tail', 'other words'])).status).toBe(0);
     expect(await bootTail()).toBe('other words');
   });
 
-  it('firstlight internalize (tail on stdin) feeds the packet; bad input exits 2 with a hint', () => {
-    const stored = runCli(
+  it('firstlight internalize (tail on stdin) feeds the packet; bad input exits 2 with a hint', async () => {
+    const stored = await runCli(
       ['internalize', '--home', home.dir, '--tail', '-', '--anchor', 'one', '--anchor', 'two', '--json'],
       { input: TAIL },
     );
     expect(stored.status).toBe(0);
     expect(JSON.parse(stored.stdout)).toMatchObject({ stored: true, session_key: 'cli', anchors_stored: 2 });
-    const packet = JSON.parse(runCli(['packet', '--home', home.dir]).stdout) as Packet;
+    const packet = JSON.parse((await runCli(['packet', '--home', home.dir])).stdout) as Packet;
     expect(packet.resumption?.stream_tail).toBe(TAIL);
     expect(Object.keys(packet)[0]).toBe('resumption');
 
-    const human = runCli(['internalize', '--home', home.dir, '--tail', 'short words', '--anchor', 'three']);
+    const human = await runCli([
+      'internalize',
+      '--home',
+      home.dir,
+      '--tail',
+      'short words',
+      '--anchor',
+      'three',
+    ]);
     expect(human.stdout).toBe('firstlight: stored 11 characters of your last words; 3 anchors kept\n');
-    const long = runCli(['internalize', '--home', home.dir, '--anchor', 'x'.repeat(600)]);
+    const long = await runCli(['internalize', '--home', home.dir, '--anchor', 'x'.repeat(600)]);
     expect(long.status).toBe(2);
     expect(long.stderr).toMatch(/an anchor \(--anchor\) is 600 characters/);
-    const bad = runCli(['internalize', '--home', home.dir, '--tail', '   ']);
+    const bad = await runCli(['internalize', '--home', home.dir, '--tail', '   ']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(
       /nothing to internalize: --tail is empty and no --anchor given[\s\S]*fix: pass --tail/,
@@ -111,17 +118,19 @@ describe('resumption across processes', () => {
     expect(bad.stderr).not.toMatch(/stream_tail/);
   });
 
-  it('with nothing captured there is no resumption section', () => {
-    const markdown = runCli(['packet', '--home', home.dir, '--format', 'markdown']);
+  it('with nothing captured there is no resumption section', async () => {
+    const markdown = await runCli(['packet', '--home', home.dir, '--format', 'markdown']);
     expect(markdown.stdout.startsWith('# firstlight: session bootstrap')).toBe(true);
     expect(markdown.stdout).not.toContain('Resumption');
   });
 
   it('clear-after-inject: previews do not consume, the first real bootstrap does, across processes', async () => {
     appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  after_inject: clear\n');
-    expect(runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--anchor', 'stay']).status).toBe(0);
+    expect(
+      (await runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--anchor', 'stay'])).status,
+    ).toBe(0);
     for (let i = 0; i < 2; i++) {
-      expect(runCli(['packet', '--home', home.dir, '--format', 'markdown']).stdout).toContain(TAIL);
+      expect((await runCli(['packet', '--home', home.dir, '--format', 'markdown'])).stdout).toContain(TAIL);
     }
     {
       await using a = await serve();
@@ -136,15 +145,15 @@ describe('resumption across processes', () => {
     );
     expect(later.resumption?.stream_tail).toBe('');
     expect(later.resumption?.anchors.map((x) => x.text)).toEqual(['stay']);
-    const markdown = runCli(['packet', '--home', home.dir, '--format', 'markdown']).stdout;
+    const markdown = (await runCli(['packet', '--home', home.dir, '--format', 'markdown'])).stdout;
     expect(markdown.startsWith('# Resumption Context')).toBe(true);
     expect(markdown).not.toContain('interrupted mid-thought');
   });
 });
 
 describe('the SessionStart text names the session, so the agent’s own bootstrap matches it', () => {
-  const sessionStart = (sessionId: string, cwd: string) => {
-    const run = runCli(['hook', 'session-start', '--host', 'claude', '--home', home.dir], {
+  const sessionStart = async (sessionId: string, cwd: string) => {
+    const run = await runCli(['hook', 'session-start', '--host', 'claude', '--home', home.dir], {
       input: JSON.stringify({
         session_id: sessionId,
         source: 'startup',
@@ -164,8 +173,10 @@ describe('the SessionStart text names the session, so the agent’s own bootstra
 
   it('after_inject: clear — the hook takes the tail, and the bootstrap the text asks for still gets it', async () => {
     appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  after_inject: clear\n');
-    expect(runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--anchor', 'stay']).status).toBe(0);
-    const text = sessionStart('claude-s1', home.dir);
+    expect(
+      (await runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--anchor', 'stay'])).status,
+    ).toBe(0);
+    const text = await sessionStart('claude-s1', home.dir);
     expect(text.startsWith('# Resumption Context')).toBe(true);
     expect(text).toContain(TAIL);
     const args = requiredCall(text);
@@ -184,12 +195,21 @@ describe('the SessionStart text names the session, so the agent’s own bootstra
 
   it('scope: session — the session resumes from its own capture through the tool call too', async () => {
     appendFileSync(join(home.dir, 'firstlight.yaml'), 'resumption:\n  scope: session\n');
-    const stored = runCli(['internalize', '--home', home.dir, '--tail', TAIL, '--session-id', 'claude-s2']);
+    const stored = await runCli([
+      'internalize',
+      '--home',
+      home.dir,
+      '--tail',
+      TAIL,
+      '--session-id',
+      'claude-s2',
+    ]);
     expect(stored.status).toBe(0);
     expect(
-      runCli(['internalize', '--home', home.dir, '--tail', 'another session', '--session-id', 'x']).status,
+      (await runCli(['internalize', '--home', home.dir, '--tail', 'another session', '--session-id', 'x']))
+        .status,
     ).toBe(0);
-    const text = sessionStart('claude-s2', home.dir);
+    const text = await sessionStart('claude-s2', home.dir);
     expect(text).toContain(TAIL);
     const args = requiredCall(text);
     await using server = await serve();
@@ -205,7 +225,7 @@ describe('the SessionStart text names the session, so the agent’s own bootstra
 });
 
 describe('the Stop hook and a deliberate tail (built CLI)', () => {
-  it('internalize then stop keeps the deliberate tail; a later user turn + stop replaces it', () => {
+  it('internalize then stop keeps the deliberate tail; a later user turn + stop replaces it', async () => {
     const transcript = join(home.dir, 'transcript.jsonl');
     const session = 'e2e-deliberate';
     const line = (type: string, content: unknown, msAgo: number) =>
@@ -213,7 +233,7 @@ describe('the Stop hook and a deliberate tail (built CLI)', () => {
     // The turn began a minute ago; the agent internalized (now), then wrapped up.
     writeFileSync(transcript, line('user', 'Let us stop here for today.', 60_000));
     const deliberate = 'DELIBERATE: next is the budget rework, starting from the tail share';
-    expect(runCli(['internalize', '--home', home.dir, '--tail', deliberate]).status).toBe(0);
+    expect((await runCli(['internalize', '--home', home.dir, '--tail', deliberate])).status).toBe(0);
     appendFileSync(
       transcript,
       line('assistant', [{ type: 'text', text: 'Saved my thoughts. Anything else?' }], 0),
@@ -227,10 +247,10 @@ describe('the Stop hook and a deliberate tail (built CLI)', () => {
           last_assistant_message: lastMessage,
         }),
       });
-    expect(stop('Saved my thoughts. Anything else?').status).toBe(0);
-    const tailNow = () =>
-      (JSON.parse(runCli(['packet', '--home', home.dir]).stdout) as Packet).resumption?.stream_tail;
-    expect(tailNow()).toBe(deliberate);
+    expect((await stop('Saved my thoughts. Anything else?')).status).toBe(0);
+    const tailNow = async () =>
+      (JSON.parse((await runCli(['packet', '--home', home.dir])).stdout) as Packet).resumption?.stream_tail;
+    expect(await tailNow()).toBe(deliberate);
 
     // The user speaks again: that turn's Stop takes the newest words as usual.
     appendFileSync(transcript, line('user', 'One more thing: rename the flag.', -1000));
@@ -238,13 +258,13 @@ describe('the Stop hook and a deliberate tail (built CLI)', () => {
       transcript,
       line('assistant', [{ type: 'text', text: 'Renamed it; the flag is now' }], -2000),
     );
-    expect(stop('Renamed it; the flag is now').status).toBe(0);
-    expect(tailNow()).toBe('Renamed it; the flag is now');
+    expect((await stop('Renamed it; the flag is now')).status).toBe(0);
+    expect(await tailNow()).toBe('Renamed it; the flag is now');
   });
 });
 
 describe('transcript extraction memory, in a real process', () => {
-  it('reads a 50 MB transcript from the end with a small max RSS (whole-file read as the peer)', () => {
+  it('reads a 50 MB transcript from the end with a small max RSS (whole-file read as the peer)', async () => {
     const t = tempDir('firstlight-rss-');
     try {
       const file = join(t.dir, 'big.jsonl');
@@ -274,7 +294,7 @@ describe('transcript extraction memory, in a real process', () => {
         message: { id: 'm2', content: [{ type: 'text', text: 'Closing words.' }] },
       });
       closeSync(fd);
-      const measure = (mode: string) => {
+      const measure = async (mode: string) => {
         const script = `
           const { extractTranscriptTail } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'resume', 'index.js'))});
           const { readFileSync } = await import('node:fs');
@@ -282,13 +302,13 @@ describe('transcript extraction memory, in a real process', () => {
           if (${JSON.stringify(mode)} === 'extract') out = extractTranscriptTail(${JSON.stringify(file)}).stream_tail;
           if (${JSON.stringify(mode)} === 'whole') out = readFileSync(${JSON.stringify(file)}, 'utf8').split('\\n').length;
           process.stdout.write(JSON.stringify({ out, maxRss: process.resourceUsage().maxRSS * 1024 }));`;
-        const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-        expect(run.status, run.stderr).toBe(0);
-        return JSON.parse(run.stdout) as { out: unknown; maxRss: number };
+        const ran = await run(process.execPath, ['--input-type=module', '-e', script]);
+        expect(ran.status, ran.stderr).toBe(0);
+        return JSON.parse(ran.stdout) as { out: unknown; maxRss: number };
       };
-      const base = measure('none');
-      const extract = measure('extract');
-      const whole = measure('whole');
+      const base = await measure('none');
+      const extract = await measure('extract');
+      const whole = await measure('whole');
       expect(extract.out).toBe('Opening words.\n\nClosing words.');
       const MB = 1024 * 1024;
       // Measured: about +2 MB over a bare process that loads the module; a whole-file read is ~+100 MB.

@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvokeResult, JournalEntry } from '../../src/runtime/index.js';
-import { CLI, REPO_ROOT, runCli, tempDir } from '../helpers/index.js';
+import { CLI, REPO_ROOT, run, runCli, tempDir } from '../helpers/index.js';
 
 /**
  * The runtime's first run, as a new user meets it: a plain `firstlight init`, then the README's
@@ -19,15 +18,14 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
   let bin: string;
 
   /** Runs a shell script with `firstlight` on PATH (the CLI under test) and the temp home. */
-  const sh = (script: string) =>
-    spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+  const sh = async (script: string) =>
+    await run('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: work,
-      encoding: 'utf8',
-      timeout: 120_000,
+      timeoutMs: 120_000,
       env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, FIRSTLIGHT_HOME: home },
     });
-  const invoke = (args: string[]) => {
-    const run = runCli(['invoke', '--home', home, '--json', ...args], { cwd: work, timeoutMs: 60_000 });
+  const invoke = async (args: string[]) => {
+    const run = await runCli(['invoke', '--home', home, '--json', ...args], { cwd: work, timeoutMs: 60_000 });
     return { code: run.status, result: JSON.parse(run.stdout) as InvokeResult, stderr: run.stderr };
   };
 
@@ -45,7 +43,7 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     'scripted:explorer',
   ];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     root = tempDir('firstlight-first-run-');
     home = join(root.dir, 'home');
     work = join(root.dir, 'work');
@@ -54,7 +52,7 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     mkdirSync(bin);
     writeFileSync(join(bin, 'firstlight'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
     chmodSync(join(bin, 'firstlight'), 0o755);
-    const init = sh('firstlight init');
+    const init = await sh('firstlight init');
     expect(init.status, init.stderr).toBe(0);
   });
   afterAll(() => root.dispose());
@@ -70,17 +68,19 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     ]);
   });
 
-  it("runs the README's runtime commands as written", () => {
+  it("runs the README's runtime commands as written", async () => {
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     const section = /^## Run a persona\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
     const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks.length, 'the README has a "Run a persona" section with a sh block').toBeGreaterThan(0);
     for (const block of blocks) {
-      const run = sh(block);
+      const run = await sh(block);
       expect(run.status, `${block}\n${run.stdout}\n${run.stderr}`).toBe(0);
     }
     // What they did is in the home's ledger: the explorer's synthesis handed to the planner.
-    const journal = runCli(['journal', '--home', home, '--json', '--type', 'transition'], { cwd: work });
+    const journal = await runCli(['journal', '--home', home, '--json', '--type', 'transition'], {
+      cwd: work,
+    });
     const transitions = (JSON.parse(journal.stdout) as { entries: JournalEntry[] }).entries;
     expect(transitions.map((e) => e.title.replace(/ \(.*$/, ''))).toEqual([
       'transition: exploration → planning',
@@ -88,8 +88,8 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     ]);
   });
 
-  it('runtime demo runs the whole workflow in a temporary project and tells the journal as a story', () => {
-    const run = sh('firstlight runtime demo');
+  it('runtime demo runs the whole workflow in a temporary project and tells the journal as a story', async () => {
+    const run = await sh('firstlight runtime demo');
     expect(run.status, run.stderr).toBe(0);
     for (const role of ['explorer', 'planner', 'builder', 'validator', 'resolver'])
       expect(run.stdout).toContain(`as ${role} (`);
@@ -101,15 +101,15 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     expect(readdirSync(work).filter((name) => name.startsWith('.firstlight'))).toEqual([]);
   });
 
-  it("invoke takes the profile's role_default when --role is omitted", () => {
-    const { code, result } = invoke(EXPLORE);
+  it("invoke takes the profile's role_default when --role is omitted", async () => {
+    const { code, result } = await invoke(EXPLORE);
     expect(code, JSON.stringify(result.meta)).toBe(0);
     expect(result.meta.role).toBe('explorer');
     expect(result.meta.mode).toBe('exploration');
   });
 
-  it('--governance reaches a validator by pointer; --context reaches a planner and is refused to a validator', () => {
-    const synthesis = invoke(EXPLORE).result.meta.handoff_id!;
+  it('--governance reaches a validator by pointer; --context reaches a planner and is refused to a validator', async () => {
+    const synthesis = (await invoke(EXPLORE)).result.meta.handoff_id!;
     const context = join(work, 'context.yaml');
     writeFileSync(
       context,
@@ -121,7 +121,7 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
       script,
       `record: received.jsonl\n${readFileSync(join(REPO_ROOT, 'examples', 'sessions', 'planner.yaml'), 'utf8')}`,
     );
-    const plan = invoke([
+    const plan = await invoke([
       '--persona',
       'planner',
       '--surface',
@@ -160,11 +160,11 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
       '--substrate',
       'scripted:validator',
     ];
-    const refused = invoke([...validator, '--context', context]);
+    const refused = await invoke([...validator, '--context', context]);
     expect(refused.result.meta.refusal_reason).toBe('validator_extra_context');
     expect(refused.result.meta.detail).toMatch(/2 message\(s\) of prior conversation/);
     // A governance pointer is the one extra a validator takes: it gets past fresh context.
-    const governed = invoke([
+    const governed = await invoke([
       ...validator,
       '--governance',
       'klappy://canon/constraints/critic-cannot-be-resolver',
@@ -172,8 +172,8 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     expect(governed.result.meta.refusal_reason).toBe('no_builder_handoff');
   });
 
-  it('a persona that is not there gets a hint that names the file to create', () => {
-    const run = runCli(
+  it('a persona that is not there gets a hint that names the file to create', async () => {
+    const run = await runCli(
       [
         'invoke',
         '--home',

@@ -132,8 +132,8 @@ export function runtimeFixture() {
         },
       };
     },
-    invoke(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Invoked {
-      const run = runCli(['invoke', '--home', home.dir, '--project', project.dir, '--json', ...args], {
+    async invoke(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<Invoked> {
+      const run = await runCli(['invoke', '--home', home.dir, '--project', project.dir, '--json', ...args], {
         cwd: project.dir,
         timeoutMs: 60_000,
         ...(options.env ? { env: options.env } : {}),
@@ -151,14 +151,14 @@ export function runtimeFixture() {
      * ledger (the team persona, from an imported plan), so it traces to that session's
      * transition. Returns its id.
      */
-    builtArtifact(persona = 'team'): string {
+    async builtArtifact(persona = 'team'): Promise<string> {
       n++;
       const plan = file(`built-plan-${n}.json`, HANDOFFS.plan);
       const script = file(
         `built-script-${n}.yaml`,
         stringify({ steps: [{ text: 'Built.', output: DELIVERABLES.builder }] }),
       );
-      const run = runCli(
+      const run = await runCli(
         [
           'invoke',
           '--home',
@@ -188,8 +188,10 @@ export function runtimeFixture() {
         throw new Error(`the builder produced no artifact (exit ${run.status}): ${run.stdout}`);
       return id;
     },
-    journal(args: string[] = []): { code: number | null; entries: JournalEntry[]; stdout: string } {
-      const run = runCli(['journal', '--home', home.dir, '--project', project.dir, '--json', ...args], {
+    async journal(
+      args: string[] = [],
+    ): Promise<{ code: number | null; entries: JournalEntry[]; stdout: string }> {
+      const run = await runCli(['journal', '--home', home.dir, '--project', project.dir, '--json', ...args], {
         cwd: project.dir,
       });
       return {
@@ -198,9 +200,10 @@ export function runtimeFixture() {
         stdout: run.stdout,
       };
     },
-    journalText(args: string[] = []): string {
-      return runCli(['journal', '--home', home.dir, '--project', project.dir, ...args], { cwd: project.dir })
-        .stdout;
+    async journalText(args: string[] = []): Promise<string> {
+      return (
+        await runCli(['journal', '--home', home.dir, '--project', project.dir, ...args], { cwd: project.dir })
+      ).stdout;
     },
     dispose(): void {
       home.dispose();

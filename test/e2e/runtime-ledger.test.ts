@@ -50,7 +50,7 @@ describe('firstlight invoke: codes and the journal', { timeout: 180_000 }, () =>
       FAILURE_CODES: readonly string[];
     };
     const synthesis = fx.file('codes-synthesis.json', HANDOFFS.synthesis);
-    const artifact = fx.builtArtifact('codes');
+    const artifact = await fx.builtArtifact('codes');
     const outcome = {
       outcome: { type: 'handoff_insufficient', missing: ['x'], proposed_resolution: 'maybe later' },
     };
@@ -82,7 +82,7 @@ describe('firstlight invoke: codes and the journal', { timeout: 180_000 }, () =>
     ];
     const emitted = new Set<string>();
     for (const [expected, args] of cases) {
-      const { code, result } = fx.invoke(args);
+      const { code, result } = await fx.invoke(args);
       expect(code, `${expected}: ${JSON.stringify(result.meta)}`).toBe(1);
       expect(result.meta.failure_reason).toBe(expected);
       emitted.add(result.meta.failure_reason!);
@@ -90,49 +90,51 @@ describe('firstlight invoke: codes and the journal', { timeout: 180_000 }, () =>
     expect([...emitted].sort()).toEqual([...runtime.FAILURE_CODES].sort());
   });
 
-  it("journal cells keep their characters: a value's ';' is escaped, never rewritten", () => {
+  it("journal cells keep their characters: a value's ';' is escaped, never rewritten", async () => {
     const override = fx.file(
       'semicolon-override.yaml',
       'type: operator_collapsed_modes\nmodes_collapsed: [execution]\n',
     );
-    const { result } = fx.invoke([...base('builder'), '--override', override, ...NO_SUBSTRATE]);
+    const { result } = await fx.invoke([...base('builder'), '--override', override, ...NO_SUBSTRATE]);
     expect(result.meta.refusal_reason).toBe('invalid_override');
     expect(result.meta.detail).toContain(';');
-    const row = fx.journal(['--type', 'refusal']).entries.find((e) => e.session === result.meta.session_id);
+    const row = (await fx.journal(['--type', 'refusal'])).entries.find(
+      (e) => e.session === result.meta.session_id,
+    );
     expect(row?.fields.detail).toBe(result.meta.detail);
   });
 
-  it('journal --type open finds the open facet (handoff_insufficient, turn_yielded)', () => {
-    fx.invoke([
+  it('journal --type open finds the open facet (handoff_insufficient, turn_yielded)', async () => {
+    await fx.invoke([
       ...base('observer', 'sidebar-chat', 'assistant'),
       ...scripted({ steps: [{ text: 'Staging or production?' }] }),
     ]);
-    const open = fx.journal(['--type', 'open']).entries;
+    const open = (await fx.journal(['--type', 'open'])).entries;
     expect(open.length).toBeGreaterThan(0);
     expect(open.every((e) => e.facet === 'open')).toBe(true);
     expect(open.map((e) => e.kind)).toContain('turn_yielded');
   });
 
-  it('a same_session_transition refusal is journaled under a new session id, with the role that was asked for', () => {
-    const explorer = fx.invoke([
+  it('a same_session_transition refusal is journaled under a new session id, with the role that was asked for', async () => {
+    const explorer = await fx.invoke([
       ...base('explorer'),
       ...scripted({ steps: [{ text: 'x', output: DELIVERABLES.explorer }] }),
     ]);
     const id = explorer.result.meta.session_id;
-    const { code, result } = fx.invoke([...base('planner'), '--continue', id, ...NO_SUBSTRATE]);
+    const { code, result } = await fx.invoke([...base('planner'), '--continue', id, ...NO_SUBSTRATE]);
     expect(code).toBe(3);
     expect(result.meta.refusal_reason).toBe('same_session_transition');
     expect(result.meta.session_id).not.toBe(id);
-    const row = fx
-      .journal(['--type', 'refusal'])
-      .entries.find((e) => e.fields.reason === 'same_session_transition');
+    const row = (await fx.journal(['--type', 'refusal'])).entries.find(
+      (e) => e.fields.reason === 'same_session_transition',
+    );
     expect(row?.session).toBe(result.meta.session_id);
     expect(row?.fields.role).toBe('planner');
     expect(row?.fields.continue).toBe(id);
   });
 
-  it('details read as English: "an artifact", "an acknowledgement"', () => {
-    const { result } = fx.invoke([...base('validator'), ...NO_SUBSTRATE]);
+  it('details read as English: "an artifact", "an acknowledgement"', async () => {
+    const { result } = await fx.invoke([...base('validator'), ...NO_SUBSTRATE]);
     expect(result.meta.refusal_reason).toBe('missing_handoff');
     expect(result.meta.detail).toMatch(/needs an artifact or revision handoff/);
   });

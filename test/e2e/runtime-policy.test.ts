@@ -13,13 +13,13 @@ import {
  * row, and no substrate touched (its script does not even exist); every allowed combination
  * completes on the scripted substrate.
  */
-describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
+describe('firstlight invoke: the policy table', { timeout: 120_000 }, () => {
   let fx: RuntimeFixture;
   const base = (role: string, surface = 'audit', engagement = 'agent') =>
     roleArgs('team', role, surface, engagement);
   let files: Record<string, string>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     fx = runtimeFixture();
     files = {
       synthesis: fx.file('synthesis.json', HANDOFFS.synthesis),
@@ -29,7 +29,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
         content: { assumptions: ['a'], scope: { in: ['x'], out: [] } },
       }),
       artifact: fx.file('artifact.json', HANDOFFS.artifact),
-      built: fx.builtArtifact(),
+      built: await fx.builtArtifact(),
       findings: fx.file('findings.json', HANDOFFS.findings),
       skip: fx.file(
         'skip.yaml',
@@ -125,31 +125,31 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
 
   it.each(refusals)(
     'refuses %s: exit 3, meta.refusal_reason, a journal row, no substrate',
-    (_name, args, reason, detail) => {
-      const { code, result } = fx.invoke([...args(), ...NO_SUBSTRATE]);
+    async (_name, args, reason, detail) => {
+      const { code, result } = await fx.invoke([...args(), ...NO_SUBSTRATE]);
       expect(result.status).toBe('refused');
       expect(result.meta.refusal_reason).toBe(reason);
       expect(result.meta.detail).toMatch(detail);
       expect(result.output).toBeNull();
       expect(code).toBe(3);
-      const rows = fx
-        .journal(['--type', 'refusal'])
-        .entries.filter((e) => e.session === result.meta.session_id);
+      const rows = (await fx.journal(['--type', 'refusal'])).entries.filter(
+        (e) => e.session === result.meta.session_id,
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]!.title).toContain(reason);
       expect(rows[0]!.type).toBe('C');
     },
   );
 
-  it('refuses continuing a session into another mode (same_session_transition)', () => {
+  it('refuses continuing a session into another mode (same_session_transition)', async () => {
     const ask = fx.script({ steps: [{ text: 'Which service do you mean?' }] });
-    const first = fx.invoke([
+    const first = await fx.invoke([
       ...base('explorer', 'sidebar-chat', 'assistant'),
       '--substrate',
       `scripted:${ask.path}`,
     ]);
     expect(first.result.outcome).toEqual({ type: 'turn_yielded', question: 'Which service do you mean?' });
-    const { code, result } = fx.invoke([
+    const { code, result } = await fx.invoke([
       ...base('planner', 'sidebar-chat', 'assistant'),
       '--continue',
       first.result.meta.session_id,
@@ -158,9 +158,9 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     expect(code).toBe(3);
     expect(result.meta.refusal_reason).toBe('same_session_transition');
     expect(
-      fx
-        .journal(['--type', 'refusal'])
-        .entries.some((e) => e.title.startsWith('refusal: same_session_transition')),
+      (await fx.journal(['--type', 'refusal'])).entries.some((e) =>
+        e.title.startsWith('refusal: same_session_transition'),
+      ),
     ).toBe(true);
   });
 
@@ -198,26 +198,25 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     ],
   ];
 
-  it.each(allowed)('completes %s on the scripted substrate', (_name, role, args) => {
+  it.each(allowed)('completes %s on the scripted substrate', async (_name, role, args) => {
     const deliverable = DELIVERABLES[role];
     const script = fx.script({
       steps: [{ text: `${role} done.`, ...(deliverable ? { output: deliverable } : {}) }],
     });
-    const { code, result, stderr } = fx.invoke([...args(), '--substrate', `scripted:${script.path}`]);
+    const { code, result, stderr } = await fx.invoke([...args(), '--substrate', `scripted:${script.path}`]);
     expect(result.status, `${stderr}${result.meta.detail ?? ''}`).toBe('completed');
     expect(code).toBe(0);
     expect(script.received()).toHaveLength(1);
-    const kinds = fx
-      .journal()
-      .entries.filter((e) => e.session === result.meta.session_id)
+    const kinds = (await fx.journal()).entries
+      .filter((e) => e.session === result.meta.session_id)
       .map((e) => e.kind);
     expect(kinds[0]).toBe('session_start');
     expect(kinds).toContain('session_end');
     if (deliverable && !result.meta.override) expect(kinds).toContain('transition');
   });
 
-  it('journals the acknowledged skip and the override at start and end, and tags override output', () => {
-    const entries = fx.journal().entries;
+  it('journals the acknowledged skip and the override at start and end, and tags override output', async () => {
+    const entries = (await fx.journal()).entries;
     const ack = entries.find((e) => e.kind === 'acknowledgement');
     expect(ack?.content).toContain('throwaway spike');
     const starts = entries.filter((e) => e.kind === 'override_start');
@@ -228,9 +227,9 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     expect(starts[0]!.session).toBe(ends[0]!.session);
   });
 
-  it('an override unions the tool sets of the collapsed modes only and is not carried to another session', () => {
+  it('an override unions the tool sets of the collapsed modes only and is not carried to another session', async () => {
     const script = fx.script({ steps: [{ text: 'patched', output: DELIVERABLES.validator }] });
-    const under = fx.invoke([
+    const under = await fx.invoke([
       ...base('validator'),
       '--override',
       files.override!,
@@ -244,7 +243,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     expect(under.result.meta.tools).toContain('Write');
     expect(script.received()[0]!.tools.map((t) => t.name)).toContain('Write');
     // The same validator without the override: Write is refused again.
-    const after = fx.invoke([
+    const after = await fx.invoke([
       ...base('validator'),
       '--handoff',
       files.artifact!,
@@ -260,7 +259,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
       reason: 'design review in an hour needs options and a plan from one sitting',
       acknowledged_risks: ['the plan inherits the exploration framing'],
     });
-    const refused = fx.invoke([
+    const refused = await fx.invoke([
       ...base('explorer'),
       '--override',
       narrow,
@@ -271,12 +270,12 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     expect(refused.result.meta.refusal_reason).toBe('mutating_tools_for_role');
   });
 
-  it('assistant engagement through the CLI: the question yields the turn, --continue carries the session on', () => {
+  it('assistant engagement through the CLI: the question yields the turn, --continue carries the session on', async () => {
     const task = fx.file('task.txt', 'What should we cache?');
     const script = fx.script({
       runs: [{ steps: [{ text: 'Staging or production?' }] }, { steps: [{ text: 'Production, then.' }] }],
     });
-    const first = fx.invoke([
+    const first = await fx.invoke([
       '--persona',
       'team',
       '--role',
@@ -294,7 +293,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     expect(first.code).toBe(5);
     expect(first.result.outcome).toEqual({ type: 'turn_yielded', question: 'Staging or production?' });
     // Persona, role, surface and engagement come from the saved session.
-    const second = fx.invoke([
+    const second = await fx.invoke([
       '--continue',
       first.result.meta.session_id,
       '--task',
@@ -313,10 +312,10 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('bad usage exits 2: an unknown role, an unknown surface, a mode that contradicts the role', () => {
-    expect(fx.invoke([...base('conductor'), ...NO_SUBSTRATE]).code).toBe(2);
-    expect(fx.invoke([...base('explorer', 'billboard'), ...NO_SUBSTRATE]).code).toBe(2);
-    expect(fx.invoke([...base('explorer'), '--mode', 'execution', ...NO_SUBSTRATE]).code).toBe(2);
-    expect(fx.invoke([...base('explorer'), '--substrate', 'quantum-oracle']).code).toBe(2);
+  it('bad usage exits 2: an unknown role, an unknown surface, a mode that contradicts the role', async () => {
+    expect((await fx.invoke([...base('conductor'), ...NO_SUBSTRATE])).code).toBe(2);
+    expect((await fx.invoke([...base('explorer', 'billboard'), ...NO_SUBSTRATE])).code).toBe(2);
+    expect((await fx.invoke([...base('explorer'), '--mode', 'execution', ...NO_SUBSTRATE])).code).toBe(2);
+    expect((await fx.invoke([...base('explorer'), '--substrate', 'quantum-oracle'])).code).toBe(2);
   });
 });

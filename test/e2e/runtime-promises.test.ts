@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { HandoffRecord, JournalEntry } from '../../src/runtime/index.js';
-import { CLI, runCli, tempDir } from '../helpers/index.js';
+import { CLI, run, runCli, tempDir } from '../helpers/index.js';
 import {
   DELIVERABLES,
   HANDOFFS,
@@ -26,7 +25,8 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
   const base = (role: string, surface = 'audit', engagement = 'agent') =>
     roleArgs('team', role, surface, engagement);
   const scripted = (value: Record<string, unknown>) => fx.scripted(value);
-  const entries = (type: string): JournalEntry[] => fx.journal(['--type', type]).entries;
+  const entries = async (type: string): Promise<JournalEntry[]> =>
+    (await fx.journal(['--type', type])).entries;
   const stored = (id: string): HandoffRecord =>
     JSON.parse(
       readFileSync(join(fx.project, '.firstlight', 'handoffs', `${id}.json`), 'utf8'),
@@ -38,7 +38,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
   afterAll(() => fx.dispose());
 
   describe('the tool lock is a lock', () => {
-    it('a continued session keeps exactly its locked set; naming another tool is refused (tool_set_locked) and journaled', () => {
+    it('a continued session keeps exactly its locked set; naming another tool is refused (tool_set_locked) and journaled', async () => {
       const plan = fx.file('lock-plan.json', HANDOFFS.plan);
       const script = fx.script({
         runs: [
@@ -46,7 +46,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
           { steps: [{ text: 'Building the cache module.', output: DELIVERABLES.builder }] },
         ],
       });
-      const first = fx.invoke([
+      const first = await fx.invoke([
         ...base('builder', 'sidebar-chat', 'assistant'),
         '--handoff',
         plan,
@@ -59,7 +59,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(first.result.meta.tools).toEqual(['Read']);
       const id = first.result.meta.session_id;
 
-      const widened = fx.invoke([
+      const widened = await fx.invoke([
         '--continue',
         id,
         '--task',
@@ -75,13 +75,13 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(widened.result.status).toBe('refused');
       expect(widened.result.meta.refusal_reason).toBe('tool_set_locked');
       expect(widened.result.meta.detail).toMatch(/Write, Bash/);
-      const refusal = entries('refusal').find((e) => e.fields.reason === 'tool_set_locked');
+      const refusal = (await entries('refusal')).find((e) => e.fields.reason === 'tool_set_locked');
       expect(refusal?.fields.continue).toBe(id);
       // Journaled under its own new session id, never into the session it named.
       expect(refusal?.session).not.toBe(id);
       expect(script.received()).toHaveLength(1);
 
-      const resumed = fx.invoke([
+      const resumed = await fx.invoke([
         '--continue',
         id,
         '--task',
@@ -96,9 +96,9 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
   });
 
   describe('provenance by content hash', () => {
-    it('a hand-written artifact file is refused to a validator (no_builder_handoff); with a skip acknowledgement it is imported, hashed and journaled', () => {
+    it('a hand-written artifact file is refused to a validator (no_builder_handoff); with a skip acknowledgement it is imported, hashed and journaled', async () => {
       const forged = fx.file('forged-artifact.json', HANDOFFS.artifact);
-      const refused = fx.invoke([...base('validator'), '--handoff', forged, ...NO_SUBSTRATE]);
+      const refused = await fx.invoke([...base('validator'), '--handoff', forged, ...NO_SUBSTRATE]);
       expect(refused.code).toBe(3);
       expect(refused.result.meta.refusal_reason).toBe('no_builder_handoff');
       expect(refused.result.meta.detail).toMatch(/skip acknowledgement/);
@@ -107,7 +107,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
         'skip-build.yaml',
         'kind: skip\nacknowledgement: the artifact was built outside this ledger; its build is not on record here\n',
       );
-      const accepted = fx.invoke([
+      const accepted = await fx.invoke([
         ...base('validator'),
         '--handoff',
         forged,
@@ -117,20 +117,22 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       ]);
       expect(accepted.result.status, accepted.result.meta.detail).toBe('completed');
       const importedId = accepted.result.meta.handoff_inputs[0]!;
-      const imported = entries('import').find((e) => e.fields.handoff === importedId);
+      const imported = (await entries('import')).find((e) => e.fields.handoff === importedId);
       expect(imported?.fields.sha256).toMatch(/^[0-9a-f]{64}$/);
-      const ack = entries('acknowledgement').find((e) => e.session === accepted.result.meta.session_id);
+      const ack = (await entries('acknowledgement')).find(
+        (e) => e.session === accepted.result.meta.session_id,
+      );
       expect(ack?.fields.imported).toBe(importedId);
     });
 
-    it('a built artifact carries its sha256 in its transition row and names that row by a project-relative path', () => {
-      const id = fx.builtArtifact();
+    it('a built artifact carries its sha256 in its transition row and names that row by a project-relative path', async () => {
+      const id = await fx.builtArtifact();
       const record = stored(id);
       expect(record.journal).toMatch(/^\.firstlight\/journal\/\d{4}-\d{2}-\d{2}\.tsv#s-/);
-      const row = entries('transition').find((e) => e.fields.handoff === id);
+      const row = (await entries('transition')).find((e) => e.fields.handoff === id);
       const bytes = readFileSync(join(fx.project, '.firstlight', 'handoffs', `${id}.json`));
       expect(row?.fields.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-      const ok = fx.invoke([
+      const ok = await fx.invoke([
         ...base('validator'),
         '--handoff',
         id,
@@ -139,33 +141,33 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(ok.result.status, ok.result.meta.detail).toBe('completed');
     });
 
-    it('a stored handoff changed after its transition was journaled is refused, naming it', () => {
-      const id = fx.builtArtifact();
+    it('a stored handoff changed after its transition was journaled is refused, naming it', async () => {
+      const id = await fx.builtArtifact();
       const file = join(fx.project, '.firstlight', 'handoffs', `${id}.json`);
       const record = JSON.parse(readFileSync(file, 'utf8')) as { content: { claims: { does: string[] } } };
       record.content.claims.does = ['everything, flawlessly'];
       writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-      const refused = fx.invoke([...base('validator'), '--handoff', id, ...NO_SUBSTRATE]);
+      const refused = await fx.invoke([...base('validator'), '--handoff', id, ...NO_SUBSTRATE]);
       expect(refused.code).toBe(3);
       expect(refused.result.meta.refusal_reason).toBe('handoff_unverified');
       expect(refused.result.meta.detail).toContain(id);
       expect(refused.result.meta.detail).toMatch(/changed after it was stored/);
     });
 
-    it('a handoff file dropped into the store by hand, claiming a builder session, is refused', () => {
-      const real = stored(fx.builtArtifact());
+    it('a handoff file dropped into the store by hand, claiming a builder session, is refused', async () => {
+      const real = stored(await fx.builtArtifact());
       const forgedId = 'artifact-0f0f0f0f';
       writeFileSync(
         join(fx.project, '.firstlight', 'handoffs', `${forgedId}.json`),
         JSON.stringify({ ...real, id: forgedId, content: { ...real.content, artifact: 'src/other.ts' } }),
       );
-      const refused = fx.invoke([...base('validator'), '--handoff', forgedId, ...NO_SUBSTRATE]);
+      const refused = await fx.invoke([...base('validator'), '--handoff', forgedId, ...NO_SUBSTRATE]);
       expect(refused.result.meta.refusal_reason).toBe('handoff_unverified');
       expect(refused.result.meta.detail).toContain(forgedId);
     });
 
-    it('a moved (cloned) project keeps a valid ledger', () => {
-      const id = fx.builtArtifact();
+    it('a moved (cloned) project keeps a valid ledger', async () => {
+      const id = await fx.builtArtifact();
       const moved = tempDir('firstlight-moved-');
       try {
         cpSync(fx.project, moved.dir, { recursive: true });
@@ -174,7 +176,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
         expect(existsSync(join(moved.dir, ref))).toBe(true);
         const script = join(moved.dir, 'moved-script.yaml');
         writeFileSync(script, stringify({ steps: [{ text: 'Checked.', output: DELIVERABLES.validator }] }));
-        const run = runCli(
+        const run = await runCli(
           [
             'invoke',
             '--home',
@@ -212,9 +214,9 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       },
     };
 
-    it('a finding that proposes a redesign earns the bounded retry, then fails redesign_instead_of_finding', () => {
-      const artifact = fx.builtArtifact();
-      const recovered = fx.invoke([
+    it('a finding that proposes a redesign earns the bounded retry, then fails redesign_instead_of_finding', async () => {
+      const artifact = await fx.builtArtifact();
+      const recovered = await fx.invoke([
         ...base('validator'),
         '--handoff',
         artifact,
@@ -231,7 +233,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       const script = fx.script({
         runs: [0, 1, 2].map(() => ({ steps: [{ text: 'Findings.', output: redesign }] })),
       });
-      const failed = fx.invoke([
+      const failed = await fx.invoke([
         ...base('validator'),
         '--handoff',
         artifact,
@@ -246,7 +248,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(script.received()[1]!.messages.at(-1)!.content).toMatch(/propose a redesign/);
     });
 
-    it('override_lineage follows an override-produced handoff downstream, transitively; override_end lists calls made and denied', () => {
+    it('override_lineage follows an override-produced handoff downstream, transitively; override_end lists calls made and denied', async () => {
       const override = fx.file('lineage-override.yaml', {
         type: 'operator_collapsed_modes',
         modes_collapsed: ['execution', 'validation'],
@@ -254,7 +256,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
         acknowledged_risks: ['the validator shares context with the builder'],
       });
       const plan = fx.file('lineage-plan.json', HANDOFFS.plan);
-      const build = fx.invoke([
+      const build = await fx.invoke([
         ...base('builder', 'code-output'),
         '--handoff',
         plan,
@@ -279,11 +281,11 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       const overrideSession = build.result.meta.session_id;
       expect(build.result.meta.override_lineage).toEqual([overrideSession]);
       expect(stored(build.result.meta.handoff_id!).override_lineage).toEqual([overrideSession]);
-      const end = entries('override_end').find((e) => e.session === overrideSession);
+      const end = (await entries('override_end')).find((e) => e.session === overrideSession);
       expect(end?.fields.tool_calls).toBe('Read');
       expect(end?.fields.denied).toBe('Write');
 
-      const audit = fx.invoke([
+      const audit = await fx.invoke([
         ...base('validator'),
         '--handoff',
         build.result.meta.handoff_id!,
@@ -293,23 +295,25 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(audit.result.meta.override_produced).toBeUndefined();
       expect(audit.result.meta.override_lineage).toEqual([overrideSession]);
       expect(audit.result.output?.override_lineage).toEqual([overrideSession]);
-      const fix = fx.invoke([
+      const fix = await fx.invoke([
         ...base('resolver', 'code-output'),
         '--handoff',
         audit.result.meta.handoff_id!,
         ...scripted({ steps: [{ text: 'Fixed.', output: DELIVERABLES.resolver }] }),
       ]);
       expect(stored(fix.result.meta.handoff_id!).override_lineage).toEqual([overrideSession]);
-      const transition = entries('transition').find((e) => e.fields.handoff === fix.result.meta.handoff_id);
+      const transition = (await entries('transition')).find(
+        (e) => e.fields.handoff === fix.result.meta.handoff_id,
+      );
       expect(transition?.fields.override_lineage).toBe(overrideSession);
     });
 
-    it('proposed_resolution takes the canon three only: anything else is an invalid outcome, retried, then failed', () => {
+    it('proposed_resolution takes the canon three only: anything else is an invalid outcome, retried, then failed', async () => {
       const synthesis = fx.file('outcome-synthesis.json', HANDOFFS.synthesis);
       const outcome = (proposed_resolution: string) => ({
         outcome: { type: 'handoff_insufficient', missing: ['the tradeoffs'], proposed_resolution },
       });
-      const recovered = fx.invoke([
+      const recovered = await fx.invoke([
         ...base('planner', 'code-output'),
         '--handoff',
         synthesis,
@@ -325,7 +329,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
         type: 'handoff_insufficient',
         proposed_resolution: 'request clarification from upstream author',
       });
-      const failed = fx.invoke([
+      const failed = await fx.invoke([
         ...base('planner', 'code-output'),
         '--handoff',
         synthesis,
@@ -336,7 +340,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(failed.result.meta.detail).toMatch(/request fresh upstream session/);
     });
 
-    it('handoff_insufficient (4) and turn_yielded (5) have their own exit codes, so a shell chain stops', () => {
+    it('handoff_insufficient (4) and turn_yielded (5) have their own exit codes, so a shell chain stops', async () => {
       const synthesis = fx.file('chain-synthesis.json', HANDOFFS.synthesis);
       const script = fx.script({
         steps: [
@@ -353,14 +357,13 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
         ],
       });
       const marker = join(fx.project, 'chain-went-on');
-      const chain = spawnSync(
+      const chain = await run(
         'bash',
         [
           '-c',
           `node "$CLI" invoke --home "$HOME_DIR" --project "$PROJECT" --persona team --role planner --surface code-output --engagement agent --task plan --handoff "$SYNTHESIS" --substrate "scripted:$SCRIPT" >/dev/null && touch "$MARKER"; echo $?`,
         ],
         {
-          encoding: 'utf8',
           env: {
             ...process.env,
             CLI,
@@ -374,7 +377,7 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       );
       expect(chain.stdout.trim()).toBe('4');
       expect(() => readFileSync(marker)).toThrow();
-      const yielded = fx.invoke([
+      const yielded = await fx.invoke([
         ...base('observer', 'sidebar-chat', 'assistant'),
         ...scripted({ steps: [{ text: 'Which environment?' }] }),
       ]);
@@ -383,9 +386,9 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
   });
 
   describe('post-processing never changes identifiers or structure', () => {
-    it('ids, keys, URIs and numbers pass the neutral voice untouched; only prose strings are stripped', () => {
-      const artifact = fx.builtArtifact();
-      const { result } = fx.invoke([
+    it('ids, keys, URIs and numbers pass the neutral voice untouched; only prose strings are stripped', async () => {
+      const artifact = await fx.builtArtifact();
+      const { result } = await fx.invoke([
         ...base('validator'),
         '--voice',
         'neutral',
@@ -433,11 +436,11 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(stored(result.meta.handoff_id!).content).toEqual(content);
     });
 
-    it('the density cap counts real BPE tokens: a 93-character Chinese emission fails a 60-token cap', () => {
+    it('the density cap counts real BPE tokens: a 93-character Chinese emission fails a 60-token cap', async () => {
       const chinese =
         '缓存没有设置过期时间，所以列表页面上的商品信息在价格变动之后仍然会显示旧的价格，用户看到的数据可能已经过时好几个小时。建议在配置中读取过期时间并设定六十秒的默认值，同时为写入操作增加失。';
       expect([...chinese]).toHaveLength(93);
-      const { code, result } = fx.invoke([
+      const { code, result } = await fx.invoke([
         ...base('observer', 'real_time_stream'),
         ...scripted({ runs: [0, 1, 2].map(() => ({ steps: [{ text: chinese }] })) }),
       ]);
@@ -448,8 +451,8 @@ describe('firstlight invoke: the mechanical promises hold', { timeout: 180_000 }
       expect(tokens).toBeGreaterThan(60);
     });
 
-    it("the density cap takes the substrate's reported output tokens when it has them", () => {
-      const { result } = fx.invoke([
+    it("the density cap takes the substrate's reported output tokens when it has them", async () => {
+      const { result } = await fx.invoke([
         ...base('observer', 'real_time_stream'),
         ...scripted({ runs: [0, 1, 2].map(() => ({ steps: [{ text: 'Short.', output_tokens: 75 }] })) }),
       ]);

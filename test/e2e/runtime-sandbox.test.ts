@@ -89,7 +89,7 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
     );
     expect(result.meta.detail).toContain('substrates.sandbox.command');
     expect(existsSync(mark)).toBe(false);
-    const rows = fx.journal().entries.filter((e) => e.session === result.meta.session_id);
+    const rows = (await fx.journal()).entries.filter((e) => e.session === result.meta.session_id);
     // Refused before it started: one refusal row, no start.
     expect(rows.map((e) => [e.type, e.kind])).toEqual([['C', 'refusal']]);
     expect(rows[0]!.title).toBe('refusal: sandbox_unavailable (team as explorer)');
@@ -122,9 +122,9 @@ describe('a read-only session on an agent CLI without its OS sandbox', () => {
     expect(result.meta.refusal_reason).toBeUndefined();
     expect(existsSync(mark)).toBe(true);
     expect(result.meta.sandbox).toEqual({ kind: 'off', reason: 'the runner is a throwaway container' });
-    const start = fx
-      .journal()
-      .entries.find((e) => e.session === result.meta.session_id && e.kind === 'session_start');
+    const start = (await fx.journal()).entries.find(
+      (e) => e.session === result.meta.session_id && e.kind === 'session_start',
+    );
     expect(start?.content).toContain('sandbox=off: the runner is a throwaway container');
   });
 

@@ -25,7 +25,7 @@ const FS_SERVER = join(
 );
 const MUTATING_FS_TOOLS = ['write_file', 'edit_file', 'create_directory', 'move_file'];
 
-describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
+describe('firstlight invoke: tools', { timeout: 120_000 }, () => {
   let fx: RuntimeFixture;
   let handoffFiles: Record<string, string>;
   const args = (role: string) => [
@@ -41,9 +41,9 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     `work as ${role}`,
   ];
   /** `firstlight invoke` in `role` on the scripted substrate, with the role's handoff when it needs one. */
-  const invokeAs = (role: string, script: { path: string }) => {
+  const invokeAs = async (role: string, script: { path: string }) => {
     const handoff = handoffFiles[role];
-    return fx.invoke([
+    return await fx.invoke([
       ...args(role),
       ...(handoff ? ['--handoff', handoff] : []),
       '--substrate',
@@ -51,7 +51,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     ]);
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     fx = runtimeFixture();
     writeFileSync(join(fx.project, 'notes.txt'), 'Καλημέρα from the project\n');
     const server = (extra: Record<string, unknown>) => ({
@@ -75,15 +75,15 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     handoffFiles = {
       planner: fx.file('t-synthesis.json', HANDOFFS.synthesis),
       builder: fx.file('t-plan.json', HANDOFFS.plan),
-      validator: fx.builtArtifact('fsteam'),
+      validator: await fx.builtArtifact('fsteam'),
       resolver: fx.file('t-findings.json', HANDOFFS.findings),
     };
   });
   afterAll(() => fx.dispose());
 
-  it("a validator's substrate request carries no mutating tool", () => {
+  it("a validator's substrate request carries no mutating tool", async () => {
     const script = fx.script({ steps: [{ text: 'reviewed', output: DELIVERABLES.validator }] });
-    const { result } = invokeAs('validator', script);
+    const { result } = await invokeAs('validator', script);
     expect(result.status).toBe('completed');
     const received = script.received();
     expect(received).toHaveLength(1);
@@ -101,7 +101,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     expect(received[0]!.messages[0]!.content).not.toContain('assumptions');
   });
 
-  it('a scripted validator calling a mutating tool anyway is rejected at execution and journaled; its reads run', () => {
+  it('a scripted validator calling a mutating tool anyway is rejected at execution and journaled; its reads run', async () => {
     const target = join(fx.project, 'validator-wrote-this.txt');
     const script = fx.script({
       steps: [
@@ -115,7 +115,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
         { text: 'reported', output: DELIVERABLES.validator },
       ],
     });
-    const { result } = invokeAs('validator', script);
+    const { result } = await invokeAs('validator', script);
     expect(result.status).toBe('completed');
     expect(result.meta.denials).toEqual([
       { tool: 'workspace__write_file', reason: 'not_in_session_tool_set' },
@@ -125,17 +125,17 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     expect(read).toMatchObject({ name: 'workspace__read_text_file', isError: false });
     expect(read!.output).toContain('Καλημέρα from the project');
     expect(write).toMatchObject({ name: 'workspace__write_file', isError: true, denied: true });
-    const denials = fx
-      .journal(['--type', 'denial'])
-      .entries.filter((e) => e.session === result.meta.session_id);
+    const denials = (await fx.journal(['--type', 'denial'])).entries.filter(
+      (e) => e.session === result.meta.session_id,
+    );
     expect(denials).toHaveLength(1);
     expect(denials[0]!.title).toContain('workspace__write_file');
-    expect(fx.journalText(['--type', 'denial'])).toContain(
+    expect(await fx.journalText(['--type', 'denial'])).toContain(
       'workspace__write_file refused to validator at execution',
     );
   });
 
-  it("a builder's mutating call runs for real (the same executor, a different locked set)", () => {
+  it("a builder's mutating call runs for real (the same executor, a different locked set)", async () => {
     const target = join(fx.project, 'built.txt');
     const script = fx.script({
       steps: [
@@ -146,7 +146,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
         { text: 'built', output: DELIVERABLES.builder },
       ],
     });
-    const { result } = invokeAs('builder', script);
+    const { result } = await invokeAs('builder', script);
     expect(result.status).toBe('completed');
     expect(result.meta.denials).toEqual([]);
     expect(readFileSync(target, 'utf8')).toBe('नमस्ते');
@@ -168,10 +168,10 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
 
   it.each(['explorer', 'planner', 'builder', 'validator', 'resolver', 'general', 'observer'])(
     "an operational read-only server's tools are present in every role: %s",
-    (role) => {
+    async (role) => {
       const deliverable = DELIVERABLES[role];
       const script = fx.script({ steps: [{ text: 'ok', ...(deliverable ? { output: deliverable } : {}) }] });
-      const { result } = invokeAs(role, script);
+      const { result } = await invokeAs(role, script);
       expect(result.status, `${role}: ${result.meta.detail ?? ''}`).toBe('completed');
       const names = script.received()[0]!.tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(OPERATIONAL));
@@ -181,7 +181,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     60_000,
   );
 
-  it('refuses at load a profile whose operational server could mutate while it allows a read-only role (exit 2, naming the field)', () => {
+  it('refuses at load a profile whose operational server could mutate while it allows a read-only role (exit 2, naming the field)', async () => {
     const bad = {
       ...ALL_ROLES_PROFILE,
       persona: 'leaky',
@@ -189,7 +189,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
       mcp_servers: { operational: ['workspace'] },
     };
     writeFileSync(join(fx.home, 'personas', 'leaky.yaml'), stringify(bad));
-    const run = fx.invoke([
+    const run = await fx.invoke([
       '--persona',
       'leaky',
       '--role',

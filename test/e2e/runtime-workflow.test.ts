@@ -17,7 +17,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
   });
   afterAll(() => fx.dispose());
 
-  function step(
+  async function step(
     persona: string,
     role: string,
     surface: string,
@@ -27,7 +27,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     exitCode = 0,
   ) {
     const script = fx.script({ steps: [{ delay_ms: 5, text, output }] });
-    const { code, result } = fx.invoke([
+    const { code, result } = await fx.invoke([
       '--persona',
       persona,
       '--role',
@@ -57,8 +57,8 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     return result;
   }
 
-  it('explorer → (planner: handoff insufficient) → explorer → planner → builder → validator → resolver → re-validation', () => {
-    const thin = step(
+  it('explorer → (planner: handoff insufficient) → explorer → planner → builder → validator → resolver → re-validation', async () => {
+    const thin = await step(
       'explorer',
       'explorer',
       'synthesis-ledger',
@@ -69,7 +69,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     handoffs.thinSynthesis = thin.meta.handoff_id!;
     expect(thin.output?.handoff?.kind).toBe('synthesis');
 
-    const detour = step(
+    const detour = await step(
       'planner',
       'planner',
       'code-output',
@@ -93,7 +93,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     });
     expect(detour.meta.handoff_id).toBeUndefined();
 
-    const synthesis = step(
+    const synthesis = await step(
       'explorer',
       'explorer',
       'synthesis-ledger',
@@ -110,7 +110,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     );
     handoffs.synthesis = synthesis.meta.handoff_id!;
 
-    const plan = step(
+    const plan = await step(
       'planner',
       'planner',
       'code-output',
@@ -127,7 +127,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     );
     handoffs.plan = plan.meta.handoff_id!;
 
-    const build = step(
+    const build = await step(
       'builder',
       'builder',
       'code-output',
@@ -146,7 +146,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     );
     handoffs.artifact = build.meta.handoff_id!;
 
-    const audit = step(
+    const audit = await step(
       'auditor',
       'validator',
       'audit',
@@ -175,7 +175,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
       'the TTL is read from an unset variable',
     );
 
-    const resolve = step(
+    const resolve = await step(
       'resolver',
       'resolver',
       'code-output',
@@ -194,7 +194,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     handoffs.revision = resolve.meta.handoff_id!;
     expect(resolve.meta.flags).not.toContain('resolution_outside_findings');
 
-    const recheck = step(
+    const recheck = await step(
       'auditor',
       'validator',
       'audit',
@@ -206,10 +206,10 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     expect(recheck.meta.handoff_inputs).toEqual([handoffs.revision]);
   });
 
-  it('firstlight journal tells the story', () => {
-    const transitions = fx
-      .journal(['--type', 'transition'])
-      .entries.map((e) => e.title.replace(/ \(.*$/, ''));
+  it('firstlight journal tells the story', async () => {
+    const transitions = (await fx.journal(['--type', 'transition'])).entries.map((e) =>
+      e.title.replace(/ \(.*$/, ''),
+    );
     expect(transitions).toEqual([
       'transition: exploration → planning',
       'transition: exploration → planning',
@@ -219,19 +219,18 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
       'transition: resolution → validation',
       'transition: validation → resolution',
     ]);
-    const insufficient = fx.journal(['--type', 'handoff_insufficient']).entries;
+    const insufficient = (await fx.journal(['--type', 'handoff_insufficient'])).entries;
     expect(insufficient).toHaveLength(1);
     expect(insufficient[0]!.content).toContain(`handoffs=${handoffs.thinSynthesis}`);
     expect(insufficient[0]!.content).toContain('proposed_resolution=request fresh upstream session');
-    const all = fx.journal().entries;
+    const all = (await fx.journal()).entries;
     expect(all.filter((e) => e.kind === 'session_start')).toHaveLength(sessions.length);
     expect(all.filter((e) => e.kind === 'session_end')).toHaveLength(sessions.length);
-    const text = fx.journalText();
+    const text = await fx.journalText();
     expect(text).toContain('H  transition: execution → validation');
     expect(text).toContain('O(open)  handoff_insufficient: planner cannot proceed on');
     expect(
-      fx
-        .journalText(['--since', '1h', '--type', 'H'])
+      (await fx.journalText(['--since', '1h', '--type', 'H']))
         .split('\n')
         .filter((l) => l.includes('transition:')),
     ).toHaveLength(7);

@@ -114,7 +114,7 @@ describe('yiasou: the guidance inline or by reference', () => {
 describe('the taskspace state protocol', () => {
   it('update_taskspace with neither name nor description reads; with them it writes and clears the initial prompt', async () => {
     const { home, project } = setup();
-    const created = runCli([
+    const created = await runCli([
       'taskspace',
       '--project',
       project,
@@ -159,20 +159,24 @@ describe('the taskspace state protocol', () => {
 
   it('several taskspaces per project, each with an id: list, new, switch', async () => {
     const { home, project } = setup();
-    const cli = (...args: string[]) => {
-      const result = runCli([...args, '--home', home, '--project', project, '--json']);
+    const cli = async (...args: string[]) => {
+      const result = await runCli([...args, '--home', home, '--project', project, '--json']);
       expect(result.status, result.stderr).toBe(0);
       return JSON.parse(result.stdout);
     };
-    const first = cli('taskspace', 'new', 'Invoice retries', '--initial-prompt', 'Add backoff');
-    const second = cli('taskspace', 'new', 'Billing export', '--description', 'CSV export');
+    const first = await cli('taskspace', 'new', 'Invoice retries', '--initial-prompt', 'Add backoff');
+    const second = await cli('taskspace', 'new', 'Billing export', '--description', 'CSV export');
     expect(second.setAside).toBe(first.created.id);
-    const list = cli('taskspace', 'list') as { id: string; current: boolean; taskspace: { name: string } }[];
+    const list = (await cli('taskspace', 'list')) as {
+      id: string;
+      current: boolean;
+      taskspace: { name: string };
+    }[];
     expect(list.map((e) => [e.id, e.current, e.taskspace.name])).toEqual([
       [second.created.id, true, 'Billing export'],
       [first.created.id, false, 'Invoice retries'],
     ]);
-    cli('taskspace', 'switch', first.created.id);
+    await cli('taskspace', 'switch', first.created.id);
     // What the agent sees follows the switch.
     const wired = await wireStdio(['serve', '--home', home], { cwd: project });
     cleanups.push(wired.close);
@@ -184,7 +188,7 @@ describe('the taskspace state protocol', () => {
       name: 'Invoice retries',
       initial_prompt: 'Add backoff',
     });
-    const unknown = runCli([
+    const unknown = await runCli([
       'taskspace',
       'switch',
       'task-000000000000',

@@ -67,7 +67,7 @@ function fixture(): { home: string; file: string } {
 describe('firstlight import openclaw FILE', () => {
   it('the next session wakes up with the OpenClaw stream tail and anchors, verbatim', async () => {
     const { home, file } = fixture();
-    const result = runCli(['import', 'openclaw', file, '--home', home, '--json']);
+    const result = await runCli(['import', 'openclaw', file, '--home', home, '--json']);
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ anchors_imported: 3, session_key: 'agent:main:main' });
     const wired = await wireStdio(['serve', '--home', home]);
@@ -97,7 +97,7 @@ describe('firstlight import openclaw FILE', () => {
 
   it('the library function: keeps anchors already stored, refuses a file that is not OpenClaw self-state', async () => {
     const { home, file } = fixture();
-    const internalized = runCli([
+    const internalized = await runCli([
       'internalize',
       '--home',
       home,
@@ -122,7 +122,7 @@ describe('firstlight import openclaw FILE', () => {
     await expect(importOpenClawSelfState(home, file)).rejects.toThrow(
       /not an OpenClaw self-state: verbatimAnchors\.0\.raw/,
     );
-    const cli = runCli(['import', 'openclaw', join(file, '..', 'missing.json'), '--home', home]);
+    const cli = await runCli(['import', 'openclaw', join(file, '..', 'missing.json'), '--home', home]);
     expect(cli.status).toBe(2);
     expect(cli.stderr).toMatch(/no OpenClaw self-state at/);
   });

@@ -4,11 +4,10 @@
  * its repr in the saved state, and the harness served over HTTP as well as stdio. Every kernel
  * where it is installed.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, REPO_ROOT, structured, tempDir, tempHome, textOf, type Wired } from '../helpers/index.js';
+import { CLI, REPO_ROOT, run, structured, tempDir, tempHome, textOf, type Wired } from '../helpers/index.js';
 import { type ReplVariant, SUITE, VARIANTS, wireRepl } from './repl-variants.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin');
@@ -99,16 +98,15 @@ describe.each(VARIANTS)(
 );
 
 describe('repl serve --http: the bind and token rules of the mind server', () => {
-  it('refuses a non-loopback bind without FIRSTLIGHT_TOKEN, before starting a kernel', () => {
+  it('refuses a non-loopback bind without FIRSTLIGHT_TOKEN, before starting a kernel', async () => {
     const env = { ...process.env };
     delete env.FIRSTLIGHT_TOKEN;
-    const result = spawnSync(
+    const result = await run(
       process.execPath,
       [CLI, 'repl', 'serve', '--http', '--host', '0.0.0.0', '--port', '0'],
       {
         env,
-        encoding: 'utf8',
-        timeout: 30_000,
+        timeoutMs: 30_000,
       },
     );
     expect(result.status).toBe(2);

@@ -2,7 +2,7 @@
  * Test wiring: temp homes, the built CLI, and real MCP clients over stdio and HTTP. Every
  * e2e test drives `dist/cli/main.js` (run `npm run build` first; `npm test` does).
  */
-import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,6 +12,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHome, initHome } from '../../src/core/index.js';
 import { codexHookHash } from '../../src/host/adapters/codex-trust.js';
+import { type Ran, run } from './run.js';
+
+export { type Ran, type RunOptions, run } from './run.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
@@ -26,13 +29,12 @@ export const EXAMPLE_HOME = join(REPO_ROOT, 'examples', 'home');
  * mcp-inspector --cli …` (1.0.3 runs on Node 20; it is not a devDependency because its package
  * declares Node >= 22.7.5, and `npm ci` would warn EBADENGINE). npx fetches it once into its cache.
  */
-export function runInspector(args: string[], options: { timeoutMs?: number } = {}): SpawnSyncReturns<string> {
-  return spawnSync(
+export function runInspector(args: string[], options: { timeoutMs?: number } = {}): Promise<Ran> {
+  return run(
     'npx',
     ['-y', '-p', '@modelcontextprotocol/inspector@1.0.3', 'mcp-inspector', '--cli', ...args],
     {
-      encoding: 'utf8',
-      timeout: options.timeoutMs ?? 120_000,
+      timeoutMs: options.timeoutMs ?? 120_000,
       // npx with a working directory outside the repo, so no local package shadows the pinned one.
       cwd: tmpdir(),
       env: { ...process.env, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
@@ -67,18 +69,16 @@ export function tempHome(prefix = 'firstlight-home-'): { dir: string; dispose: (
   return t;
 }
 
-/** Runs the built CLI to completion. */
+/** Runs the built CLI to completion (asynchronously: see run.ts). */
 export function runCli(
   args: string[],
   options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
-): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [CLI, ...args], {
+): Promise<Ran> {
+  return run(process.execPath, [CLI, ...args], {
     input: options.input ?? '',
-    encoding: 'utf8',
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? REPO_ROOT,
-    timeout: options.timeoutMs ?? 30_000,
-    maxBuffer: 64 * 1024 * 1024,
+    timeoutMs: options.timeoutMs ?? 30_000,
   });
 }
 

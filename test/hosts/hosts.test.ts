@@ -5,13 +5,12 @@
  * its own test; the table lands in test/hosts/results/ (results.json, results.md) together with
  * each host's requests, transcripts and recorded hook inputs. Run with `npm run test:hosts`.
  */
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, structured } from '../helpers/index.js';
+import { REPO_ROOT, run, structured } from '../helpers/index.js';
 import { ensureHost, PINNED_HOSTS, type PinnedHostId } from './cache.js';
 import { RECIPES, SESSION_HOSTS } from './recipes.js';
 import { ResultTable } from './results.js';
@@ -51,8 +50,8 @@ const COLUMNS = [
 const table = new ResultTable();
 rmSync(RESULTS, { recursive: true, force: true });
 
-afterAll(() => {
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' });
+afterAll(async () => {
+  const commit = await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT });
   table.write(RESULTS, COLUMNS, { firstlight: commit.stdout.trim() || 'unknown', node: process.version });
 });
 
@@ -167,11 +166,18 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
       return;
     }
     skippedReason = null;
-    sandbox = createSandbox(id);
-    const install = firstlight(sandbox, ['install', id, '--scope', 'user', '--home', sandbox.firstlightHome]);
+    sandbox = await createSandbox(id);
+    const install = await firstlight(sandbox, [
+      'install',
+      id,
+      '--scope',
+      'user',
+      '--home',
+      sandbox.firstlightHome,
+    ]);
     if (install.status !== 0)
       installFailed.push(`install --scope user: ${install.stderr.trim().slice(0, 300)}`);
-    const project = firstlight(sandbox, [
+    const project = await firstlight(sandbox, [
       'install',
       id,
       '--project',
@@ -201,7 +207,7 @@ describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessi
     });
     table.host({
       ...record,
-      reported: versionOf(ensured.bin, ['--version'], sandbox.env),
+      reported: await versionOf(ensured.bin, ['--version'], sandbox.env),
       installMs: ensured.installMs,
       sessionMs: [Date.now() - started],
       skipped: null,

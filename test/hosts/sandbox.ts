@@ -3,11 +3,11 @@
  * fresh firstlight home made by `firstlight init`, all under one temp root. Host processes get
  * a minimal environment (nothing inherited but PATH and locale) with telemetry and updates off.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CLI } from '../helpers/index.js';
+import { CLI, run } from '../helpers/index.js';
 
 /** The hook recorder script (see capture-hook.mjs). */
 export const CAPTURE_HOOK = join(dirname(new URL(import.meta.url).pathname), 'capture-hook.mjs');
@@ -39,7 +39,7 @@ const QUIET_ENV = {
   NO_COLOR: '1',
 };
 
-export function createSandbox(label: string): Sandbox {
+export async function createSandbox(label: string): Promise<Sandbox> {
   const root = mkdtempSync(join(tmpdir(), `firstlight-host-${label}-`));
   const dirs = {
     project: join(root, 'project'),
@@ -64,18 +64,18 @@ export function createSandbox(label: string): Sandbox {
     env,
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
-  const init = firstlight(sandbox, ['init', '--example', '--home', dirs.firstlightHome]);
+  const init = await firstlight(sandbox, ['init', '--example', '--home', dirs.firstlightHome]);
   if (init.status !== 0) throw new Error(`firstlight init failed: ${init.stderr}`);
   return sandbox;
 }
 
-/** Runs the built firstlight CLI in the project, with the sandbox's HOME. */
-export function firstlight(sandbox: Pick<Sandbox, 'project' | 'env'>, args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], {
+/** Runs the built firstlight CLI in the project, with the sandbox's HOME (and `input` on stdin). */
+export function firstlight(sandbox: Pick<Sandbox, 'project' | 'env'>, args: string[], input?: string) {
+  return run(process.execPath, [CLI, ...args], {
     cwd: sandbox.project,
     env: sandbox.env,
-    encoding: 'utf8',
-    timeout: 60_000,
+    timeoutMs: 60_000,
+    ...(input === undefined ? {} : { input }),
   });
 }
 

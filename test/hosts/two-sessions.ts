@@ -3,10 +3,9 @@
  * inputs, perform the trust steps, run session one (the scripted scenario) and session two
  * against one scripted model server, and keep the artifacts (and, when asked, the fixtures).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI } from '../helpers/index.js';
+import { run as runProcess } from '../helpers/index.js';
 import { ensureHost, PINNED_HOSTS } from './cache.js';
 import { writeRealFixtures } from './fixtures.js';
 import { type RecordedRequest, startModelServer } from './model-server.js';
@@ -38,12 +37,10 @@ export interface RunOptions {
 const PROMPT = 'Start the session.';
 
 /** The host's own version line, or "unknown". */
-export function versionOf(bin: string, args: string[], env: NodeJS.ProcessEnv): string {
-  try {
-    return execFileSync(bin, args, { env, encoding: 'utf8', timeout: 30_000 }).trim().split('\n')[0] ?? '';
-  } catch {
-    return 'unknown';
-  }
+export async function versionOf(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const ran = await runProcess(bin, args, { env, timeoutMs: 30_000 });
+  if (ran.status !== 0) return 'unknown';
+  return ran.stdout.trim().split('\n')[0] ?? '';
 }
 
 export interface SessionsRun {
@@ -103,14 +100,14 @@ export async function runSessions(
     });
     return run;
   }
-  const sandbox = createSandbox(recipe.id);
+  const sandbox = await createSandbox(recipe.id);
   let phase: 1 | 2 = 1;
   const sessionOne = sessionOneModel(recipe, lastWords);
   await using model = await startModelServer({
     fallback: (request) => (phase === 1 ? sessionOne(request) : { text: 'Back again.' }),
   });
   try {
-    const install = firstlight(sandbox, [
+    const install = await firstlight(sandbox, [
       'install',
       recipe.id,
       '--project',
@@ -124,10 +121,9 @@ export async function runSessions(
       return run;
     }
     // A feedback memory whose applies_to matches only the second shell call (its argument).
-    const remembered = spawnSync(
-      process.execPath,
+    const remembered = await firstlight(
+      sandbox,
       [
-        CLI,
         'remember',
         '--home',
         sandbox.firstlightHome,
@@ -138,7 +134,7 @@ export async function runSessions(
         '--applies-to',
         '*(*ran-%s*after*)',
       ],
-      { cwd: sandbox.project, env: sandbox.env, input: caution, encoding: 'utf8' },
+      caution,
     );
     if (remembered.status !== 0) {
       run.failed = `firstlight remember failed (exit ${remembered.status}): ${remembered.stderr.trim().slice(0, 300)}`;
@@ -156,7 +152,7 @@ export async function runSessions(
     run.two = model.turns.slice(run.one.length);
     table.host({
       ...record,
-      reported: versionOf(ensured.bin, recipe.versionArgs, env),
+      reported: await versionOf(ensured.bin, recipe.versionArgs, env),
       installMs: ensured.installMs,
       sessionMs: [first.ms, second.ms],
       skipped: null,
@@ -173,7 +169,7 @@ export async function runSessions(
         sandbox,
         captureHook: CAPTURE_HOOK,
         transcriptDirs: recipe.transcriptDirs,
-        readme: fixtureReadme(recipe, versionOf(ensured.bin, recipe.versionArgs, env)),
+        readme: fixtureReadme(recipe, await versionOf(ensured.bin, recipe.versionArgs, env)),
       });
     }
   } finally {

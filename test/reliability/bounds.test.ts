@@ -134,7 +134,7 @@ describe('malformed and oversized input', () => {
     }
   });
 
-  it('every CLI command answers an unknown option with exit 2, not a crash', () => {
+  it('every CLI command answers an unknown option with exit 2, not a crash', async () => {
     for (const command of [
       'serve',
       'init',
@@ -148,7 +148,7 @@ describe('malformed and oversized input', () => {
       'repl serve',
       'hook pre-tool-use',
     ]) {
-      const out = cli([...command.split(' '), '--no-such-option'], { timeoutMs: 15_000 });
+      const out = await cli([...command.split(' '), '--no-such-option'], { timeoutMs: 15_000 });
       expect(out.status, command).toBe(2);
     }
   });

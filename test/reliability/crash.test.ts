@@ -108,7 +108,7 @@ describe('kill -9 at known points', () => {
     age(temp);
     const project = tempDir('firstlight-r-doctor-');
     cleanups.push(project.dispose);
-    const out = cli(['doctor', '--project', project.dir, '--home', h]);
+    const out = await cli(['doctor', '--project', project.dir, '--home', h]);
     expect(out.stdout).toMatch(/removed 1 leftover: memory\/big\.md\.\d+ \(temp file\)/);
     expect(existsSync(temp)).toBe(false);
   });

@@ -2,14 +2,14 @@
  * The PreToolUse gate against adversarial transcripts, through the built CLI's `hook
  * pre-tool-use` (a real process, as a host runs it). Every denial must still answer, fast.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_WAIT_ENV } from '../../src/host/index.js';
-import { tempDir } from '../helpers/index.js';
+import { run, tempDir } from '../helpers/index.js';
 import { CLI_UNDER_TEST, cli, figure } from './helpers.js';
 
 let work: { dir: string; dispose: () => void };
@@ -47,8 +47,8 @@ function transcript(name: string, lines: unknown[]): string {
   return file;
 }
 
-function gate(transcriptPath: string) {
-  const out = cli(['hook', 'pre-tool-use', '--host', 'claude', '--home', join(work.dir, 'home')], {
+async function gate(transcriptPath: string) {
+  const out = await cli(['hook', 'pre-tool-use', '--host', 'claude', '--home', join(work.dir, 'home')], {
     input: JSON.stringify({
       session_id: SESSION,
       transcript_path: transcriptPath,
@@ -71,14 +71,16 @@ function gate(transcriptPath: string) {
 }
 
 describe('gate adversarial transcripts', () => {
-  it("control: this session's call in an assistant line and its result in a user line allows", () => {
-    expect(gate(transcript('control', [call(), result()])).allowed).toBe(true);
+  it("control: this session's call in an assistant line and its result in a user line allows", async () => {
+    expect((await gate(transcript('control', [call(), result()]))).allowed).toBe(true);
   });
 
-  it('a FIFO as transcript_path is answered at once (deny, fail closed), never waited on', ({ task }) => {
+  it('a FIFO as transcript_path is answered at once (deny, fail closed), never waited on', async ({
+    task,
+  }) => {
     const fifo = join(work.dir, 'transcript.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const out = gate(fifo);
+    await run('mkfifo', [fifo]);
+    const out = await gate(fifo);
     figure(task, 'FIFO answer ms', out.ms);
     expect(out.signal).toBeNull();
     expect(out.allowed).toBe(false);
@@ -86,16 +88,16 @@ describe('gate adversarial transcripts', () => {
     expect(out.ms).toBeLessThan(10_000);
   });
 
-  it("a FIFO where firstlight's bootstrap record would be is not read (the gate still answers)", ({
+  it("a FIFO where firstlight's bootstrap record would be is not read (the gate still answers)", async ({
     task,
   }) => {
     const records = join(work.dir, 'home', 'cache', 'bootstraps');
     mkdirSync(records, { recursive: true });
-    execFileSync('mkfifo', [
+    await run('mkfifo', [
       join(records, `${createHash('sha256').update(SESSION, 'utf8').digest('hex')}.json`),
     ]);
     try {
-      const out = gate(transcript('record-fifo', [call(), result()]));
+      const out = await gate(transcript('record-fifo', [call(), result()]));
       figure(task, 'record FIFO answer ms', out.ms);
       expect(out.signal).toBeNull();
       expect(out.allowed).toBe(true);
@@ -104,40 +106,40 @@ describe('gate adversarial transcripts', () => {
     }
   });
 
-  it('a directory as transcript_path denies', () => {
-    expect(gate(work.dir).reason).toMatch(/transcript unreadable/);
+  it('a directory as transcript_path denies', async () => {
+    expect((await gate(work.dir)).reason).toMatch(/transcript unreadable/);
   });
 
   // The four rules docs/hosts.md states ("What counts as proof").
-  it('rule: proof lines carrying a previous session id do not unlock this session', () => {
+  it('rule: proof lines carrying a previous session id do not unlock this session', async () => {
     const old = { sessionId: 'sess-before' };
-    const out = gate(transcript('previous-session', [call(old), result(old)]));
+    const out = await gate(transcript('previous-session', [call(old), result(old)]));
     expect(out.allowed).toBe(false);
     expect(out.reason).toMatch(/no bootstrap_session call/);
   });
 
-  it('rule: a bootstrap only in a sidechain (a subagent) does not unlock the session', () => {
+  it('rule: a bootstrap only in a sidechain (a subagent) does not unlock the session', async () => {
     const side = { isSidechain: true };
-    expect(gate(transcript('sidechain', [call(side), result(side)])).allowed).toBe(false);
+    expect((await gate(transcript('sidechain', [call(side), result(side)]))).allowed).toBe(false);
   });
 
-  it('rule: a tool_result inside an assistant line is not a result', () => {
+  it('rule: a tool_result inside an assistant line is not a result', async () => {
     const forged = result({
       type: 'assistant',
       message: { role: 'assistant', content: result().message.content },
     });
-    const out = gate(transcript('result-in-assistant', [call(), forged]));
+    const out = await gate(transcript('result-in-assistant', [call(), forged]));
     expect(out.allowed).toBe(false);
     expect(out.reason).toMatch(/no result yet/);
   });
 
-  it('rule: tool_use and tool_result in one user line prove nothing', () => {
+  it('rule: tool_use and tool_result in one user line prove nothing', async () => {
     const both = {
       type: 'user',
       sessionId: SESSION,
       message: { role: 'user', content: [...call().message.content, ...result().message.content] },
     };
-    expect(gate(transcript('use-and-result-in-user', [both])).allowed).toBe(false);
+    expect((await gate(transcript('use-and-result-in-user', [both]))).allowed).toBe(false);
   });
 
   const denied: [string, unknown[]][] = [
@@ -210,8 +212,8 @@ describe('gate adversarial transcripts', () => {
     ],
   ];
   for (const [what, lines] of denied) {
-    it(`denies ${what}`, () => {
-      expect(gate(transcript(what.replace(/\W+/g, '-'), lines)).allowed).toBe(false);
+    it(`denies ${what}`, async () => {
+      expect((await gate(transcript(what.replace(/\W+/g, '-'), lines))).allowed).toBe(false);
     });
   }
 });

@@ -3,9 +3,9 @@
  * build, e.g. an older commit's, to see a probe fail there), raw stdio JSON-RPC for probes that
  * must write what no SDK client would, process checks through /proc, and figures for the table.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { RunnerTestCase } from 'vitest';
-import { CLI, REPO_ROOT, wireStdio } from '../helpers/index.js';
+import { CLI, REPO_ROOT, run, wireStdio } from '../helpers/index.js';
 
 export const CLI_UNDER_TEST = process.env.FIRSTLIGHT_CLI ?? CLI;
 
@@ -21,19 +21,17 @@ export function figure(task: RunnerTestCase, name: string, value: string | numbe
   task.meta.figures = { ...(task.meta.figures ?? {}), [name]: value };
 }
 
-export function cli(
+export async function cli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {},
 ) {
   const started = Date.now();
-  const result = spawnSync(process.execPath, [CLI_UNDER_TEST, ...args], {
+  const result = await run(process.execPath, [CLI_UNDER_TEST, ...args], {
     input: options.input ?? '',
-    encoding: 'utf8',
     env: { ...process.env, ...options.env },
     cwd: options.cwd ?? REPO_ROOT,
-    timeout: options.timeoutMs ?? 30_000,
+    timeoutMs: options.timeoutMs ?? 30_000,
     killSignal: 'SIGKILL',
-    maxBuffer: 64 * 1024 * 1024,
   });
   return { ...result, ms: Date.now() - started };
 }

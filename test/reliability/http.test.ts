@@ -78,8 +78,8 @@ describe('HTTP exposure', () => {
     expect((await post({ authorization: `Bearer ${TOKEN.slice(0, -1)}x` })).status).toBe(401);
   });
 
-  it('binding beyond loopback without a token is refused with exit 2', () => {
-    const out = cli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--home', home.dir], {
+  it('binding beyond loopback without a token is refused with exit 2', async () => {
+    const out = await cli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--home', home.dir], {
       env: { FIRSTLIGHT_TOKEN: '' },
       timeoutMs: 15_000,
     });

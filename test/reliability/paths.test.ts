@@ -3,11 +3,10 @@
  * symlink out of its directory or a FIFO is refused with an error naming it; nothing outside is
  * read or written; a directory that must exist is not created; an uncreatable home fails fast.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, tempDir } from '../helpers/index.js';
+import { exampleHomeCopy, run, tempDir } from '../helpers/index.js';
 import { cli, figure, structuredOf, textOf, wire } from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -37,9 +36,9 @@ function linkedProject(name: string, outsideText: string) {
 describe('traversal and symlink probes', () => {
   const SECRET = '{"name": "outside", "description": "a file elsewhere"}\n';
 
-  it('taskspace --set-name refuses a taskspace.json linked out of .firstlight/ and leaves the target alone', () => {
+  it('taskspace --set-name refuses a taskspace.json linked out of .firstlight/ and leaves the target alone', async () => {
     const { project, outside, link } = linkedProject('taskspace.json', SECRET);
-    const out = cli(['taskspace', '--project', project, '--home', home(), '--set-name', 'evil']);
+    const out = await cli(['taskspace', '--project', project, '--home', home(), '--set-name', 'evil']);
     expect(out.status).toBe(2);
     expect(out.stderr).toContain(link);
     expect(out.stderr).toMatch(/symlink/);
@@ -61,8 +60,8 @@ describe('traversal and symlink probes', () => {
   it('a FIFO as taskspace.json is refused at once, not read', async ({ task }) => {
     const project = dir();
     mkdirSync(join(project, '.firstlight'));
-    execFileSync('mkfifo', [join(project, '.firstlight', 'taskspace.json')]);
-    const out = cli(['taskspace', '--project', project, '--home', home(), '--set-name', 'x'], {
+    await run('mkfifo', [join(project, '.firstlight', 'taskspace.json')]);
+    const out = await cli(['taskspace', '--project', project, '--home', home(), '--set-name', 'x'], {
       timeoutMs: 15_000,
     });
     figure(task, 'FIFO refusal ms', out.ms);
@@ -88,12 +87,18 @@ describe('traversal and symlink probes', () => {
     expect(readFileSync(outside, 'utf8')).toBe(SECRET);
   });
 
-  it('internalize sets a self-state.json link aside instead of writing through it', () => {
+  it('internalize sets a self-state.json link aside instead of writing through it', async () => {
     const h = home();
     const outside = join(dir(), 'self.json');
     writeFileSync(outside, SECRET);
     symlinkSync(outside, join(h, 'self-state.json'));
-    const out = cli(['internalize', '--home', h, '--tail', 'I was in the middle of the parser rewrite.']);
+    const out = await cli([
+      'internalize',
+      '--home',
+      h,
+      '--tail',
+      'I was in the middle of the parser rewrite.',
+    ]);
     expect(out.status, out.stderr).toBe(0);
     expect(readFileSync(outside, 'utf8')).toBe(SECRET);
     expect(readdirSync(h).some((f) => f.startsWith('self-state.malformed-'))).toBe(true);
@@ -113,9 +118,11 @@ describe('traversal and symlink probes', () => {
     expect(packet.degraded_mode.reasons.join('\n')).toMatch(/sessions\.jsonl/);
   });
 
-  it('install refuses a project manifest linked out of .firstlight/', () => {
+  it('install refuses a project manifest linked out of .firstlight/', async () => {
     const { project, outside, link } = linkedProject('install-manifest.json', '{"version":1,"files":{}}');
-    const out = cli(['install', 'claude', '--project', project, '--home', home()], { env: { HOME: dir() } });
+    const out = await cli(['install', 'claude', '--project', project, '--home', home()], {
+      env: { HOME: dir() },
+    });
     expect(out.status).toBe(2);
     expect(out.stderr).toContain(link);
     expect(readFileSync(outside, 'utf8')).toBe('{"version":1,"files":{}}');
@@ -132,34 +139,34 @@ describe('traversal and symlink probes', () => {
 });
 
 describe('bad paths', () => {
-  it('init --home /proc/forbidden fails fast with exit 2, no spin', ({ task }) => {
-    const out = cli(['init', '--home', '/proc/forbidden'], { timeoutMs: 10_000 });
+  it('init --home /proc/forbidden fails fast with exit 2, no spin', async ({ task }) => {
+    const out = await cli(['init', '--home', '/proc/forbidden'], { timeoutMs: 10_000 });
     figure(task, 'init /proc ms', out.ms);
     expect(out.signal).toBeNull();
     expect(out.status).toBe(2);
     expect(out.stderr).toMatch(/cannot create directory \/proc\/forbidden/);
   });
 
-  it('init --home under a regular file fails naming it', () => {
+  it('init --home under a regular file fails naming it', async () => {
     const file = join(dir(), 'plain');
     writeFileSync(file, '');
-    const out = cli(['init', '--home', join(file, 'home')]);
+    const out = await cli(['init', '--home', join(file, 'home')]);
     expect(out.status).toBe(2);
     expect(out.stderr).toMatch(/not a directory/);
   });
 
-  it('taskspace --project /nonexistent/dir is an error and creates nothing', () => {
+  it('taskspace --project /nonexistent/dir is an error and creates nothing', async () => {
     const missing = join(dir(), 'nonexistent', 'dir');
-    const out = cli(['taskspace', '--project', missing, '--home', home(), '--set-name', 'x']);
+    const out = await cli(['taskspace', '--project', missing, '--home', home(), '--set-name', 'x']);
     expect(out.status).toBe(2);
     expect(out.stderr).toContain(missing);
     expect(existsSync(join(missing, '..'))).toBe(false);
   });
 
-  it('install and doctor --project of a missing directory are errors and create nothing', () => {
+  it('install and doctor --project of a missing directory are errors and create nothing', async () => {
     const missing = join(dir(), 'nowhere');
     for (const args of [['install', 'claude'], ['doctor']]) {
-      const out = cli([...args, '--project', missing, '--home', home()], { env: { HOME: dir() } });
+      const out = await cli([...args, '--project', missing, '--home', home()], { env: { HOME: dir() } });
       expect(out.status, args.join(' ')).toBe(2);
       expect(existsSync(missing)).toBe(false);
     }

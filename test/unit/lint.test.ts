@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir } from '../helpers/index.js';
+import { REPO_ROOT, run, tempDir } from '../helpers/index.js';
 
 /**
  * The project's Biome rules (biome.json and the GritQL plugins in lint/) are proven on planted
@@ -46,17 +45,17 @@ let scratch: { dir: string; dispose: () => void };
 let found: string[] = [];
 
 /** `path:line category` of every diagnostic Biome reports on the planted tree. */
-function lintTree(files: Record<string, string>): string[] {
+async function lintTree(files: Record<string, string>): Promise<string[]> {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(scratch.dir, path)), { recursive: true });
     writeFileSync(join(scratch.dir, path), text);
   }
-  const run = spawnSync(
+  const ran = await run(
     join(REPO_ROOT, 'node_modules', '.bin', 'biome'),
     ['lint', '--reporter=json', '--max-diagnostics=none', '.'],
-    { cwd: scratch.dir, encoding: 'utf8' },
+    { cwd: scratch.dir },
   );
-  const report = JSON.parse(run.stdout) as { diagnostics: Diagnostic[] };
+  const report = JSON.parse(ran.stdout) as { diagnostics: Diagnostic[] };
   return report.diagnostics.map((d) => `${d.location.path}:${d.location.start.line} ${d.category}`);
 }
 
@@ -83,7 +82,7 @@ function plantedImports(): { files: Record<string, string>; expected: string[] }
 }
 
 const planted = plantedImports();
-beforeAll(() => {
+beforeAll(async () => {
   scratch = tempDir('firstlight-lint-');
   copyFileSync(join(REPO_ROOT, 'biome.json'), join(scratch.dir, 'biome.json'));
   cpSync(join(REPO_ROOT, 'lint'), join(scratch.dir, 'lint'), { recursive: true });
@@ -97,7 +96,13 @@ beforeAll(() => {
     'process.exit(1);',
     '',
   ].join('\n');
-  found = lintTree({
+  const syncSpawns = [
+    "import { spawn, spawnSync } from 'node:child_process';",
+    "import { execFileSync } from 'node:child_process';",
+    'export { spawn, spawnSync, execFileSync };',
+    '',
+  ].join('\n');
+  found = await lintTree({
     ...planted.files,
     'src/casts.ts': casts,
     'test/casts.ts': casts,
@@ -105,6 +110,8 @@ beforeAll(() => {
     'src/cli/writes.ts': writes,
     'src/host/writes.ts': writes,
     'src/host/hook/emit.ts': writes,
+    'test/sync-spawn.ts': syncSpawns,
+    'test/hosts/capture-hook.mjs': syncSpawns,
   });
 });
 afterAll(() => scratch.dispose());
@@ -119,7 +126,9 @@ describe('Biome rules on planted violations', () => {
   });
 
   it('noRestrictedImports: a folder imports another only through its index.ts, and only along the allowed direction', () => {
-    const imports = found.filter((d) => d.endsWith('lint/style/noRestrictedImports')).sort();
+    const imports = found
+      .filter((d) => d.startsWith('src/') && d.endsWith('lint/style/noRestrictedImports'))
+      .sort();
     expect(imports).toEqual([...planted.expected].sort());
   });
 
@@ -131,6 +140,15 @@ describe('Biome rules on planted violations', () => {
   it('lint/host-quiet.grit: src/host writes or exits only through hook/emit.ts', () => {
     expect(at('src/host/writes.ts')).toEqual([2, 3, 4, 5, 6].map((n) => `src/host/writes.ts:${n} plugin`));
     expect(at('src/host/hook/emit.ts')).toEqual([]);
+  });
+
+  it('noRestrictedImports: no synchronous spawn in test/ (it blocks the vitest worker), but for the hook recorder', () => {
+    const syncs = (file: string) => found.filter((d) => d.startsWith(`${file}:`)).sort();
+    expect(syncs('test/sync-spawn.ts')).toEqual([
+      'test/sync-spawn.ts:1 lint/style/noRestrictedImports',
+      'test/sync-spawn.ts:2 lint/style/noRestrictedImports',
+    ]);
+    expect(syncs('test/hosts/capture-hook.mjs')).toEqual([]);
   });
 
   it('covers every folder under src/', () => {

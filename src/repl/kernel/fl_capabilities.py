@@ -1,14 +1,18 @@
 """Capability objects: relay capabilities backed by MCP servers, and native ones written in Python.
 
-A relay call leaves the kernel on its own channel (file descriptor 4, never stdout) as one JSON
-line with a request id; the harness makes the MCP call and answers with the same id. Calls may
-come from several threads at once; each gets the answer with its own id (RelayChannel).
+A relay call leaves the kernel on its own channel (file descriptor 4, never stdout) as one line,
+`<id> <capability> <params>`, params being the `tools/call` params as JSON; the harness sends them
+to the backend as they are and answers `<id> <the backend's JSON-RPC response line>` (or
+`<id> !<error message as a JSON string>`), so the call's arguments and its result are encoded
+and decoded once each, here. Calls may come from several threads at once; each gets the answer
+with its own id (RelayChannel).
 """
 
 import inspect
 import itertools
 import json
 import keyword
+import re
 import threading
 
 
@@ -45,7 +49,9 @@ class RelayChannel:
     def call(self, capability, tool, arguments, method=None):
         method = method or tool
         request_id = next(self.ids)
-        line = json.dumps({"id": request_id, "capability": capability, "tool": tool, "arguments": arguments})
+        # Strict JSON (no NaN): the backend could not read anything else.
+        params = _encode_params({"name": tool, "arguments": arguments})
+        line = b"%d %s %s\n" % (request_id, capability.encode("utf-8"), params.encode("ascii"))
         with self._cond:
             self._slots[request_id] = _WAITING
             reader = not self._reading  # the usual case: no other thread is waiting
@@ -68,13 +74,11 @@ class RelayChannel:
                     self._cond.notify_all()
         if answer is None:
             raise CapabilityError(capability, method, "the harness closed the relay channel")
-        if not answer.get("ok"):
-            raise CapabilityError(capability, method, answer.get("error") or "unknown error")
-        return answer.get("result")
+        return unwrap_answer(answer, capability, method)
 
     def _write(self, line):
         with self._write_lock:
-            self.writer.write(line.encode("utf-8") + b"\n")
+            self.writer.write(line)
             self.writer.flush()
 
     def _read(self, request_id):
@@ -86,8 +90,8 @@ class RelayChannel:
                     self._closed = True
                     self._cond.notify_all()
                 return None
-            answer = json.loads(raw)
-            answer_id = answer.get("id")
+            head, _, answer = raw.partition(b" ")
+            answer_id = int(head)
             if answer_id == request_id:
                 return answer
             with self._cond:
@@ -118,6 +122,61 @@ class RelayChannel:
 
 
 _WAITING = object()
+_encode_params = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+_JSON_STARTS = frozenset('[{"-0123456789tfn')
+_MAYBE_JSON = re.compile(r'[\[{"]|-?[0-9]|(?:true|false|null)\Z')
+
+
+def _forbid_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _maybe_json(text):
+    """A text block's value: JSON when it is JSON (as JavaScript's JSON.parse reads it), else the text."""
+    trimmed = text.strip()
+    if trimmed[:1] not in _JSON_STARTS or not _MAYBE_JSON.match(trimmed):
+        return text
+    try:
+        return json.loads(trimmed, parse_constant=_forbid_constant)
+    except ValueError:
+        return text
+
+
+def unwrap_answer(answer, capability, method):
+    """The value a program wants from a relay answer (the bytes after `<id> `).
+
+    A harness error or a JSON-RPC error raises CapabilityError, and so does a result with
+    `isError` (its text is the message); else `structuredContent`; else the text blocks as JSON
+    when they parse (one block: the value, several: a list); else the content blocks as they are
+    (images, resources); no content: None.
+    """
+    if answer[:1] == b"!":
+        raise CapabilityError(capability, method, json.loads(answer[1:]))
+    message = json.loads(answer)
+    error = message.get("error")
+    if isinstance(error, dict):
+        raise CapabilityError(capability, method, f"MCP error {error.get('code')}: {error.get('message')}")
+    result = message.get("result")
+    if not isinstance(result, dict):
+        raise CapabilityError(capability, method, "the backend answered without a result")
+    content = result.get("content") or []
+    if result.get("isError"):
+        text = "\n".join(b.get("text") or "" for b in content if isinstance(b, dict) and b.get("type") == "text")
+        raise CapabilityError(capability, method, text or "the tool reported an error without text")
+    structured = result.get("structuredContent")
+    if structured is not None:
+        return structured
+    if not content:
+        return None
+    if len(content) == 1:  # the usual answer: one block
+        block = content[0]
+        if isinstance(block, dict) and block.get("type") == "text":
+            return _maybe_json(block.get("text") or "")
+        return content
+    if all(isinstance(b, dict) and b.get("type") == "text" for b in content):
+        values = [_maybe_json(b.get("text") or "") for b in content]
+        return values[0] if len(values) == 1 else values
+    return content
 
 
 class _Unset:

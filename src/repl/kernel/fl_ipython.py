@@ -9,6 +9,9 @@ namespace. The bridge calls them as silent executes of `__fl__.op(...)`.
 import ast
 import json
 import os
+import sys
+import threading
+import uuid
 import weakref
 
 import fl_capabilities
@@ -17,6 +20,73 @@ import fl_output
 import fl_persist
 
 HANDLE = "__fl__"
+# How long the end of a cell waits for ipykernel's fd thread to pass on what reached fd 1/2.
+FD_SYNC_S = 5.0
+
+
+class FdSync:
+    """Lets the end of a cell wait until ipykernel has taken in everything written to fd 1/2.
+
+    ipykernel reads fd 1 and 2 (subprocess output) in a thread and writes what it reads into
+    its stream object; a cell can end, and its output be sent, before that thread caught up,
+    and on a loaded machine the tail of a subprocess's output then missed its cell. At the end
+    of each cell a marker is written to each descriptor; the thread passes it on in order, after
+    everything written before it, and the stream's write (wrapped here) takes it out and says
+    it came. A marker split across two of the thread's reads is put back together.
+    """
+
+    def __init__(self):
+        self.streams = []
+        for stream, fd in ((sys.stdout, 1), (sys.stderr, 2)):
+            thread = getattr(stream, "watch_fd_thread", None)
+            if thread is not None and thread.is_alive():
+                self.streams.append(_MarkedStream(stream, fd))
+
+    def wait(self):
+        # Both markers first, then both waits: the two threads pass theirs on at once.
+        sent = [marked for marked in self.streams if marked.send()]
+        for marked in sent:
+            marked.seen.wait(FD_SYNC_S)
+
+
+class _MarkedStream:
+    def __init__(self, stream, fd):
+        self.stream = stream
+        self.fd = fd
+        self.marker = f"\x00fl-sync-{uuid.uuid4().hex}\x00"
+        self.seen = threading.Event()
+        self.held = ""  # what may be the start of a marker, until the next write says
+        self.write = stream.write
+        stream.write = self._write  # the fd thread calls self.write(...)
+
+    def _write(self, text):
+        if threading.current_thread() is not self.stream.watch_fd_thread:
+            return self.write(text)  # print() and the like: no marker there
+        size = len(text)
+        text = self.held + text
+        self.held = ""
+        if self.marker in text:
+            text = text.replace(self.marker, "")
+            self.seen.set()
+        else:
+            for size in range(min(len(text), len(self.marker) - 1), 0, -1):
+                if self.marker.startswith(text[-size:]):
+                    self.held, text = text[-size:], text[:-size]
+                    break
+        if text:
+            self.write(text)
+        return size
+
+    def send(self):
+        """Writes the marker; False when there is nothing to wait for."""
+        if not self.stream.watch_fd_thread.is_alive():
+            return False
+        self.seen.clear()
+        try:
+            os.write(self.fd, self.marker.encode("ascii"))
+        except OSError:
+            return False  # the cell closed or moved the descriptor
+        return True
 
 
 class IPythonKernel(fl_kernel.Kernel):
@@ -42,6 +112,7 @@ class IPythonKernel(fl_kernel.Kernel):
         ip.execution_count = execution_count + 1
         self._inject()
         self._patch_inspect()
+        self.fd_sync = FdSync()
         self._follow_cells()
 
     def _inject(self):
@@ -82,6 +153,8 @@ class IPythonKernel(fl_kernel.Kernel):
         self.ip.events.register("post_run_cell", self._after_cell)
 
     def _after_cell(self, result):
+        # Before ipykernel flushes the cell's output: what its subprocesses wrote is in it.
+        self.fd_sync.wait()
         self.current_cell = None
         info = getattr(result, "info", None)
         if info is not None and getattr(info, "store_history", False):

@@ -16,6 +16,7 @@ import inspect
 import json
 import linecache
 import os
+import re
 import signal
 import sys
 import threading
@@ -31,6 +32,14 @@ import fl_persist
 KERNEL_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 CONTROL_FD = 3
 RELAY_FD = 4
+# A one-line cell that does not match this is tried as an expression first (`1+1`,
+# `fs.read_text_file("a")`): compiled from its text, with no syntax tree. A statement keyword, an
+# assignment (`=` that is not part of `==`, `<=`, `>=`, `!=` or `:=`) or a `;` sends it to the
+# tree at once; a wrong guess costs one failed compile, never a wrong result.
+NOT_AN_EXPRESSION = re.compile(
+    r"\s*(?:(?:import|from|def|class|if|for|while|with|try|del|pass|return|raise|global|nonlocal"
+    r"|assert|break|continue|async|match)\b|@)|[^=]*[^=!<>:]=(?!=)|.*;"
+)
 
 
 class Kernel:
@@ -100,19 +109,25 @@ class Kernel:
     def run_cell(self, code, filename, output_cap):
         """Runs one cell; returns (value, error) with stdout/stderr captured by the caller."""
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-        tree = ast.parse(code, filename, "exec")
-        body = last = None
-        if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
-            # One expression (`fs.read_text_file("a")`, `1+1`): compiling the text is a third
-            # of the cost of compiling the tree back (`1+1;` only compiles as a tree).
+        tree = body = last = None
+        if "\n" not in code and not NOT_AN_EXPRESSION.match(code):
             try:
                 last = compile(code, filename, "eval")
             except SyntaxError:
-                last = compile(ast.Expression(tree.body[0].value), filename, "eval")
-        else:
-            if tree.body and isinstance(tree.body[-1], ast.Expr):
-                last = compile(ast.Expression(tree.body.pop().value), filename, "eval")
-            body = compile(tree, filename, "exec")
+                pass
+        if last is None:
+            tree = ast.parse(code, filename, "exec")
+            if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
+                # One expression over several lines: compiling the text is a third of the cost
+                # of compiling the tree back (`1+1;` only compiles as a tree).
+                try:
+                    last = compile(code, filename, "eval")
+                except SyntaxError:
+                    last = compile(ast.Expression(tree.body[0].value), filename, "eval")
+            else:
+                if tree.body and isinstance(tree.body[-1], ast.Expr):
+                    last = compile(ast.Expression(tree.body.pop().value), filename, "eval")
+                body = compile(tree, filename, "exec")
         self.user_code_running = True
         self.current_cell = filename
         try:
@@ -122,7 +137,8 @@ class Kernel:
         finally:
             self.user_code_running = False
             self.current_cell = None
-            self._note_classes(tree, filename)
+            if tree is not None:
+                self._note_classes(tree, filename)
         return value
 
     def _note_classes(self, tree, filename):

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import {
   UnsafeFileError,
   writeStateFile,
 } from '../../../src/core/index.js';
-import { tempDir } from '../../helpers/index.js';
+import { run, tempDir } from '../../helpers/index.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -38,7 +37,7 @@ describe('confineFile and the state-file helpers', () => {
     writeFileSync(outside, 'outside');
     symlinkSync(outside, join(d, 'out.json'));
     symlinkSync(join(d, 'nowhere.json'), join(d, 'dangling.json'));
-    execFileSync('mkfifo', [join(d, 'pipe.json')]);
+    await run('mkfifo', [join(d, 'pipe.json')]);
     await expect(writeStateFile(join(d, 'out.json'), 'evil')).rejects.toThrow(UnsafeFileError);
     expect(readFileSync(outside, 'utf8')).toBe('outside');
     expect(() => readStateFile(join(d, 'dangling.json'))).toThrow(/leads nowhere/);

@@ -234,7 +234,7 @@ describe('MemoryStore after remember', () => {
       expect(store.fileNamed('Alex Rivera')).toBe('user_alex.md');
       const text = readFileSync(join(mem, 'user_alex.md'), 'utf8');
       writeFileSync(join(mem, 'user_alex.md'), text.replace('name: Alex Rivera', 'name: Alexandra Rivera'));
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 15_000;
       while (store.fileNamed('Alexandra Rivera') === undefined && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 20));
       expect(store.fileNamed('Alexandra Rivera')).toBe('user_alex.md');

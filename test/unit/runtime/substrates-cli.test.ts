@@ -82,11 +82,12 @@ describe('command substrate', () => {
   });
 
   it('ends with budget_exhausted when the wall time runs out', async () => {
-    const slow = createSubstrate(`command:${node} -e setTimeout(()=>{},5000)`);
+    const slow = createSubstrate(`command:${node} -e setTimeout(()=>{},60000)`);
     const started = Date.now();
     const result = await slow.run(request({ budget: { maxTurns: 1, wallTimeMs: 300 } }).req);
     expect(result.failure).toMatchObject({ code: 'budget_exhausted' });
-    expect(Date.now() - started).toBeLessThan(4000);
+    // Far below the command's minute, and far above what a loaded machine adds to 300 ms.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
 
