@@ -4,22 +4,20 @@
  * packet, list_memory_files and the CLI each see their own project's memories and the global
  * ones, and every project's with all_projects / --all-projects.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, structured, tempDir, tempHome, wireStdio } from '../helpers/index.js';
+import { run, runCli, structured, tempDir, tempHome, wireStdio } from '../helpers/index.js';
 
 interface RecallOut {
   results: { name: string; project: string | null; file: string }[];
 }
 
-function gitProject(dir: string, message: string): void {
+async function gitProject(dir: string, message: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const git = (...args: string[]) => {
-    const r = spawnSync('git', args, {
+  const git = async (...args: string[]) => {
+    const r = await run('git', args, {
       cwd: dir,
-      encoding: 'utf8',
       env: {
         ...process.env,
         GIT_AUTHOR_NAME: 't',
@@ -30,10 +28,10 @@ function gitProject(dir: string, message: string): void {
     });
     if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   };
-  git('init', '-q');
+  await git('init', '-q');
   writeFileSync(join(dir, 'README.md'), `${message}\n`);
-  git('add', 'README.md');
-  git('commit', '-q', '-m', message);
+  await git('add', 'README.md');
+  await git('commit', '-q', '-m', message);
 }
 
 describe('per-project memory on one home', () => {
@@ -43,9 +41,9 @@ describe('per-project memory on one home', () => {
   const beta = join(work.dir, 'beta');
   const outside = join(work.dir, 'scratch');
 
-  beforeAll(() => {
-    gitProject(alpha, 'alpha: the billing service');
-    gitProject(beta, 'beta: the mobile app');
+  beforeAll(async () => {
+    await gitProject(alpha, 'alpha: the billing service');
+    await gitProject(beta, 'beta: the mobile app');
     mkdirSync(outside);
   });
   afterAll(() => {
@@ -101,10 +99,11 @@ describe('per-project memory on one home', () => {
 
     // The same through the CLI, from a subdirectory of a project.
     mkdirSync(join(alpha, 'src', 'deep'), { recursive: true });
-    const cli = (cwd: string, ...extra: string[]) =>
+    const cli = async (cwd: string, ...extra: string[]) =>
       (
         JSON.parse(
-          runCli(['recall', 'deploys', '--k', '10', '--home', home.dir, '--json', ...extra], { cwd }).stdout,
+          (await runCli(['recall', 'deploys', '--k', '10', '--home', home.dir, '--json', ...extra], { cwd }))
+            .stdout,
         ) as RecallOut
       ).results
         .map((r) => r.file)
@@ -131,8 +130,8 @@ describe('per-project memory on one home', () => {
     expect(listed.other_projects).toBe(1);
 
     // The SessionStart hook (a one-shot process, its overview from the cache) says the same.
-    const hook = (cwd: string, session: string) =>
-      runCli(['hook', 'session-start', '--home', home.dir], {
+    const hook = async (cwd: string, session: string) =>
+      await runCli(['hook', 'session-start', '--home', home.dir], {
         cwd,
         input: JSON.stringify({
           session_id: session,
@@ -146,7 +145,7 @@ describe('per-project memory on one home', () => {
       [alpha, 'alpha'],
       [beta, 'beta'],
     ] as const) {
-      const out = hook(cwd, `s-${name}-${Math.random()}`);
+      const out = await hook(cwd, `s-${name}-${Math.random()}`);
       expect(out.status).toBe(0);
       const context = (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } })
         .hookSpecificOutput.additionalContext;
@@ -155,24 +154,26 @@ describe('per-project memory on one home', () => {
     }
   });
 
-  it('keeps its id when the project moves, and lists per project in the CLI', () => {
+  it('keeps its id when the project moves, and lists per project in the CLI', async () => {
     const moved = join(work.dir, 'alpha-moved');
     renameSync(alpha, moved);
-    const list = (cwd: string, ...flags: string[]) =>
-      JSON.parse(runCli(['memory', 'list', '--home', home.dir, '--json', ...flags], { cwd }).stdout) as {
+    const list = async (cwd: string, ...flags: string[]) =>
+      JSON.parse(
+        (await runCli(['memory', 'list', '--home', home.dir, '--json', ...flags], { cwd })).stdout,
+      ) as {
         memories: { name: string; project: string | null }[];
         project: { name: string } | null;
         other_projects: number;
       };
-    const own = list(moved, '--project');
+    const own = await list(moved, '--project');
     expect(own.memories.map((m) => m.name)).toEqual(['Deploys of the billing service']);
     expect(own.project?.name).toBe('alpha-moved');
-    const seen = list(moved);
+    const seen = await list(moved);
     expect(seen.memories).toHaveLength(2);
     expect(seen.other_projects).toBe(1);
-    expect(list(moved, '--global').memories.map((m) => m.project)).toEqual([null]);
-    expect(list(moved, '--all-projects').memories).toHaveLength(3);
-    const human = runCli(['memory', 'list', '--home', home.dir], { cwd: moved }).stdout;
+    expect((await list(moved, '--global')).memories.map((m) => m.project)).toEqual([null]);
+    expect((await list(moved, '--all-projects')).memories).toHaveLength(3);
+    const human = (await runCli(['memory', 'list', '--home', home.dir], { cwd: moved })).stdout;
     expect(human).toMatch(/^2 memories of project alpha-moved and global$/m);
     expect(human).toMatch(/^1 more in other projects \(--all-projects to list them\)$/m);
   });
@@ -183,7 +184,7 @@ describe('per-project memory on one home', () => {
       '---\nname: Old deploy note\ntype: note\ndescription: deploys used to be manual\n---\nDeploys used to be manual.\n',
     );
     const found = JSON.parse(
-      runCli(['recall', 'deploys', '--k', '10', '--home', home.dir, '--json'], { cwd: beta }).stdout,
+      (await runCli(['recall', 'deploys', '--k', '10', '--home', home.dir, '--json'], { cwd: beta })).stdout,
     ) as RecallOut;
     expect(found.results.map((r) => r.file)).toContain('note_old.md');
   });

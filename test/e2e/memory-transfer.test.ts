@@ -3,11 +3,10 @@
  * bytes (JSONL and tarball); a basic-memory style folder of 50 notes and a Claude Code
  * auto-memory folder import with the table (added, duplicate, refused and why), dry run first.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, runCli, tempDir, tempHome } from '../helpers/index.js';
+import { exampleHomeCopy, run, runCli, tempDir, tempHome } from '../helpers/index.js';
 
 interface PlanJson {
   kind: string;
@@ -33,37 +32,40 @@ describe('memory export → import', () => {
     work.dispose();
   });
 
-  it.each(['jsonl', 'tar.gz', 'tar'])('gives byte-identical memory files in an empty home (%s)', (format) => {
-    const out = join(work.dir, `memories.${format}`);
-    const exported = runCli(['memory', 'export', '--home', source.dir, '--out', out, '--json']);
-    expect(exported.status, exported.stderr).toBe(0);
-    expect(JSON.parse(exported.stdout)).toMatchObject({ format, count: 14 });
-    const target = tempHome();
-    try {
-      rmSync(join(target.dir, 'memory'), { recursive: true, force: true });
-      mkdirSync(join(target.dir, 'memory'));
-      const dry = runCli(['memory', 'import', out, '--home', target.dir]);
-      expect(dry.status, dry.stderr).toBe(0);
-      expect(dry.stdout).toMatch(/: 14 to add, 0 duplicate, 0 refused/);
-      expect(dry.stdout).toContain('dry run: nothing written');
-      expect(readdirSync(join(target.dir, 'memory'))).toEqual([]);
-      const applied = runCli(['memory', 'import', out, '--home', target.dir, '--apply']);
-      expect(applied.status, applied.stderr).toBe(0);
-      expect(applied.stdout).toContain('wrote 14 memories');
-      expect(filesOf(join(target.dir, 'memory'))).toEqual(filesOf(join(source.dir, 'memory')));
-      // A second import finds every one already there.
-      const again = JSON.parse(
-        runCli(['memory', 'import', out, '--home', target.dir, '--apply', '--json']).stdout,
-      ) as PlanJson;
-      expect(again.counts).toEqual({ add: 0, duplicate: 14, refused: 0 });
-      expect(again.rows[0]?.reason).toMatch(/holds the same bytes/);
-    } finally {
-      target.dispose();
-    }
-  });
+  it.each(['jsonl', 'tar.gz', 'tar'])(
+    'gives byte-identical memory files in an empty home (%s)',
+    async (format) => {
+      const out = join(work.dir, `memories.${format}`);
+      const exported = await runCli(['memory', 'export', '--home', source.dir, '--out', out, '--json']);
+      expect(exported.status, exported.stderr).toBe(0);
+      expect(JSON.parse(exported.stdout)).toMatchObject({ format, count: 14 });
+      const target = tempHome();
+      try {
+        rmSync(join(target.dir, 'memory'), { recursive: true, force: true });
+        mkdirSync(join(target.dir, 'memory'));
+        const dry = await runCli(['memory', 'import', out, '--home', target.dir]);
+        expect(dry.status, dry.stderr).toBe(0);
+        expect(dry.stdout).toMatch(/: 14 to add, 0 duplicate, 0 refused/);
+        expect(dry.stdout).toContain('dry run: nothing written');
+        expect(readdirSync(join(target.dir, 'memory'))).toEqual([]);
+        const applied = await runCli(['memory', 'import', out, '--home', target.dir, '--apply']);
+        expect(applied.status, applied.stderr).toBe(0);
+        expect(applied.stdout).toContain('wrote 14 memories');
+        expect(filesOf(join(target.dir, 'memory'))).toEqual(filesOf(join(source.dir, 'memory')));
+        // A second import finds every one already there.
+        const again = JSON.parse(
+          (await runCli(['memory', 'import', out, '--home', target.dir, '--apply', '--json'])).stdout,
+        ) as PlanJson;
+        expect(again.counts).toEqual({ add: 0, duplicate: 14, refused: 0 });
+        expect(again.rows[0]?.reason).toMatch(/holds the same bytes/);
+      } finally {
+        target.dispose();
+      }
+    },
+  );
 
-  it('writes JSONL a reader can use without firstlight: frontmatter, body and the exact text', () => {
-    const out = runCli(['memory', 'export', '--home', source.dir]);
+  it('writes JSONL a reader can use without firstlight: frontmatter, body and the exact text', async () => {
+    const out = await runCli(['memory', 'export', '--home', source.dir]);
     const [header, ...records] = out.stdout
       .trim()
       .split('\n')
@@ -79,8 +81,8 @@ describe('memory export → import', () => {
     expect(alex.index_line).toMatch(/^- \[Alex Rivera\]\(user_alex\.md\)/);
   });
 
-  it('refuses a tarball to a terminal-less mistake, a bad format, and a record that is not a memory', () => {
-    const bad = runCli(['memory', 'export', '--home', source.dir, '--format', 'zip']);
+  it('refuses a tarball to a terminal-less mistake, a bad format, and a record that is not a memory', async () => {
+    const bad = await runCli(['memory', 'export', '--home', source.dir, '--format', 'zip']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--format must be jsonl, tar or tar.gz');
     const file = join(work.dir, 'broken.jsonl');
@@ -91,7 +93,7 @@ describe('memory export → import', () => {
     const target = tempHome();
     try {
       const plan = JSON.parse(
-        runCli(['memory', 'import', file, '--home', target.dir, '--json']).stdout,
+        (await runCli(['memory', 'import', file, '--home', target.dir, '--json'])).stdout,
       ) as PlanJson;
       expect(plan.rows.map((r) => [r.action, r.reason])).toEqual([
         ['refused', 'unsafe file name "../escape.md"'],
@@ -140,7 +142,7 @@ describe('memory import from a folder of markdown notes', () => {
     notes.dispose();
   });
 
-  it('imports a basic-memory folder of 50 notes with the table: types mapped, frontmatter kept, duplicates and refusals named', () => {
+  it('imports a basic-memory folder of 50 notes with the table: types mapped, frontmatter kept, duplicates and refusals named', async () => {
     basicMemoryFolder(notes.dir);
     // Three notes the table must not add: a copy of another note's text, an empty one, bad YAML.
     writeFileSync(
@@ -150,7 +152,7 @@ describe('memory import from a folder of markdown notes', () => {
     writeFileSync(join(notes.dir, 'notes', 'empty.md'), '---\ntitle: Empty\n---\n\n');
     writeFileSync(join(notes.dir, 'notes', 'broken.md'), '---\ntitle: [unclosed\n---\nbody\n');
     writeFileSync(join(notes.dir, 'image.png'), 'not a note');
-    const dry = runCli(['memory', 'import', notes.dir, '--home', home.dir]);
+    const dry = await runCli(['memory', 'import', notes.dir, '--home', home.dir]);
     expect(dry.status, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^action +source +memory \/ why$/m);
     expect(dry.stdout).toMatch(
@@ -166,7 +168,7 @@ describe('memory import from a folder of markdown notes', () => {
     expect(readdirSync(join(home.dir, 'memory'))).toEqual(['MEMORY.md']);
 
     const applied = JSON.parse(
-      runCli(['memory', 'import', notes.dir, '--home', home.dir, '--apply', '--json']).stdout,
+      (await runCli(['memory', 'import', notes.dir, '--home', home.dir, '--apply', '--json'])).stdout,
     ) as PlanJson;
     expect(applied.applied?.written).toHaveLength(50);
     const types = new Map<string, number>();
@@ -185,7 +187,7 @@ describe('memory import from a folder of markdown notes', () => {
     const index = readFileSync(join(home.dir, 'memory', 'MEMORY.md'), 'utf8');
     expect(index.match(/^- \[/gm)).toHaveLength(50);
     // Recall finds them at once.
-    const found = JSON.parse(runCli(['recall', 'queue', 'lag', '--home', home.dir, '--json']).stdout);
+    const found = JSON.parse((await runCli(['recall', 'queue', 'lag', '--home', home.dir, '--json'])).stdout);
     expect(found.results.length).toBeGreaterThan(0);
   });
 });
@@ -200,10 +202,10 @@ describe("memory import from Claude Code's auto-memory", () => {
     work.dispose();
   });
 
-  it("finds the project's auto-memory where Claude Code keeps it and imports it into the project", () => {
+  it("finds the project's auto-memory where Claude Code keeps it and imports it into the project", async () => {
     const project = join(work.dir, 'my.app');
     mkdirSync(project);
-    spawnSync('git', ['init', '-q'], { cwd: project });
+    await run('git', ['init', '-q'], { cwd: project });
     // Claude Code: <config>/projects/<the git root with every non-alphanumeric character as ->/memory/
     const dir = join(claudeConfig.dir, 'projects', project.replace(/[^a-zA-Z0-9]/g, '-'), 'memory');
     mkdirSync(dir, { recursive: true });
@@ -245,20 +247,20 @@ describe("memory import from Claude Code's auto-memory", () => {
       '- [User role](user_role.md) — data scientist\n- [Testing policy](feedback_testing.md) — real database\n- [Merge freeze](project_freeze.md) — 2026-03-05\n- [Linear project](reference_linear.md) — INGEST\n',
     );
     const env = { CLAUDE_CONFIG_DIR: claudeConfig.dir };
-    const dry = runCli(['memory', 'import', 'claude', '--home', home.dir], { cwd: project, env });
+    const dry = await runCli(['memory', 'import', 'claude', '--home', home.dir], { cwd: project, env });
     expect(dry.status, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(`Claude Code's auto-memory ${dir}: 4 to add, 0 duplicate, 0 refused`);
     expect(dry.stdout).toMatch(
       /^add +feedback_testing\.md +memory\/feedback_testing_policy\.md \(feedback\) "Testing policy"$/m,
     );
-    const applied = runCli(['memory', 'import', 'claude', '--home', home.dir, '--apply'], {
+    const applied = await runCli(['memory', 'import', 'claude', '--home', home.dir, '--apply'], {
       cwd: project,
       env,
     });
     expect(applied.stdout).toContain('wrote 4 memories');
     expect(applied.stdout).toContain('added to project my.app');
     const listed = JSON.parse(
-      runCli(['memory', 'list', '--project', '--home', home.dir, '--json'], { cwd: project }).stdout,
+      (await runCli(['memory', 'list', '--project', '--home', home.dir, '--json'], { cwd: project })).stdout,
     );
     expect(listed.memories.map((m: { type: string }) => m.type).sort()).toEqual([
       'feedback',
@@ -268,12 +270,12 @@ describe("memory import from Claude Code's auto-memory", () => {
     ]);
     // Outside the project they are out of sight.
     const elsewhere = JSON.parse(
-      runCli(['memory', 'list', '--home', home.dir, '--json'], { cwd: work.dir }).stdout,
+      (await runCli(['memory', 'list', '--home', home.dir, '--json'], { cwd: work.dir })).stdout,
     );
     expect(elsewhere.memories).toEqual([]);
     expect(elsewhere.other_projects).toBe(4);
     // No project in a directory without git: refused with the fix.
-    const none = runCli(['memory', 'import', 'claude', '--home', home.dir], { cwd: work.dir, env });
+    const none = await runCli(['memory', 'import', 'claude', '--home', home.dir], { cwd: work.dir, env });
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('no Claude Code auto-memory for this project');
   });

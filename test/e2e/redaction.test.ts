@@ -110,10 +110,10 @@ describe('redaction before writing, through every writer', () => {
     expect(changedInMemory.map((l) => l.what)).toEqual([]);
   });
 
-  it('keeps them out of what the PostToolUse and Stop hooks record', () => {
+  it('keeps them out of what the PostToolUse and Stop hooks record', async () => {
     const texts = planted.map((p) => p.text);
     for (const [i, group] of groups(texts, 1500).entries()) {
-      const out = runCli(['hook', 'post-tool-use', '--home', home.dir], {
+      const out = await runCli(['hook', 'post-tool-use', '--home', home.dir], {
         cwd: project.dir,
         input: JSON.stringify({
           session_id: 'hook-session',
@@ -133,7 +133,7 @@ describe('redaction before writing, through every writer', () => {
       transcript,
       `${JSON.stringify({ type: 'assistant', sessionId: 'hook-session', message: { role: 'assistant', content: [{ type: 'text', text: texts.join('\n') }] } })}\n`,
     );
-    const stop = runCli(['hook', 'stop', '--home', home.dir], {
+    const stop = await runCli(['hook', 'stop', '--home', home.dir], {
       cwd: project.dir,
       input: JSON.stringify({
         session_id: 'hook-session',
@@ -149,13 +149,13 @@ describe('redaction before writing, through every writer', () => {
     expect(leaked(allText(home.dir))).toEqual([]);
   });
 
-  it('keeps them out of the SessionStart text, out of CLI remember and out of an import', () => {
+  it('keeps them out of the SessionStart text, out of CLI remember and out of an import', async () => {
     // Text written around the redactor (a hand edit of the persona) is still redacted on its way to the model.
     writeFileSync(
       join(home.dir, 'persona', 'agent_system.md'),
       `# Tester\n\nNotes the user pasted:\n\n${planted.map((p) => p.text).join('\n')}\n`,
     );
-    const start = runCli(['hook', 'session-start', '--home', home.dir], {
+    const start = await runCli(['hook', 'session-start', '--home', home.dir], {
       cwd: project.dir,
       input: JSON.stringify({
         session_id: 'start-1',
@@ -172,7 +172,7 @@ describe('redaction before writing, through every writer', () => {
     expect(leaked(context)).toEqual([]);
     writeFileSync(join(home.dir, 'persona', 'agent_system.md'), '# Tester\n');
 
-    const cli = runCli(['remember', '--type', 'note', '--name', 'From the CLI', '--home', home.dir], {
+    const cli = await runCli(['remember', '--type', 'note', '--name', 'From the CLI', '--home', home.dir], {
       cwd: project.dir,
       input: planted.map((p) => p.text).join('\n\n'),
     });
@@ -187,16 +187,18 @@ describe('redaction before writing, through every writer', () => {
         `---\ntitle: Planted ${i}\ntags: [planted]\n---\n\n${p.text}\n`,
       );
     });
-    const imported = runCli(['memory', 'import', notes, '--apply', '--home', home.dir], { cwd: project.dir });
+    const imported = await runCli(['memory', 'import', notes, '--apply', '--home', home.dir], {
+      cwd: project.dir,
+    });
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(`wrote ${planted.length} memories`);
     expect(imported.stdout).toContain('[redacted:');
     expect(leaked(allText(home.dir))).toEqual([]);
   });
 
-  it('counts every redaction in status, by kind and by writer', () => {
+  it('counts every redaction in status, by kind and by writer', async () => {
     const status = JSON.parse(
-      runCli(['status', '--home', home.dir, '--json'], { cwd: project.dir }).stdout,
+      (await runCli(['status', '--home', home.dir, '--json'], { cwd: project.dir })).stdout,
     ) as {
       redactions: { total: number; by_kind: Record<string, number>; by_writer: Record<string, number> };
     };
@@ -209,7 +211,7 @@ describe('redaction before writing, through every writer', () => {
     ]);
     for (const kind of new Set(planted.map((p) => p.kind)))
       expect(status.redactions.by_kind[kind], kind).toBeGreaterThan(0);
-    const human = runCli(['status', '--home', home.dir], { cwd: project.dir }).stdout;
+    const human = (await runCli(['status', '--home', home.dir], { cwd: project.dir })).stdout;
     expect(human).toMatch(/^redacted +\d+ since /m);
     const kinds = new Set(planted.map((p) => p.kind)).size;
     process.stderr.write(

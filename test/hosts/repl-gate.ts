@@ -160,7 +160,7 @@ export async function runReplGate(
     run.skipped = ensured.reason;
     return run;
   }
-  const sandbox = createSandbox(`${recipe.id}-repl`);
+  const sandbox = await createSandbox(`${recipe.id}-repl`);
   const files = {
     before: join(sandbox.project, 'repl-before.txt'),
     after: join(sandbox.project, 'repl-after.txt'),
@@ -168,7 +168,7 @@ export async function runReplGate(
   const seen: Offered = { offered: null, names: [] };
   await using server = await startModelServer({ fallback: model(recipe, files, seen) });
   try {
-    const install = firstlight(sandbox, [
+    const install = await firstlight(sandbox, [
       'install',
       recipe.id,
       '--with-repl',
