@@ -108,9 +108,9 @@ describe('per-project memory on one home', () => {
       ).results
         .map((r) => r.file)
         .sort();
-    expect(cli(join(alpha, 'src', 'deep'))).toEqual([a.file, g.file].sort());
-    expect(cli(beta)).toEqual([b.file, g.file].sort());
-    expect(cli(beta, '--all-projects')).toEqual([a.file, b.file, g.file].sort());
+    expect(await cli(join(alpha, 'src', 'deep'))).toEqual([a.file, g.file].sort());
+    expect(await cli(beta)).toEqual([b.file, g.file].sort());
+    expect(await cli(beta, '--all-projects')).toEqual([a.file, b.file, g.file].sort());
   });
 
   it('counts only the project and global memories in the packet, and says how many it left out', async () => {
