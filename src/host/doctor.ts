@@ -10,6 +10,7 @@ import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { hostSurfaces } from './install/plan.js';
 import { inspectSurface } from './install/surface-edit.js';
+import { findOnPath } from './install-status.js';
 import { gateProof, gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 
@@ -33,6 +34,11 @@ export interface HostDiagnosis {
   name: string;
   scope: Scope;
   ok: boolean;
+  /**
+   * The host's program is not on this machine (none of its commands on PATH): its checks are
+   * reported but do not fail doctor, and `install` says how to get it.
+   */
+  skipped?: { reason: string; install: string };
   checks: DoctorCheck[];
 }
 
@@ -122,12 +128,29 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         proof: gateProof(adapter),
         ...(gate.enforced && !skipped ? {} : { info: true }),
       });
-      hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });
+      const { commands, install } = adapter.caps.program;
+      const absent = !commands.some((command) => findOnPath(command, options.env));
+      hosts.push({
+        host,
+        name: adapter.name,
+        scope,
+        ok: checks.every((c) => c.ok),
+        ...(absent
+          ? {
+              skipped: {
+                reason: `${adapter.name} is not on this machine (no ${commands.map((c) => `\`${c}\``).join(' or ')} on PATH)`,
+                install,
+              },
+            }
+          : {}),
+        checks,
+      });
     }
   }
   return {
     project: options.project,
-    ok: hosts.length > 0 && hosts.every((h) => h.ok),
+    // A host that is not on this machine cannot be broken on it: only the others count.
+    ok: hosts.length > 0 && hosts.every((h) => h.ok || h.skipped !== undefined),
     hosts,
     ...(swept ? { swept } : {}),
     ...(hosts.length === 0

@@ -57,11 +57,7 @@ export function commandResolves(
     ? executable(server.command)
       ? server.command
       : undefined
-    : (env.PATH ?? '')
-        .split(delimiter)
-        .filter(Boolean)
-        .map((dir) => join(dir, server.command))
-        .find(executable);
+    : findOnPath(server.command, env);
   if (!found)
     return {
       ok: false,
@@ -70,6 +66,15 @@ export function commandResolves(
   const script = server.args.find((a) => /\.(c|m)?js$/.test(a));
   if (script && !isFile(script)) return { ok: false, detail: `the CLI script ${script} is missing` };
   return { ok: true, detail: `\`${[server.command, ...server.args].join(' ')}\` resolves` };
+}
+
+/** The executable `name` resolves to on `env.PATH`, or undefined. */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .find(executable);
 }
 
 function executable(path: string): boolean {

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { HOME_HELP, JSON_HELP, withExamples } from '../help-text.js';
 import type { HomeOption } from '../io.js';
+import { suggestUnknownCommands } from '../suggest.js';
 
 interface JsonOption extends HomeOption {
   json?: boolean;
 }
-
-const HOME_HELP = 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)';
 
 /** `firstlight memory list|show|edit|forget|restore`: the mind's memory without touching raw files. */
 export function registerMemory(program: Command): void {
@@ -17,15 +17,24 @@ export function registerMemory(program: Command): void {
       'after',
       '\nExamples:\n  firstlight memory list --type feedback\n  firstlight memory show "Squash merges only"\n  EDITOR=nano firstlight memory edit user_alex\n  firstlight memory forget "Old cache decision"\n  firstlight memory restore "Old cache decision"',
     );
+  suggestUnknownCommands(memory, {
+    delete: 'forget',
+    remove: 'forget',
+    rm: 'forget',
+    undo: 'restore',
+    view: 'show',
+  });
 
-  memory
+  const list = memory
     .command('list')
+    .alias('ls')
     .description('list memories: type, name, description, file (MEMORY.md itself is not listed)')
     .option('--type <type>', 'only memories of this type (user, feedback, …, or custom:NAME)')
     .option('--forgotten', 'list forgotten memories (memory/.trash/) that `memory restore` can bring back')
     .option('--home <dir>', HOME_HELP)
-    .option('--json', 'print JSON')
-    .action(async (options: JsonOption & { type?: string; forgotten?: boolean }) => {
+    .option('--json', JSON_HELP);
+  withExamples(list, ['firstlight memory list', 'firstlight memory list --type feedback --json']).action(
+    async (options: JsonOption & { type?: string; forgotten?: boolean }) => {
       const { print } = await import('../io.js');
       const mind = await import('../../mind/index.js');
       const home = await homeOf(options);
@@ -66,51 +75,70 @@ export function registerMemory(program: Command): void {
         for (const s of listing.skipped) lines.push(`skipped ${s.file}: ${s.problem}`);
         return lines.join('\n');
       });
-    });
+    },
+  );
 
-  memory
+  const show = memory
     .command('show')
     .description('print one memory (by name or file name): its frontmatter and body')
     .argument('<name>', 'the memory name or file name (as `memory list` shows it)')
     .option('--home <dir>', HOME_HELP)
-    .option('--json', 'print JSON: {file, frontmatter, body}')
-    .action(async (name: string, options: JsonOption) => {
-      const { readFileSync } = await import('node:fs');
-      const { print } = await import('../io.js');
-      const mind = await import('../../mind/index.js');
-      const home = await homeOf(options);
-      const memoryDir = join(home, 'memory');
-      const file = mind.memoryFileFor(memoryDir, storeOf(mind, home), name);
-      const read = mind.readMemoryFile(memoryDir, file);
-      print(options.json, read, () => readFileSync(join(memoryDir, file), 'utf8').replace(/\n$/, ''));
-    });
+    .option('--json', 'print JSON: {ok, file, frontmatter, body}');
+  withExamples(show, [
+    'firstlight memory show "Squash merges only"',
+    'firstlight memory show user_alex.md --json',
+  ]).action(async (name: string, options: JsonOption) => {
+    const { readFileSync } = await import('node:fs');
+    const { print } = await import('../io.js');
+    const mind = await import('../../mind/index.js');
+    const home = await homeOf(options);
+    const memoryDir = join(home, 'memory');
+    const store = storeOf(mind, home);
+    const { memoryNames, withNameSuggestions } = await import('./memory-names.js');
+    const file = await withNameSuggestions(
+      name,
+      () => memoryNames(store.snapshot().entries),
+      () => mind.memoryFileFor(memoryDir, store, name),
+    );
+    const read = mind.readMemoryFile(memoryDir, file);
+    print(options.json, read, () => readFileSync(join(memoryDir, file), 'utf8').replace(/\n$/, ''));
+  });
 
-  memory
+  const edit = memory
     .command('edit')
     .description('open one memory in $VISUAL or $EDITOR; the result is checked before it is saved')
     .argument('<name>', 'the memory name or file name')
     .option('--home <dir>', HOME_HELP)
-    .option('--json', 'print the result as JSON')
-    .addHelpText(
-      'after',
-      '\nThe editor works on a copy. On save the frontmatter must still parse, with a name and a type\nfrom the list; otherwise nothing is written, the error names the field, and your edited copy is\nkept at the path the error gives. A name or description you change is carried into MEMORY.md.',
-    )
-    .action(async (name: string, options: JsonOption) => {
-      const { editMemory } = await import('./memory-edit.js');
-      const home = await homeOf(options);
-      const result = await editMemory(home, name);
-      const { print } = await import('../io.js');
-      print(options.json, result, () =>
-        result.changed
-          ? `firstlight: saved memory/${result.file}${result.index_line_updated ? ' and its MEMORY.md line' : ''}`
-          : `firstlight: no changes to memory/${result.file}`,
-      );
-    });
+    .option('--json', JSON_HELP);
+  withExamples(
+    edit,
+    ['firstlight memory edit user_alex', 'EDITOR="code --wait" firstlight memory edit "Squash merges only"'],
+    [
+      'The editor works on a copy. On save the frontmatter must still parse, with a name and a type',
+      'from the list; otherwise nothing is written, the error names the field, and your edited copy is',
+      'kept at the path the error gives. A name or description you change is carried into MEMORY.md.',
+      'The editor is $VISUAL, else $EDITOR, else the first of editor, nano, vi found on PATH.',
+    ],
+  ).action(async (name: string, options: JsonOption) => {
+    const { editMemory } = await import('./memory-edit.js');
+    const home = await homeOf(options);
+    const result = await editMemory(home, name);
+    const { print } = await import('../io.js');
+    print(options.json, result, () =>
+      result.changed
+        ? `firstlight: saved memory/${result.file}${result.index_line_updated ? ' and its MEMORY.md line' : ''}`
+        : `firstlight: no changes to memory/${result.file}`,
+    );
+  });
 
   byName(memory, {
     name: 'forget',
-    description: 'forget a memory: its file moves to memory/.trash/ and its MEMORY.md line is removed',
+    aliases: ['rm', 'delete', 'remove'],
+    description:
+      'forget a memory: its file moves to memory/.trash/ and its MEMORY.md line is removed (aliases: rm, delete, remove)',
     argument: 'the memory name or file name',
+    examples: ['firstlight memory forget "Old cache decision"', 'firstlight memory rm note_cache_ttl_old'],
+    candidates: (mind, home) => memoryNamesOf(mind, home),
     run: (mind, home, name) => mind.forgetMemory(home, name),
     say: (mind, result) =>
       `firstlight: forgot "${result.name}" (${result.type}); it is in memory/${mind.TRASH_DIR}/${result.trashed_as}\n  undo: firstlight memory restore ${quoteArg(result.name)}`,
@@ -119,6 +147,9 @@ export function registerMemory(program: Command): void {
     name: 'restore',
     description: 'bring a forgotten memory back, byte for byte, with its MEMORY.md line',
     argument: 'the forgotten memory name or file name (see `memory list --forgotten`)',
+    examples: ['firstlight memory list --forgotten', 'firstlight memory restore "Old cache decision"'],
+    candidates: (mind, home) =>
+      mind.listForgotten(home).flatMap((r) => [r.name, r.file.replace(/\.md$/, '')]),
     run: (mind, home, name) => mind.restoreMemory(home, name),
     say: (_mind, result) => `firstlight: restored "${result.name}" to memory/${result.file}`,
   });
@@ -129,34 +160,46 @@ function byName<R>(
   parent: Command,
   spec: {
     name: string;
+    aliases?: string[];
     description: string;
     argument: string;
+    examples: string[];
+    /** The names a mistyped one is compared with. */
+    candidates: (mind: Mind, home: string) => string[] | Promise<string[]>;
     run: (mind: Mind, home: string, name: string) => Promise<R>;
     say: (mind: Mind, result: R) => string;
   },
 ): void {
-  parent
+  const command = parent
     .command(spec.name)
+    .aliases(spec.aliases ?? [])
     .description(spec.description)
     .argument('<name>', spec.argument)
     .option('--home <dir>', HOME_HELP)
-    .option('--json', 'print JSON')
-    .action(async (name: string, options: JsonOption) => {
-      const { print } = await import('../io.js');
-      const mind = await import('../../mind/index.js');
-      const home = await homeOf(options);
-      const result = await spec.run(mind, home, name);
-      print(options.json, result, () => spec.say(mind, result));
-    });
+    .option('--json', JSON_HELP);
+  withExamples(command, spec.examples).action(async (name: string, options: JsonOption) => {
+    const { print } = await import('../io.js');
+    const { withNameSuggestions } = await import('./memory-names.js');
+    const mind = await import('../../mind/index.js');
+    const home = await homeOf(options);
+    const result = await withNameSuggestions(
+      name,
+      () => spec.candidates(mind, home),
+      () => spec.run(mind, home, name),
+    );
+    print(options.json, result as object, () => spec.say(mind, result));
+  });
 }
 
 /** The home for a command: it must exist, as for every command but init. */
 async function homeOf(options: HomeOption): Promise<string> {
-  const { requireHome } = await import('../../core/index.js');
-  const { homeFrom } = await import('../io.js');
-  const home = homeFrom(options);
-  requireHome(home);
-  return home;
+  const { existingHome } = await import('../io.js');
+  return existingHome(options);
+}
+
+async function memoryNamesOf(mind: Mind, home: string): Promise<string[]> {
+  const { memoryNames } = await import('./memory-names.js');
+  return memoryNames(storeOf(mind, home).snapshot().entries);
 }
 
 type Mind = typeof import('../../mind/index.js');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { existingHome, type HomeOption, print, readStdin } from '../io.js';
+import { collect, HOME_HELP, JSON_HELP, withExamples } from '../help-text.js';
+import type { HomeOption } from '../io.js';
 
 interface RememberOptions extends HomeOption {
   type: string;
@@ -13,10 +14,8 @@ interface RememberOptions extends HomeOption {
   json?: boolean;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-
 export function registerRemember(program: Command): void {
-  program
+  const remember = program
     .command('remember')
     .description('store a memory (content on stdin): one markdown file + one MEMORY.md index line')
     .requiredOption(
@@ -38,39 +37,39 @@ export function registerRemember(program: Command): void {
     )
     .option('--repeat', 'warn at every matching call, not once per session')
     .option('--replace', 'overwrite an existing memory of the same name')
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
-    .option('--json', 'print JSON')
-    .addHelpText(
-      'after',
-      '\nExample:\n  echo "Alex prefers PRs under 300 lines." | firstlight remember --type user --name "Alex PR size" --tag portal',
-    )
-    .action(async (options: RememberOptions) => {
-      const { UserError } = await import('../../core/index.js');
-      const { remember } = await import('../../mind/index.js');
-      const content = await readStdin();
-      if (content.trim() === '') {
-        throw new UserError('no content on stdin', {
-          code: 'INVALID_ARGUMENT',
-          hint: 'pipe the memory text in: echo "..." | firstlight remember --type note',
-        });
-      }
-      const home = existingHome(options);
-      const result = await remember(home, {
-        content,
-        type: options.type,
-        name: options.name,
-        description: options.description,
-        tags: options.tag,
-        applies_to: options.appliesTo,
-        ...(options.onMatch ? { on_match: options.onMatch as 'warn' | 'ask' | 'deny' } : {}),
-        ...(options.repeat ? { repeat: true } : {}),
-        replace: options.replace ?? false,
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', JSON_HELP);
+  withExamples(remember, [
+    'echo "Alex prefers PRs under 300 lines." | firstlight remember --type user --name "Alex PR size" --tag portal',
+    'firstlight remember --type feedback --applies-to "Bash(git push*)" --on-match ask < rule.md',
+  ]).action(async (options: RememberOptions) => {
+    const { UserError } = await import('../../core/index.js');
+    const { remember } = await import('../../mind/index.js');
+    const { existingHome, print, readStdin } = await import('../io.js');
+    const content = await readStdin();
+    if (content.trim() === '') {
+      throw new UserError('no content on stdin', {
+        code: 'INVALID_ARGUMENT',
+        hint: 'pipe the memory text in: echo "..." | firstlight remember --type note',
       });
-      print(
-        options.json,
-        result,
-        () =>
-          `firstlight: ${result.replaced ? 'replaced' : 'remembered'} "${result.name}" (${result.type}) in memory/${result.file}`,
-      );
+    }
+    const home = existingHome(options);
+    const result = await remember(home, {
+      content,
+      type: options.type,
+      name: options.name,
+      description: options.description,
+      tags: options.tag,
+      applies_to: options.appliesTo,
+      ...(options.onMatch ? { on_match: options.onMatch as 'warn' | 'ask' | 'deny' } : {}),
+      ...(options.repeat ? { repeat: true } : {}),
+      replace: options.replace ?? false,
     });
+    print(
+      options.json,
+      result,
+      () =>
+        `firstlight: ${result.replaced ? 'replaced' : 'remembered'} "${result.name}" (${result.type}) in memory/${result.file}`,
+    );
+  });
 }
