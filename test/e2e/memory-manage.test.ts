@@ -51,6 +51,7 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
     const forgot = runCli(['memory', 'forget', 'Old cache decision', '--home', dir, '--json']);
     expect(forgot.status, forgot.stderr).toBe(0);
     expect(JSON.parse(forgot.stdout)).toEqual({
+      ok: true,
       name: 'Old cache decision',
       type: 'note',
       file: 'note_cache_ttl_old.md',
@@ -81,6 +82,7 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
     expect(readFileSync(index)).toEqual(before.index);
     expect(recallNames(dir, 'cache TTL 5 minutes')).toContain('Old cache decision');
     expect(JSON.parse(runCli(['memory', 'list', '--forgotten', '--home', dir, '--json']).stdout)).toEqual({
+      ok: true,
       forgotten: [],
     });
   });
@@ -189,6 +191,7 @@ describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
 
     const json = JSON.parse(runCli(['memory', 'list', '--type', 'USER', '--home', dir, '--json']).stdout);
     expect(json).toEqual({
+      ok: true,
       memories: [
         expect.objectContaining({
           file: 'user_alex.md',
@@ -252,6 +255,7 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
+      ok: true,
       name: 'Staging database',
       type: 'reference',
       description: 'Staging is rebuilt nightly at 03:00 UTC now.',
@@ -297,11 +301,14 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
       expect(kept && existsSync(kept), r.stderr).toBe(true);
       expect(readFileSync(path)).toEqual(original);
     }
+    // No $VISUAL, no $EDITOR and none of the fallbacks (editor, nano, vi) on PATH: the error says how.
     const none = runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
-      env: { EDITOR: '', VISUAL: '' },
+      env: { EDITOR: '', VISUAL: '', PATH: bin },
     });
     expect(none.status).toBe(2);
-    expect(none.stderr).toMatch(/no editor[\s\S]*fix: set one, e\.g\. EDITOR=nano/);
+    expect(none.stderr).toMatch(
+      /no editor[\s\S]*none of editor, nano, vi[\s\S]*fix: set one for this command, e\.g\. EDITOR=nano/,
+    );
     const failing = runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], { env: { EDITOR: 'false' } });
     expect(failing.status).toBe(1);
     expect(failing.stderr).toMatch(/exited with 1; memory\/user_alex\.md is unchanged/);
@@ -383,8 +390,10 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
   it('sessions lists recorded starts newest first (--json shape), reading only', async () => {
     const dir = home();
     const empty = runCli(['sessions', '--home', dir, '--json']);
-    expect(JSON.parse(empty.stdout)).toEqual({ sessions: [], total: 0, problems: [] });
-    expect(runCli(['sessions', '--home', dir]).stdout).toBe('firstlight: no sessions recorded yet\n');
+    expect(JSON.parse(empty.stdout)).toEqual({ ok: true, sessions: [], total: 0, problems: [] });
+    expect(runCli(['sessions', '--home', dir]).stdout).toMatch(
+      /^firstlight: no sessions recorded yet\. .*bootstrap_session/,
+    );
     const wired = await wireStdio(['serve', '--home', dir]);
     cleanup.push(wired.close);
     for (const id of ['s-one', 's-two']) {
@@ -431,12 +440,12 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     const future = JSON.parse(runCli(['events', '--since', '2999-01-01', '--home', dir, '--json']).stdout);
     expect(future).toMatchObject({ events: [], matched: 0, since: '2999-01-01T00:00:00.000Z' });
     const human = runCli(['events', '--home', dir, '--limit', '2']).stdout;
-    expect(human).toMatch(/observe +run_tests result: 3 passed/);
+    expect(human).toMatch(/observe +run_tests +result: 3 passed/);
     expect(human).toMatch(/reflect +user_said: The user prefers short answers\./);
     expect(human).toMatch(/… 1 older match \(--limit 3\)/);
     const bad = runCli(['events', '--since', 'yesterday', '--home', dir, '--json']);
     expect(bad.status).toBe(2);
-    expect(JSON.parse(bad.stdout).error.hint).toMatch(/--since 30m, 2h, 7d or 1w/);
+    expect(JSON.parse(bad.stdout).error.fix).toMatch(/--since 30m, 2h, 7d or 1w/);
   });
 
   it('status reports home, persona, memory counts, last session, installed hosts and whether the server starts', () => {
@@ -451,6 +460,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
       runCli(['status', '--home', dir, '--project', project, '--json'], { env }).stdout,
     );
     expect(bare).toEqual({
+      ok: true,
       home: { dir, source: 'flag' },
       persona: { name: 'Wren', contract_available: true, files: expect.any(Number) },
       memory: {

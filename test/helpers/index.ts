@@ -244,3 +244,19 @@ export function put(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
   writeFileSync(join(root, rel), text);
 }
+
+/**
+ * A PATH on which every host's program is present (`claude`, `codex`, …: stubs that exit 1), as
+ * on a machine with the hosts installed: doctor checks present hosts and skips absent ones. The
+ * stubs live in `dir`/bin; the rest of PATH follows, so node and the system tools still resolve.
+ */
+export function pathWithHostPrograms(dir: string): string {
+  const bin = join(dir, 'host-bin');
+  mkdirSync(bin, { recursive: true });
+  for (const name of ['claude', 'codex', 'copilot', 'gemini', 'code', 'cursor']) {
+    writeFileSync(join(bin, name), '#!/bin/sh\necho "stub host program for tests" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+  }
+  return `${bin}:${process.env.PATH ?? ''}`;
+}
