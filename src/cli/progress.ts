@@ -38,7 +38,8 @@ export function progressLine(
   let shown = false;
   const draw = () => {
     if (!last) return;
-    const columns = stream.columns ?? 80;
+    // A terminal that reports no width (0: `script` without a window size) gets 80 columns.
+    const columns = stream.columns || 80;
     const text = `${options.label ? `${options.label} ` : ''}${renderProgress(frame++, last.progress, last.total, last.message)}`;
     stream.write(`\r\x1b[2K${text.slice(0, Math.max(10, columns - 1))}`);
     shown = true;

@@ -109,7 +109,8 @@ export class Repl extends KernelHost {
     checkCapabilityName(input.name);
     const spec = serverSpecFor(input, this.deps.cwd);
     const command = [spec.command, ...spec.args].join(' ');
-    let phase = `starting ${command.length > 60 ? `${command.slice(0, 59)}…` : command}`;
+    // Long command lines keep their start and their end (the package or script it runs).
+    let phase = `starting ${command.length > 70 ? `${command.slice(0, 30)}…${command.slice(-39)}` : command}`;
     const heartbeat = progress ? startHeartbeat(progress, () => phase) : undefined;
     try {
       return await this.installWith(input, spec, (next) => {
