@@ -35,7 +35,7 @@ beforeAll(() => {
     [
       "import { appendFileSync } from 'node:fs';",
       'export async function load(url, context, next) {',
-      "  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, `${url}\\n`);",
+      "  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, url + '\\n');",
       '  return next(url, context);',
       '}',
     ].join('\n'),
