@@ -55,6 +55,14 @@ export const substrateSettingsSchema = z
     claude_cli: z.object(cli).strict().prefault({}),
     codex_cli: z.object(cli).strict().prefault({}),
     gemini_cli: z.object(cli).strict().prefault({}),
+    /**
+     * The OS sandbox agent CLIs run read-only sessions in: bubblewrap's executable (a name on
+     * PATH or a path), default `bwrap`.
+     */
+    sandbox: z
+      .object({ command: z.string().min(1).optional() })
+      .strict()
+      .prefault({}),
     /** `command`: the argv of any CLI that reads a prompt on stdin and answers on stdout. */
     command: z
       .object({ argv: z.array(z.string().min(1)).min(1).optional() })

@@ -65,6 +65,14 @@ export {
   SUBSTRATE_FACTORIES,
   substrateKinds,
 } from './substrates/index.js';
+export type { CliState, SandboxPlan, SessionSandbox } from './substrates/sandbox.js';
+export {
+  bwrapSandbox,
+  isSandboxWriteDenial,
+  SANDBOX_DENIAL,
+  sandboxPlan,
+  sessionSandbox,
+} from './substrates/sandbox.js';
 export type { RecordedRequest, Script } from './substrates/scripted.js';
 export { ScriptError, ScriptedSubstrate, scriptedSubstrateFromFile } from './substrates/scripted.js';
 export type * from './substrates/types.js';

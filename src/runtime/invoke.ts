@@ -33,7 +33,7 @@ import {
 import { loadProfileCached, type Profile, type ProfileRole } from './profile.js';
 import { composeSystemPrompt, composeTaskMessage, promptBody } from './prompt.js';
 import { readSession, type SessionState, writeSession } from './sessions.js';
-import { resolveSubstrate } from './substrates/index.js';
+import { resolveSubstrate, SANDBOX_DENIAL, sessionSandbox } from './substrates/index.js';
 import type { Substrate, SubstrateMessage, ToolCall, ToolCallResult } from './substrates/types.js';
 import { applyVoice, VOICES, type Voice } from './surfaces.js';
 import { type CatalogTool, computeToolSet, staticToolClass, widestAccess } from './tools.js';
@@ -326,7 +326,40 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     );
   }
 
-  // 5. Tools: the servers' catalogs, the role's filter, the lock.
+  // 5. The substrate: the invocation's, else the runtime's, the profile's, the settings' default.
+  const settings =
+    request.substrate === undefined && context.substrate === undefined && !profile.substrate
+      ? settingsOf(context.home)
+      : undefined;
+  const substrateSpec =
+    request.substrate ?? context.substrate ?? profile.substrate ?? settings?.substrates.default;
+  if (!substrateSpec) {
+    throw new UserError('no substrate to run the session on', {
+      code: 'SUBSTRATE_MISSING',
+      hint: 'pass --substrate scripted:FILE or a substrate kind',
+    });
+  }
+  const substrate =
+    typeof substrateSpec === 'string'
+      ? await resolveSubstrate(substrateSpec, {
+          cwd: context.cwd,
+          env: context.env,
+          settings: settings ?? settingsOf(context.home),
+        })
+      : substrateSpec;
+  // A session that may not write, on a substrate running tools itself, runs in its OS sandbox.
+  const sandbox = sessionSandbox(substrate, {
+    mayWrite: access === 'mutating',
+    config: profile.sandbox,
+    projectDir: context.project ?? context.cwd,
+    scratchDir: join(ledger, 'scratch', sessionId),
+  });
+  if (sandbox.request) {
+    const why = await substrate.sandbox!.unavailable();
+    if (why) return refuse('sandbox_unavailable', why);
+  }
+
+  // 6. Tools: the servers' catalogs, the role's filter, the lock.
   const serverNames = [...profile.operational, ...profile.taskRelevant];
   let hub: import('../hub/index.js').Hub | undefined;
   const catalog: CatalogTool[] = [];
@@ -386,7 +419,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     meta.tools = [...locked.keys()];
     meta.removed_tools = [...toolSet.removed];
 
-    // 6. Journal the start (and the override, and any acknowledged deviation).
+    // 7. Journal the start (and the override, and any acknowledged deviation).
     const handoffRecords = records.map(({ record }) => record);
     for (const { record, stored } of records) if (!stored) writeHandoff(ledger, record);
     meta.handoff_inputs = handoffRecords.map((r) => r.id);
@@ -401,6 +434,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
           voice,
           handoffs: meta.handoff_inputs.join(',') || undefined,
           tools: meta.tools.join(',') || undefined,
+          sandbox: sandbox.journal,
         },
       },
     ];
@@ -422,7 +456,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     }
     await appendJournal(journalDir, startEntries);
 
-    // 7. Prompt, substrate, attempts.
+    // 8. Prompt, attempts.
     const body = await promptBody(profile, context.home);
     const systemPrompt = composeSystemPrompt({
       profile,
@@ -434,27 +468,6 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
       engagement: request.engagement,
       ...(override ? { collapsed: override.modes_collapsed } : {}),
     });
-    // The invocation's substrate, else the runtime's, the profile's, the settings' default.
-    const settings =
-      request.substrate === undefined && context.substrate === undefined && !profile.substrate
-        ? settingsOf(context.home)
-        : undefined;
-    const substrateSpec =
-      request.substrate ?? context.substrate ?? profile.substrate ?? settings?.substrates.default;
-    if (!substrateSpec) {
-      throw new UserError('no substrate to run the session on', {
-        code: 'SUBSTRATE_MISSING',
-        hint: 'pass --substrate scripted:FILE or a substrate kind',
-      });
-    }
-    const substrate =
-      typeof substrateSpec === 'string'
-        ? await resolveSubstrate(substrateSpec, {
-            cwd: context.cwd,
-            env: context.env,
-            settings: settings ?? settingsOf(context.home),
-          })
-        : substrateSpec;
     const messages: SubstrateMessage[] = prior
       ? [...prior.messages, { role: 'user', content: request.task }]
       : [
@@ -541,6 +554,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
           mcpServers,
           executeTool,
           budget,
+          ...(sandbox.request ? { sandbox: sandbox.request } : {}),
           signal: controller.signal,
           onEvent: request.onEvent ?? (() => {}),
         },
@@ -555,17 +569,17 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     // An agent CLI's own refusals (it ran the tools, not executeTool): journaled the same way.
     if (permissionDenials.length > 0) {
       for (const denial of permissionDenials)
-        meta.denials.push({ tool: denial.tool, reason: 'substrate_permission_denial' });
+        meta.denials.push({ tool: denial.tool, reason: denial.reason ?? 'substrate_permission_denial' });
       await appendJournal(
         journalDir,
         permissionDenials.map((denial) => ({
           kind: 'denial' as const,
-          title: `${denial.tool} refused to ${role.name} by ${substrate.kind}`,
+          title: `${denial.tool} refused to ${role.name} by ${substrate.kind}${denial.reason === SANDBOX_DENIAL ? "'s OS sandbox" : ''}`,
           session: sessionId,
           fields: {
             ...baseFields,
             tool: denial.tool,
-            reason: 'substrate_permission_denial',
+            reason: denial.reason ?? 'substrate_permission_denial',
             substrate: substrate.kind,
             input: JSON.stringify(denial.input ?? {}).slice(0, 200),
           },
@@ -574,7 +588,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
     }
     meta.attempts = attempts;
 
-    // 8. Detectors, voice, handoff, journal, session state.
+    // 9. Detectors, voice, handoff, journal, session state.
     const findingsInput = handoffRecords.find((r) => r.kind === 'findings')?.content;
     meta.flags = detect({
       mode,
@@ -698,6 +712,7 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
         {
           ...(failure ? { failure_reason: failure.code, detail: failure.detail } : {}),
           substrate: substrate.kind,
+          ...(sandbox.meta ? { sandbox: sandbox.meta } : {}),
           ...(handoffId ? { handoff_id: handoffId } : {}),
           ...(override
             ? {

@@ -118,6 +118,7 @@ export const REFUSAL_REASONS = [
   'same_session_transition',
   'engagement_surface',
   'invalid_override',
+  'sandbox_unavailable',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

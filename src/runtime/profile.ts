@@ -72,6 +72,23 @@ const customRoleSchema = z
   })
   .strict();
 
+/**
+ * The OS sandbox of read-only sessions on agent CLIs: `required` (the default) refuses such a
+ * session where the sandbox cannot start; `off` runs it unconfined, and must say why.
+ */
+const sandboxSchema = z
+  .object({
+    mode: z.enum(['required', 'off']).default('required'),
+    reason: z.string().trim().min(1).optional(),
+    /** More places a confined session may write (`~/` is the home; relative: the project). */
+    writable: z.array(z.string().min(1)).default([]),
+  })
+  .strict()
+  .refine((s) => s.mode !== 'off' || s.reason !== undefined, {
+    message: 'say why read-only roles may run outside the OS sandbox (reason: "…") when mode is off',
+    path: ['reason'],
+  });
+
 const profileSchema = z
   .object({
     persona: z.string().min(1),
@@ -101,6 +118,7 @@ const profileSchema = z
     retraction_conditions: z.union([z.string(), z.array(z.string())]).optional(),
     /** The substrate this persona runs on unless the invocation names one (`anthropic:MODEL`…). */
     substrate: z.string().min(1).optional(),
+    sandbox: sandboxSchema.prefault({}),
     budget: z
       .object({
         max_turns: z.number().int().positive().optional(),
@@ -115,6 +133,7 @@ const profileSchema = z
 type RawProfile = z.infer<typeof profileSchema>;
 export type ServerConfig = z.infer<typeof serverSchema>;
 export type SurfaceProfile = z.infer<typeof surfaceSchema>;
+export type SandboxConfig = z.infer<typeof sandboxSchema>;
 
 /** A role the persona may take, resolved to its policy. */
 export interface ProfileRole extends RolePolicy {
@@ -144,6 +163,8 @@ export interface Profile {
   readonly retractionConditions: readonly string[];
   readonly budget?: RawProfile['budget'];
   readonly substrate?: string;
+  /** The OS sandbox of read-only sessions on agent CLIs. */
+  readonly sandbox: SandboxConfig;
 }
 
 /** Older canon role names, read as the named role they became. */
@@ -277,6 +298,7 @@ export function parseProfile(raw: unknown, file: string): Profile {
           : [p.retraction_conditions],
     ...(p.budget ? { budget: p.budget } : {}),
     ...(p.substrate ? { substrate: p.substrate } : {}),
+    sandbox: p.sandbox,
   };
   checkOperationalConflicts(profile);
   return profile;

@@ -77,6 +77,11 @@ export interface InvokeMeta {
   readonly detail?: string;
   readonly attempts: number;
   readonly substrate?: string;
+  /**
+   * How an agent CLI session of a role without mutating tools was confined: the OS sandbox's
+   * kind and the session's scratch directory, or `off` and the profile's reason.
+   */
+  readonly sandbox?: { readonly kind: string; readonly scratch?: string; readonly reason?: string };
   /** The handoffs this session read. */
   readonly handoff_inputs: readonly string[];
   /** The handoff this session produced. */

@@ -28,7 +28,7 @@ export interface HostRecipe {
    * Points the host at the model server and performs the one-time steps a user performs
    * (approve or trust the project); returns the extra environment of a session.
    */
-  configure(sandbox: Sandbox, modelUrl: string): Record<string, string>;
+  configure(sandbox: Pick<Sandbox, 'home' | 'project'>, modelUrl: string): Record<string, string>;
   /** The headless session command line (after the binary). */
   sessionArgs(prompt: string): string[];
   /** Directories under HOME where the host writes its transcripts. */

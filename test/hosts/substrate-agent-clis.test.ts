@@ -8,7 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubstrate, type SubstrateEvent } from '../../src/runtime/index.js';
+import {
+  bwrapSandbox,
+  createSubstrate,
+  type SubstrateEvent,
+  type SubstrateSandboxRequest,
+} from '../../src/runtime/index.js';
 import { ensureHost } from './cache.js';
 import { startModelServer, toolNames, toolResults } from './model-server.js';
 import { MEMORY_SERVER } from './workflow.js';
@@ -20,7 +25,9 @@ let codex: string | null = null;
 let skipReason = '';
 let codexSkipReason = '';
 let root = '';
+let sandboxProblem: string | null = null;
 beforeAll(async () => {
+  sandboxProblem = await bwrapSandbox('bwrap').unavailable();
   const host = await ensureHost('gemini');
   if (host.ok) gemini = host.bin;
   else {
@@ -36,7 +43,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'firstlight-agent-cli-substrates-'));
 });
 
-const validatorRequest = (events: SubstrateEvent[]) => ({
+const validatorRequest = (events: SubstrateEvent[], sandbox?: SubstrateSandboxRequest) => ({
   sessionId: 'inv-validator',
   systemPrompt: 'You are the validator.',
   messages: [{ role: 'user' as const, content: 'Validate the artifact.' }],
@@ -58,9 +65,23 @@ const validatorRequest = (events: SubstrateEvent[]) => ({
     throw new Error('a CLI substrate never calls executeTool');
   },
   budget: { maxTurns: 10, wallTimeMs: 100_000 },
+  ...(sandbox ? { sandbox } : {}),
   signal: new AbortController().signal,
   onEvent: (event: SubstrateEvent) => events.push(event),
 });
+
+/**
+ * The OS sandbox the runtime runs a validator in, where bubblewrap can start here; without it,
+ * the CLIs run as an opted-out profile's would (Codex then relies on its own sandbox).
+ */
+function sandboxFor(project: string): SubstrateSandboxRequest | undefined {
+  if (sandboxProblem) return undefined;
+  return {
+    projectDir: project,
+    scratchDir: join(project, '.firstlight', 'scratch', 'inv-validator'),
+    writable: [],
+  };
+}
 
 /** Runs the validator request on an agent-CLI substrate: it must complete with the scripted findings. */
 async function validateOn(
@@ -72,7 +93,7 @@ async function validateOn(
   const key = kind === 'gemini-cli' ? 'gemini_cli' : 'codex_cli';
   const substrate = createSubstrate(kind, { env, cwd, settings: { substrates: { [key]: { command } } } });
   const events: SubstrateEvent[] = [];
-  const result = await substrate.run(validatorRequest(events));
+  const result = await substrate.run(validatorRequest(events, sandboxFor(cwd)));
   expect(result, JSON.stringify(events.filter((e) => e.type === 'error'))).toMatchObject({
     status: 'completed',
     text: 'Findings: none.',
@@ -185,17 +206,26 @@ describe('codex-cli substrate with the real Codex CLI', () => {
       SCRIPTED_MODEL_KEY: 'scripted',
       NO_COLOR: '1',
     };
-    const { events } = await validateOn('codex-cli', codex!, env, project);
+    const { events, result } = await validateOn('codex-cli', codex!, env, project);
     const offered = toolNames(model.turns[0]!);
     expect(offered).toEqual(expect.arrayContaining(['mcp__memory__read_graph', 'mcp__memory__search_nodes']));
     expect(offered).not.toContain('mcp__memory__create_entities');
     // The shell stays offered (Codex cannot remove it), but its write is refused by the sandbox.
     expect(offered).toContain('exec_command');
     expect(existsSync(join(project, 'pwned'))).toBe(false);
-    // What Codex sent the model back for the shell call: the sandbox's refusal. (Codex 0.169's
-    // --json stream does not always carry unified-exec calls as items, so the request is the proof.)
+    // What Codex sent the model back for the shell call: the sandbox's refusal.
     const shellOutput = toolResults(model.turns[1]!).find((r) => r.callId === 'sh')?.text;
     expect(shellOutput, JSON.stringify(events)).toContain('Read-only file system');
+    // In the OS sandbox, Codex's own is off and its --json stream carries the command, so the
+    // refusal is a denial; Codex's own sandbox (no bubblewrap here) reports none.
+    if (!sandboxProblem)
+      expect(result.permissionDenials).toEqual([
+        {
+          tool: 'shell',
+          input: { command: expect.stringContaining('touch pwned') },
+          reason: 'sandbox_write_denied',
+        },
+      ]);
     const read = events.find((e) => e.type === 'tool_result' && e.name === 'memory__read_graph');
     expect(read).toMatchObject({ isError: false, output: expect.stringContaining('entities') });
   });

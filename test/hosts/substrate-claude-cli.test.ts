@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bwrapSandbox,
   claudeArgs,
   createSubstrate,
   type SubstrateEvent,
@@ -32,8 +33,11 @@ import {
 let claude: string | null = null;
 let skipReason = '';
 let root = '';
+/** Why the runtime's read-only sessions on claude-cli cannot run here (no OS sandbox), or null. */
+let sandboxProblem: string | null = null;
 
 beforeAll(async () => {
+  sandboxProblem = await bwrapSandbox('bwrap').unavailable();
   const host = await ensureHost('claude');
   if (host.ok) claude = host.bin;
   else {
@@ -234,6 +238,7 @@ describe('the persona runtime on claude-cli', () => {
     skip,
   }) => {
     if (!claude) return skip(skipReason);
+    if (sandboxProblem) return skip(`its read-only roles need the OS sandbox: ${sandboxProblem}`);
     const scripted = workflowPlace('scripted');
     const files = scriptFiles(scripted.root);
     const scriptedRuntime = createRuntime({ home: scripted.home, project: scripted.project, env: {} });
@@ -267,6 +272,7 @@ describe('the persona runtime on claude-cli', () => {
     skip,
   }) => {
     if (!claude) return skip(skipReason);
+    if (sandboxProblem) return skip(`the validator needs the OS sandbox: ${sandboxProblem}`);
     const place = workflowPlace('claude-cli-denial', settingsFor(claude));
     // A validator persona with a task-relevant memory server: its three read tools, nothing else;
     // explorer, planner and builder on the scripted substrate make the artifact handoff.

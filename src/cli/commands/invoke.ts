@@ -68,7 +68,8 @@ export function registerInvoke(program: Command): void {
     [
       'Exit codes: 0 completed, 1 failed (meta.failure_reason), 3 refused (meta.refusal_reason), 2 bad usage.',
       'Refusal reasons: mutating_tools_for_role, missing_handoff, incomplete_handoff, no_builder_handoff,',
-      '  validator_extra_context, same_session_transition, engagement_surface, invalid_override.',
+      '  validator_extra_context, same_session_transition, engagement_surface, invalid_override,',
+      '  sandbox_unavailable (a read-only role on an agent CLI whose OS sandbox, bubblewrap, cannot start).',
       'Journal, handoffs and sessions go to <project>/.firstlight/ (the home without a project);',
       'read the journal with `firstlight journal`. More: firstlight help runtime.',
     ],

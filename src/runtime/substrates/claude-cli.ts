@@ -17,8 +17,15 @@
  */
 import { BudgetMeter, unavailable } from './budget.js';
 import { type Json, list, num, obj } from './json.js';
-import { jsonLines, notStarted, promptText, runCli } from './process.js';
-import type { Substrate, SubstrateRequest, SubstrateResult, SubstrateTool } from './types.js';
+import { jsonLines, notStarted, promptText, runAgentCli } from './process.js';
+import { type CliState, isSandboxWriteDenial, SANDBOX_DENIAL, withSandboxNote } from './sandbox.js';
+import type {
+  Substrate,
+  SubstrateRequest,
+  SubstrateResult,
+  SubstrateSandbox,
+  SubstrateTool,
+} from './types.js';
 
 export interface ClaudeCliOptions {
   /** The `claude` executable. */
@@ -26,6 +33,23 @@ export interface ClaudeCliOptions {
   readonly model?: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The OS sandbox confined sessions run in. */
+  readonly sandbox: SubstrateSandbox;
+}
+
+/**
+ * What Claude Code writes under the home: its config directory (login, sessions, todos). Its
+ * user-level settings, instructions, agents, commands, skills and plugins there stay read-only,
+ * and so does `~/.claude.json` (it holds per-project MCP servers): a confined session can plant
+ * neither a hook nor a server for later ones. Claude Code runs without saving that file.
+ */
+export function claudeState(env: NodeJS.ProcessEnv): CliState {
+  const dir = env.CLAUDE_CONFIG_DIR || '~/.claude';
+  const protect = ['settings.json', 'settings.local.json', 'CLAUDE.md', 'agents', 'commands', 'skills'];
+  return {
+    dirs: [dir],
+    protect: [...protect, 'plugins', 'hooks', '.claude.json'].map((name) => `${dir}/${name}`),
+  };
 }
 
 /** The name Claude Code gives a tool: hub tools (`server__tool`) become `mcp__server__tool`. */
@@ -70,7 +94,10 @@ export function claudeArgs(request: SubstrateRequest, options: Pick<ClaudeCliOpt
   ];
   if (request.tools.length > 0) args.push('--allowedTools', ...names(request.tools));
   if (request.removedTools.length > 0) args.push('--disallowedTools', ...names(request.removedTools));
-  if (request.systemPrompt) args.push('--append-system-prompt', request.systemPrompt);
+  const systemPrompt = withSandboxNote(request.systemPrompt, request.sandbox);
+  if (systemPrompt) args.push('--append-system-prompt', systemPrompt);
+  // The scratch directory is a working directory too, so its edits need no permission.
+  if (request.sandbox) args.push('--add-dir', request.sandbox.scratchDir);
   if (options.model) args.push('--model', options.model);
   args.push('--max-turns', String(request.budget.maxTurns));
   if (UUID.test(request.sessionId)) args.push('--session-id', request.sessionId);
@@ -91,6 +118,7 @@ export function claudeCliSubstrate(options: ClaudeCliOptions): Substrate {
   return {
     kind: 'claude-cli',
     enforcement: { toolList: true, execution: true },
+    sandbox: options.sandbox,
     run: (request) => runClaude(options, request),
   };
 }
@@ -101,7 +129,7 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
   const signal = AbortSignal.any([meter.signal, kill.signal]);
   const calls = new Map<string, { name: string; input: unknown }>();
   const seenMessages = new Set<string>();
-  const denials: { tool: string; input?: unknown }[] = [];
+  const denials: SubstrateResult['permissionDenials'][number][] = [];
   let result: Json | undefined;
   let lastText = '';
   let tokenFailure: string | undefined;
@@ -142,17 +170,26 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
         const removed = NO_SUCH_TOOL.exec(output)?.[1];
         const refused = PERMISSION_DENIED.exec(output)?.[1];
         const name = call?.name ?? runtimeToolName(removed ?? refused ?? 'unknown', request);
+        const input = call ? { input: call.input } : {};
         // A removed tool is not in permission_denials (the CLI never offered it); record it here.
-        if (removed) denials.push({ tool: name, ...(call ? { input: call.input } : {}) });
+        if (removed) denials.push({ tool: name, ...input });
+        // A write the OS sandbox refused: the CLI ran the tool, the kernel said EROFS.
+        const confined = !removed && !refused && request.sandbox && isSandboxWriteDenial(name, output);
+        if (confined) denials.push({ tool: name, ...input, reason: SANDBOX_DENIAL });
+        const reason = removed
+          ? 'removed_tool'
+          : refused
+            ? 'permission_denied'
+            : confined
+              ? SANDBOX_DENIAL
+              : '';
         request.onEvent({
           type: 'tool_result',
           id,
           name,
           output,
           isError: p.is_error === true,
-          ...(removed || refused
-            ? { denied: { reason: removed ? 'removed_tool' : 'permission_denied' } }
-            : {}),
+          ...(reason ? { denied: { reason } } : {}),
         });
       }
     } else if (event.type === 'system' && event.subtype === 'api_retry') {
@@ -167,15 +204,21 @@ async function runClaude(options: ClaudeCliOptions, request: SubstrateRequest): 
     }
   });
 
-  const run = await runCli(options.command, claudeArgs(request, options), {
-    cwd: options.cwd,
-    // In -p mode Claude Code may send the first model request before the MCP servers are up,
-    // and the role's tools would be missing from it; this makes it wait for them.
-    env: { MCP_CONNECTION_NONBLOCKING: 'false', ...options.env },
-    stdin: promptText(request.messages),
-    signal,
-    onLine,
-  });
+  const env = { MCP_CONNECTION_NONBLOCKING: 'false', ...options.env };
+  const run = await runAgentCli(
+    options.command,
+    claudeArgs(request, options),
+    {
+      cwd: options.cwd,
+      // In -p mode Claude Code may send the first model request before the MCP servers are up,
+      // and the role's tools would be missing from it; this makes it wait for them.
+      env,
+      stdin: promptText(request.messages),
+      signal,
+      onLine,
+    },
+    request.sandbox && { sandbox: options.sandbox, request: request.sandbox, state: claudeState(env) },
+  );
   if (run.spawnError) {
     meter.dispose();
     return unavailable(

@@ -18,14 +18,28 @@
  */
 import { BudgetMeter, unavailable } from './budget.js';
 import { num, obj } from './json.js';
-import { jsonLines, notStarted, promptText, runCli } from './process.js';
-import type { Substrate, SubstrateRequest, SubstrateResult } from './types.js';
+import { jsonLines, notStarted, promptText, runAgentCli } from './process.js';
+import { type CliState, isSandboxWriteDenial, SANDBOX_DENIAL, withSandboxNote } from './sandbox.js';
+import type { Substrate, SubstrateRequest, SubstrateResult, SubstrateSandbox } from './types.js';
 
 export interface CodexCliOptions {
   readonly command: string;
   readonly model?: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The OS sandbox confined sessions run in. */
+  readonly sandbox: SubstrateSandbox;
+}
+
+/** What Codex writes under the home: `CODEX_HOME` (login, sessions, logs); its config stays read-only. */
+export function codexState(env: NodeJS.ProcessEnv): CliState {
+  const dir = env.CODEX_HOME || '~/.codex';
+  return {
+    dirs: [dir],
+    protect: ['config.toml', 'hooks.json', 'AGENTS.md', 'prompts', 'skills', 'rules'].map(
+      (name) => `${dir}/${name}`,
+    ),
+  };
 }
 
 /** A TOML value for a `-c` override (JSON strings and arrays of strings are valid TOML). */
@@ -33,12 +47,20 @@ const toml = (value: string | readonly string[]) => JSON.stringify(value);
 
 /** The argv (after the executable); the prompt goes on stdin (`-`). */
 export function codexArgs(request: SubstrateRequest, options: Pick<CodexCliOptions, 'model'>): string[] {
+  // Confined, the OS sandbox around Codex is the limit (the project read-only, the scratch
+  // directory writable), and Codex's own is off: nested inside, it cannot set up its mounts
+  // (it creates `.git` mount points in its writable roots). Unconfined, Codex's own is all.
+  const mode = request.sandbox
+    ? 'danger-full-access'
+    : request.removedTools.length === 0
+      ? 'workspace-write'
+      : 'read-only';
   const args = [
     'exec',
     '--json',
     '--skip-git-repo-check',
     '--sandbox',
-    request.removedTools.length > 0 ? 'read-only' : 'workspace-write',
+    mode,
     '-c',
     'approval_policy="never"',
   ];
@@ -56,7 +78,8 @@ export function codexArgs(request: SubstrateRequest, options: Pick<CodexCliOptio
     // session if it cannot start) instead of offering the model a tool list without it.
     args.push('-c', `${key}.enabled_tools=${toml(tools)}`, '-c', `${key}.required=true`);
   }
-  if (request.systemPrompt) args.push('-c', `developer_instructions=${toml(request.systemPrompt)}`);
+  const instructions = withSandboxNote(request.systemPrompt, request.sandbox);
+  if (instructions) args.push('-c', `developer_instructions=${toml(instructions)}`);
   if (options.model) args.push('--model', options.model);
   args.push('-');
   return args;
@@ -66,6 +89,7 @@ export function codexCliSubstrate(options: CodexCliOptions): Substrate {
   return {
     kind: 'codex-cli',
     enforcement: { toolList: false, execution: false },
+    sandbox: options.sandbox,
     run: (request) => runCodex(options, request),
   };
 }
@@ -76,6 +100,8 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
   let lastText = '';
   let failure: string | undefined;
   let budgetFailure: string | undefined;
+  const denials: SubstrateResult['permissionDenials'][number][] = [];
+  const inputs = new Map<string, unknown>();
   const onLine = jsonLines((event) => {
     const item = obj(event.item);
     if (
@@ -83,12 +109,9 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
       (item.type === 'command_execution' || item.type === 'mcp_tool_call')
     ) {
       const name = item.type === 'mcp_tool_call' ? `${String(item.server)}__${String(item.tool)}` : 'shell';
-      request.onEvent({
-        type: 'tool_call',
-        id: String(item.id),
-        name,
-        input: item.type === 'mcp_tool_call' ? item.arguments : { command: item.command },
-      });
+      const input = item.type === 'mcp_tool_call' ? item.arguments : { command: item.command };
+      inputs.set(String(item.id), input);
+      request.onEvent({ type: 'tool_call', id: String(item.id), name, input });
     } else if (event.type === 'item.completed') {
       if (item.type === 'agent_message' && typeof item.text === 'string') {
         lastText = item.text;
@@ -99,12 +122,18 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
           item.type === 'command_execution'
             ? String(item.aggregated_output ?? '')
             : JSON.stringify(item.result ?? item.error ?? null);
+        const isError = item.status === 'failed' || item.error != null || num(item.exit_code) !== 0;
+        // A write the OS sandbox refused (EROFS): Codex reports no denial of its own.
+        const refused = request.sandbox !== undefined && isSandboxWriteDenial(name, output);
+        const id = String(item.id);
+        if (refused) denials.push({ tool: name, input: inputs.get(id) ?? {}, reason: SANDBOX_DENIAL });
         request.onEvent({
           type: 'tool_result',
-          id: String(item.id),
+          id,
           name,
           output,
-          isError: item.status === 'failed' || item.error != null || num(item.exit_code) !== 0,
+          isError,
+          ...(refused ? { denied: { reason: SANDBOX_DENIAL } } : {}),
         });
       }
     } else if (event.type === 'turn.completed') {
@@ -126,24 +155,30 @@ async function runCodex(options: CodexCliOptions, request: SubstrateRequest): Pr
       if (!retrying) failure = message;
     }
   });
-  const run = await runCli(options.command, codexArgs(request, options), {
-    cwd: options.cwd,
-    env: options.env,
-    stdin: promptText(request.messages),
-    signal: AbortSignal.any([meter.signal, kill.signal]),
-    onLine,
-  });
+  const run = await runAgentCli(
+    options.command,
+    codexArgs(request, options),
+    {
+      cwd: options.cwd,
+      env: options.env,
+      stdin: promptText(request.messages),
+      signal: AbortSignal.any([meter.signal, kill.signal]),
+      onLine,
+    },
+    request.sandbox && { sandbox: options.sandbox, request: request.sandbox, state: codexState(options.env) },
+  );
   if (run.spawnError) {
     meter.dispose();
     return unavailable(
       notStarted('codex-cli', options.command, run.spawnError, 'Codex (npm i -g @openai/codex)'),
     );
   }
-  if (budgetFailure) return meter.result(lastText, { code: 'budget_exhausted', message: budgetFailure });
-  if (meter.signal.aborted) return meter.result(lastText, meter.abortFailure());
+  if (budgetFailure)
+    return meter.result(lastText, { code: 'budget_exhausted', message: budgetFailure }, denials);
+  if (meter.signal.aborted) return meter.result(lastText, meter.abortFailure(), denials);
   if (failure || run.code !== 0) {
     const why = failure ?? (run.stderr.trim().split('\n').slice(-3).join(' ') || `exit ${run.code}`);
-    return meter.result(lastText, { code: 'substrate_error', message: `codex-cli: ${why}` });
+    return meter.result(lastText, { code: 'substrate_error', message: `codex-cli: ${why}` }, denials);
   }
-  return meter.result(lastText);
+  return meter.result(lastText, undefined, denials);
 }

@@ -13,6 +13,7 @@ import { commandSubstrate } from './command.js';
 import { geminiCliSubstrate } from './gemini-cli.js';
 import { openAiCompatibleSubstrate } from './openai-compatible.js';
 import type { RetryPolicy } from './retry.js';
+import { bwrapSandbox } from './sandbox.js';
 import type { Substrate } from './types.js';
 
 /** Every substrate kind built here (the scripted substrate is the runtime's own). */
@@ -77,6 +78,7 @@ export function createSubstrate(spec: string, context: SubstrateContext = {}): S
     baseDelayMs: settings.retry.base_delay_ms,
     maxDelayMs: settings.retry.max_delay_ms,
   };
+  const sandbox = bwrapSandbox(settings.sandbox.command ?? 'bwrap');
   const pricingOf = (p: { input_per_mtok: number; output_per_mtok: number } | undefined) =>
     p ? { pricing: { inputPerMTok: p.input_per_mtok, outputPerMTok: p.output_per_mtok } } : {};
   switch (kind) {
@@ -117,6 +119,7 @@ export function createSubstrate(spec: string, context: SubstrateContext = {}): S
         ...(arg || settings.claude_cli.model ? { model: arg ?? settings.claude_cli.model } : {}),
         cwd,
         env,
+        sandbox,
       });
     case 'codex-cli':
       return codexCliSubstrate({
@@ -124,6 +127,7 @@ export function createSubstrate(spec: string, context: SubstrateContext = {}): S
         ...(arg || settings.codex_cli.model ? { model: arg ?? settings.codex_cli.model } : {}),
         cwd,
         env,
+        sandbox,
       });
     case 'gemini-cli':
       return geminiCliSubstrate({
@@ -131,6 +135,7 @@ export function createSubstrate(spec: string, context: SubstrateContext = {}): S
         ...(arg || settings.gemini_cli.model ? { model: arg ?? settings.gemini_cli.model } : {}),
         cwd,
         env,
+        sandbox,
       });
     case 'command': {
       const argv = arg ? arg.split(/\s+/) : (settings.command.argv ?? []);

@@ -20,14 +20,27 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BudgetMeter, unavailable } from './budget.js';
 import { type Json, num, obj } from './json.js';
-import { jsonLines, notStarted, promptText, runCli } from './process.js';
-import type { Substrate, SubstrateRequest, SubstrateResult } from './types.js';
+import { jsonLines, notStarted, promptText, runAgentCli } from './process.js';
+import { type CliState, isSandboxWriteDenial, SANDBOX_DENIAL, withSandboxNote } from './sandbox.js';
+import type { Substrate, SubstrateRequest, SubstrateResult, SubstrateSandbox } from './types.js';
 
 export interface GeminiCliOptions {
   readonly command: string;
   readonly model?: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The OS sandbox confined sessions run in. */
+  readonly sandbox: SubstrateSandbox;
+}
+
+/** What Gemini CLI writes under the home: `~/.gemini` (login, history, temp); its settings stay read-only. */
+export function geminiState(): CliState {
+  return {
+    dirs: ['~/.gemini'],
+    protect: ['settings.json', 'trustedFolders.json', 'GEMINI.md', 'extensions', 'commands', 'policies'].map(
+      (name) => `~/.gemini/${name}`,
+    ),
+  };
 }
 
 /** The runtime's built-in tool names (Claude Code's) as Gemini CLI names its own. */
@@ -103,6 +116,8 @@ export function geminiArgs(
     policyFile,
     ...(servers.length > 0 ? ['--allowed-mcp-server-names', ...servers] : []),
     ...(options.model ? ['--model', options.model] : []),
+    // The scratch directory joins the workspace, so the file tools may write there.
+    ...(request.sandbox ? ['--include-directories', request.sandbox.scratchDir] : []),
     // Headless; the prompt itself comes on stdin ("Appended to input on stdin").
     '--prompt',
     ' ',
@@ -113,6 +128,7 @@ export function geminiCliSubstrate(options: GeminiCliOptions): Substrate {
   return {
     kind: 'gemini-cli',
     enforcement: { toolList: false, execution: false },
+    sandbox: options.sandbox,
     run: (request) => runGemini(options, request),
   };
 }
@@ -131,7 +147,7 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
   const names = new Map<string, string>();
   const inputs = new Map<string, unknown>();
   const removedSet = new Set(request.removedTools);
-  const denials: { tool: string; input?: unknown }[] = [];
+  const denials: SubstrateResult['permissionDenials'][number][] = [];
   let text = '';
   let result: Json | undefined;
   const onLine = jsonLines((event) => {
@@ -153,13 +169,18 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
       const removed = removedSet.has(name) && /not found/i.test(output);
       const refused = !removed && /denied|not allowed|policy/i.test(`${String(error.type ?? '')} ${output}`);
       if (removed || refused) denials.push({ tool: name, input: inputs.get(id) });
+      // A write the OS sandbox refused (EROFS), in a shell's output or a file tool's error.
+      const confined =
+        !removed && !refused && request.sandbox !== undefined && isSandboxWriteDenial(name, output);
+      if (confined) denials.push({ tool: name, input: inputs.get(id), reason: SANDBOX_DENIAL });
+      const reason = removed ? 'removed_tool' : refused ? 'policy' : confined ? SANDBOX_DENIAL : '';
       request.onEvent({
         type: 'tool_result',
         id,
         name,
         output,
         isError: event.status === 'error',
-        ...(removed || refused ? { denied: { reason: removed ? 'removed_tool' : 'policy' } } : {}),
+        ...(reason ? { denied: { reason } } : {}),
       });
     } else if (event.type === 'error') {
       request.onEvent({ type: 'error', code: 'gemini', message: String(event.message), retrying: false });
@@ -168,13 +189,19 @@ async function runGemini(options: GeminiCliOptions, request: SubstrateRequest): 
     }
   });
   try {
-    const run = await runCli(options.command, geminiArgs(request, options, policyFile), {
-      cwd: options.cwd,
-      env: { ...options.env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: settingsFile },
-      stdin: [request.systemPrompt, promptText(request.messages)].filter(Boolean).join('\n\n'),
-      signal: meter.signal,
-      onLine,
-    });
+    const systemPrompt = withSandboxNote(request.systemPrompt, request.sandbox);
+    const run = await runAgentCli(
+      options.command,
+      geminiArgs(request, options, policyFile),
+      {
+        cwd: options.cwd,
+        env: { ...options.env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: settingsFile },
+        stdin: [systemPrompt, promptText(request.messages)].filter(Boolean).join('\n\n'),
+        signal: meter.signal,
+        onLine,
+      },
+      request.sandbox && { sandbox: options.sandbox, request: request.sandbox, state: geminiState() },
+    );
     if (run.spawnError) {
       meter.dispose();
       return unavailable(

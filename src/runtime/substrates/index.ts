@@ -80,3 +80,6 @@ export async function resolveSubstrate(
     ...(options.settings ? { settings: options.settings } : {}),
   });
 }
+
+export type { SessionSandbox } from './sandbox.js';
+export { SANDBOX_DENIAL, sessionSandbox } from './sandbox.js';

@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { type Json, obj } from './json.js';
+import { type CliState, commandExists, sandboxPlan } from './sandbox.js';
+import type { SubstrateSandbox, SubstrateSandboxRequest } from './types.js';
 
 export interface CliRun {
   readonly code: number | null;
@@ -67,6 +69,48 @@ export function runCli(command: string, args: readonly string[], options: CliOpt
       resolve({ code, signal, stderr, ...(spawnError ? { spawnError } : {}) });
     });
   });
+}
+
+/** A confined run: the substrate's sandbox, the request's confinement, what the CLI must write. */
+export interface Confinement {
+  readonly sandbox: SubstrateSandbox;
+  readonly request: SubstrateSandboxRequest;
+  readonly state: CliState;
+}
+
+/**
+ * {@link runCli}, inside the OS sandbox when `confinement` is given. A CLI that is not
+ * installed is reported as not started (ENOENT) either way, as spawn would report it.
+ */
+export async function runAgentCli(
+  command: string,
+  args: readonly string[],
+  options: CliOptions,
+  confinement: Confinement | undefined,
+): Promise<CliRun> {
+  if (!confinement) return runCli(command, args, options);
+  if (!commandExists(command, options.env)) {
+    const spawnError: NodeJS.ErrnoException = Object.assign(new Error(`spawn ${command} ENOENT`), {
+      code: 'ENOENT',
+    });
+    return { code: null, signal: null, stderr: '', spawnError };
+  }
+  const plan = sandboxPlan(confinement.sandbox, confinement.request, {
+    command,
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    state: confinement.state,
+  });
+  try {
+    const run = await runCli(plan.command, plan.args, options);
+    if (!run.spawnError) return run;
+    // The sandbox itself did not start (it was there when the session was admitted).
+    const why = `the OS sandbox "${plan.command}" could not be started: ${run.spawnError.message}`;
+    return { code: null, signal: null, stderr: why };
+  } finally {
+    plan.dispose();
+  }
 }
 
 /** The conversation as one prompt for a CLI that takes a single message. */

@@ -72,6 +72,20 @@ export interface SubstrateMcpServer {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The confinement of a session that may not change the project (a role without mutating tools)
+ * on a substrate whose tools run in its own process (an agent CLI): it runs inside the OS
+ * sandbox, with the filesystem read-only but for these places and the CLI's own state.
+ */
+export interface SubstrateSandboxRequest {
+  /** The project: read-only inside the sandbox whatever else is writable. */
+  readonly projectDir: string;
+  /** The session's scratch directory: writable, kept after the session when not empty. */
+  readonly scratchDir: string;
+  /** More writable places the profile lists (`sandbox.writable`; `~/` is the home). */
+  readonly writable: readonly string[];
+}
+
 /** Everything a substrate needs to run one session; built by the runtime, never by a caller. */
 export interface SubstrateRequest {
   /** The invocation's id; also the session id a CLI substrate is given where it takes one. */
@@ -94,6 +108,8 @@ export interface SubstrateRequest {
    */
   executeTool(call: ToolCall): Promise<ToolCallResult>;
   readonly budget: Budget;
+  /** Set when the session must run inside the substrate's OS sandbox ({@link Substrate.sandbox}). */
+  readonly sandbox?: SubstrateSandboxRequest;
   readonly signal: AbortSignal;
   onEvent(event: SubstrateEvent): void;
 }
@@ -113,8 +129,16 @@ export interface SubstrateResult {
   readonly usage: Usage;
   /** Model turns taken. */
   readonly turns: number;
-  /** Tool calls the substrate itself denied (an agent CLI's permission denials): evidence. */
-  readonly permissionDenials: readonly { readonly tool: string; readonly input?: unknown }[];
+  /**
+   * Tool calls the substrate itself denied (an agent CLI's permission denials, writes its OS
+   * sandbox refused): evidence. `reason` when it is not the CLI's permission system
+   * (`sandbox_write_denied`).
+   */
+  readonly permissionDenials: readonly {
+    readonly tool: string;
+    readonly input?: unknown;
+    readonly reason?: string;
+  }[];
   readonly failure?: { readonly code: SubstrateFailureCode; readonly message: string };
   /** Time spent inside the substrate (model or CLI), so the runtime can report its own overhead. */
   readonly substrateMs: number;
@@ -128,9 +152,25 @@ export interface SubstrateEnforcement {
   readonly execution: boolean;
 }
 
+/** The OS sandbox an agent CLI substrate runs confined sessions in. */
+export interface SubstrateSandbox {
+  /** `bwrap`. */
+  readonly kind: string;
+  /** The sandbox's executable. */
+  readonly command: string;
+  /** Why a confined session cannot start here (the sandbox missing or unusable), or null. */
+  unavailable(): Promise<string | null>;
+}
+
 export interface Substrate {
   /** `scripted`, `anthropic`, `openai-compatible`, `claude-cli`, `codex-cli`, `gemini-cli`, `command`. */
   readonly kind: string;
   readonly enforcement: SubstrateEnforcement;
+  /**
+   * The OS sandbox of a substrate that runs tools in its own process (the agent CLIs). Absent
+   * where every tool call runs through the runtime's `executeTool` (scripted, the model APIs)
+   * or none can be made (`command`).
+   */
+  readonly sandbox?: SubstrateSandbox;
   run(request: SubstrateRequest): Promise<SubstrateResult>;
 }

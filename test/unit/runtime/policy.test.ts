@@ -75,6 +75,7 @@ describe('policy table', () => {
       'same_session_transition',
       'engagement_surface',
       'invalid_override',
+      'sandbox_unavailable',
     ]);
   });
 
