@@ -76,3 +76,15 @@ export function positiveInt(flag: string, value: string | number): number {
   }
   return n;
 }
+
+/** `KEY=VALUE` of a repeatable flag (`--arg`, `--env`), split at the first `=`; else the usage error. */
+export function keyValue(pair: string, flag: string, example: string): [string, string] {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) {
+    throw new UsageError(`${flag} "${pair}" is not KEY=VALUE`, {
+      code: 'INVALID_ARGUMENT',
+      hint: `pass ${flag} ${example}`,
+    });
+  }
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+}

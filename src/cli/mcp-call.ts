@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SystemError, UserError } from '../core/index.js';
 import { REPL_TOOL_NAMES } from '../repl/index.js';
+import { keyValue } from './io.js';
 import { progressLine } from './progress.js';
 import { closest, didYouMean } from './suggest.js';
 
@@ -58,21 +59,19 @@ export function serverFor(tool: string | undefined): ServerKind {
 export function parseArgs(pairs: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) {
-      throw new UserError(`--arg "${pair}" is not KEY=VALUE`, {
-        code: 'INVALID_ARGUMENT',
-        hint: 'pass --arg query=deploy (values that look like JSON are parsed: --arg k=5, --arg tags=\'["a"]\')',
-      });
-    }
-    const path = pair.slice(0, eq).split('.');
+    const [key, value] = keyValue(
+      pair,
+      '--arg',
+      'query=deploy (values that look like JSON are parsed: --arg k=5, --arg tags=\'["a"]\')',
+    );
+    const path = key.split('.');
     let node = out;
     for (const key of path.slice(0, -1)) {
       const next = node[key];
       node[key] = next && typeof next === 'object' && !Array.isArray(next) ? next : {};
       node = node[key] as Record<string, unknown>;
     }
-    node[path.at(-1)!] = jsonish(pair.slice(eq + 1));
+    node[path.at(-1)!] = jsonish(value);
   }
   return out;
 }

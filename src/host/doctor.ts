@@ -3,14 +3,13 @@
  * and does the configured server command actually answer `bootstrap_session`?
  */
 import { join } from 'node:path';
-import { describeLeftovers, readTextIfExists, sweepLeftovers } from '../core/index.js';
+import { describeLeftovers, findOnPath, readTextIfExists, sweepLeftovers } from '../core/index.js';
 import { adapterFor } from './adapters/index.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
 import { hostSurfaces } from './install/plan.js';
 import { inspectSurface } from './install/surface-edit.js';
-import { findOnPath } from './install-status.js';
 import { gateProof, gateSummary } from './report.js';
 import type { InstallContext, Surface } from './types.js';
 

@@ -11,6 +11,7 @@ import {
   CLI,
   exampleHomeCopy,
   REPO_ROOT,
+  runCliAsync,
   startHttpServer,
   structured,
   tempDir,
@@ -32,25 +33,7 @@ function scratch(prefix = 'firstlight-call-'): string {
   return t.dir;
 }
 
-/** The built CLI, run without blocking the worker (a call starts a server: seconds, not ms). */
-function run(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...options.env },
-      cwd: options.cwd ?? REPO_ROOT,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
+const run = runCliAsync;
 
 let home: string;
 let project: string;

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, REPO_ROOT, tempDir, tempHome, waitFor } from '../helpers/index.js';
+import { CLI, REPO_ROOT, runCliAsync, tempDir, tempHome, waitFor } from '../helpers/index.js';
 
 const TIMEOUT = 240_000;
 const MEMORY_SERVER = join(REPO_ROOT, 'node_modules', '.bin', 'mcp-server-memory');
@@ -31,25 +31,7 @@ function home(): string {
   return t.dir;
 }
 
-/** The built CLI, run without blocking the worker. */
-function run(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...options.env },
-      cwd: options.cwd ?? REPO_ROOT,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
+const run = runCliAsync;
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) {

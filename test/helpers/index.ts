@@ -78,6 +78,29 @@ export function runCli(
   });
 }
 
+/**
+ * Runs the built CLI to completion without blocking the worker (a command that starts a server or
+ * a kernel takes seconds; spawnSync would hold the vitest worker's RPC meanwhile).
+ */
+export function runCliAsync(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd ?? REPO_ROOT,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
 export interface Wired {
   client: Client;
   /** The server process's pid (over stdio). */

@@ -5,10 +5,10 @@
  * the copy, whose path the error gives.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { isFirstlightError, SystemError, UserError } from '../../core/index.js';
+import { join } from 'node:path';
+import { findOnPath, isFirstlightError, SystemError, UserError } from '../../core/index.js';
 import { MemoryStore, memoryFileFor, type SaveEditResult, saveEditedMemory } from '../../mind/index.js';
 import { memoryNames, withNameSuggestions } from './memory-names.js';
 
@@ -60,11 +60,7 @@ export function chooseEditor(env: NodeJS.ProcessEnv): string {
   const set = env.VISUAL?.trim() || env.EDITOR?.trim();
   if (set) return set;
   for (const name of FALLBACK_EDITORS) {
-    const found = (env.PATH ?? '')
-      .split(delimiter)
-      .filter(Boolean)
-      .map((dir) => join(dir, name))
-      .find(isExecutable);
+    const found = findOnPath(name, env);
     if (found) {
       process.stderr.write(
         `firstlight: $VISUAL and $EDITOR are unset: editing with ${name} (set EDITOR to choose)\n`,
@@ -79,13 +75,4 @@ export function chooseEditor(env: NodeJS.ProcessEnv): string {
       hint: 'set one for this command, e.g. EDITOR=nano firstlight memory edit NAME, or in your shell profile: export EDITOR="code --wait"',
     },
   );
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

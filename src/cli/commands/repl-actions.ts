@@ -5,7 +5,7 @@
  */
 import { createLogger, isFirstlightError, type Logger, UserError } from '../../core/index.js';
 import { type InstallResult, StateStore } from '../../repl/index.js';
-import { jsonAnswer, positiveInt, print, readStdin } from '../io.js';
+import { jsonAnswer, keyValue, positiveInt, print, readStdin } from '../io.js';
 import { progressLine } from '../progress.js';
 import { harnessPlan, startHarness } from '../repl-harness.js';
 import { closest, didYouMean } from '../suggest.js';
@@ -77,14 +77,8 @@ export async function replExec(
 function envFrom(pairs: readonly string[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) {
-      throw new UserError(`--env "${pair}" is not KEY=VALUE`, {
-        code: 'INVALID_ARGUMENT',
-        hint: 'pass --env MEMORY_FILE_PATH=/tmp/memory.json',
-      });
-    }
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const [key, value] = keyValue(pair, '--env', 'MEMORY_FILE_PATH=/tmp/memory.json');
+    env[key] = value;
   }
   return env;
 }
