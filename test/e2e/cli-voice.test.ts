@@ -3,7 +3,7 @@
  * `FIRSTLIGHT_CLI=path/to/main.js` runs the file against another build (an older one fails
  * these where it spoke with several voices).
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,19 +29,38 @@ function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, HOME: scratch('firstlight-voice-user-'), ...extra };
 }
 
-function cli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}) {
-  return spawnSync(process.execPath, [ENTRY, ...args], {
-    input: options.input ?? '',
-    encoding: 'utf8',
-    env: options.env ?? baseEnv(),
-    cwd: options.cwd ?? scratch('firstlight-voice-cwd-'),
-    timeout: 60_000,
+/** The CLI under test, run without blocking the worker (many runs in a row add up). */
+function cli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return collect(
+    spawn(process.execPath, [ENTRY, ...args], {
+      env: options.env ?? baseEnv(),
+      cwd: options.cwd ?? scratch('firstlight-voice-cwd-'),
+    }),
+    options.input ?? '',
+  );
+}
+
+function collect(
+  child: ChildProcess,
+  input: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin?.end(input);
   });
 }
 
 /** Through a shell, so stdin is a real pipe (a FIFO) as in `printf … | firstlight init`. */
 function shell(script: string, env: NodeJS.ProcessEnv, cwd?: string) {
-  return spawnSync('sh', ['-c', script], { encoding: 'utf8', env, cwd: cwd ?? scratch(), timeout: 60_000 });
+  return collect(spawn('sh', ['-c', script], { env, cwd: cwd ?? scratch() }), '');
 }
 const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const NODE_CLI = `${q(process.execPath)} ${q(ENTRY)}`;
@@ -54,7 +73,7 @@ beforeAll(() => {
 });
 
 describe('every --json answer carries ok', { timeout: TIMEOUT }, () => {
-  it('ok: true on success, for every kind of command', () => {
+  it('ok: true on success, for every kind of command', async () => {
     const project = scratch();
     mkdirSync(join(project, '.git'));
     const env = baseEnv({ FIRSTLIGHT_HOME: home });
@@ -74,29 +93,29 @@ describe('every --json answer carries ok', { timeout: TIMEOUT }, () => {
       [['init', '--home', join(scratch(), 'new-home'), '--name', 'Kestrel', '--json']],
     ];
     for (const [args, input] of runs) {
-      const r = cli(args, { env, cwd: project, ...(input ? { input } : {}) });
+      const r = await cli(args, { env, cwd: project, ...(input ? { input } : {}) });
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout).ok, args.join(' ')).toBe(true);
     }
   });
 
-  it('a failure is {ok:false, error:{code, message, fix}}: the fix once, under one name', () => {
+  it('a failure is {ok:false, error:{code, message, fix}}: the fix once, under one name', async () => {
     const missing = join(scratch(), 'no-such-home');
-    const r = cli(['recall', 'x', '--home', missing, '--json']);
+    const r = await cli(['recall', 'x', '--home', missing, '--json']);
     expect(r.status).toBe(1);
     const answer = JSON.parse(r.stdout);
     expect(answer.ok).toBe(false);
     expect(Object.keys(answer.error).sort()).toEqual(['code', 'fix', 'message']);
     expect(answer.error.code).toBe('HOME_NOT_FOUND');
-    const usage = JSON.parse(cli(['recall', '--json']).stdout);
+    const usage = JSON.parse((await cli(['recall', '--json'])).stdout);
     expect(usage.ok).toBe(false);
     expect(Object.keys(usage.error).sort()).toEqual(['code', 'fix', 'message']);
   });
 
-  it('doctor with nothing installed answers ok:false with the error that says what to do', () => {
+  it('doctor with nothing installed answers ok:false with the error that says what to do', async () => {
     const project = scratch();
     mkdirSync(join(project, '.git'));
-    const r = cli(['doctor', '--json'], { env: baseEnv({ FIRSTLIGHT_HOME: home }), cwd: project });
+    const r = await cli(['doctor', '--json'], { env: baseEnv({ FIRSTLIGHT_HOME: home }), cwd: project });
     expect(r.status).toBe(1);
     const answer = JSON.parse(r.stdout);
     expect(answer.ok).toBe(false);
@@ -108,13 +127,13 @@ describe('help in one voice', { timeout: TIMEOUT }, () => {
   const commandsOf = (help: string) =>
     [...(help.split('\nCommands:\n')[1] ?? '').matchAll(/^ {2}([a-z]+)[ |]/gm)].map((m) => m[1]!);
 
-  it('every command’s --help has an example and prints numeric defaults as numbers', () => {
-    const commands = commandsOf(cli(['--help']).stdout).filter((c) => c !== 'help');
+  it('every command’s --help has an example and prints numeric defaults as numbers', async () => {
+    const commands = commandsOf((await cli(['--help'])).stdout).filter((c) => c !== 'help');
     expect(commands.length).toBeGreaterThan(15);
     const missing: string[] = [];
     const quoted: string[] = [];
     for (const command of commands) {
-      const help = cli([command, '--help']).stdout;
+      const help = (await cli([command, '--help'])).stdout;
       if (!/\nExamples?:\n {2}\S/.test(help)) missing.push(command);
       if (/\(default: "\d+"\)/.test(help)) quoted.push(command);
     }
@@ -122,7 +141,7 @@ describe('help in one voice', { timeout: TIMEOUT }, () => {
     expect(quoted, 'commands printing a number as a string').toEqual([]);
   });
 
-  it('words the project-root rule one way in every help that takes --project', () => {
+  it('words the project-root rule one way in every help that takes --project', async () => {
     const flat = (text: string) => text.replace(/\s+/g, ' ');
     for (const command of [
       ['status'],
@@ -132,73 +151,76 @@ describe('help in one voice', { timeout: TIMEOUT }, () => {
       ['taskspace'],
       ['taskspace', 'list'],
     ]) {
-      expect(flat(cli([...command, '--help']).stdout), command.join(' ')).toContain(PROJECT_HELP);
+      expect(flat((await cli([...command, '--help'])).stdout), command.join(' ')).toContain(PROJECT_HELP);
     }
   });
 
-  it('recall takes --limit, like sessions and events, and still accepts --k', () => {
+  it('recall takes --limit, like sessions and events, and still accepts --k', async () => {
     const env = baseEnv({ FIRSTLIGHT_HOME: home });
-    const limited = cli(['recall', 'merge', '--limit', '1', '--json'], { env });
+    const limited = await cli(['recall', 'merge', '--limit', '1', '--json'], { env });
     expect(limited.status, limited.stderr).toBe(0);
     expect(JSON.parse(limited.stdout).results).toHaveLength(1);
-    const old = cli(['recall', 'merge', '--k', '1', '--json'], { env });
+    const old = await cli(['recall', 'merge', '--k', '1', '--json'], { env });
     expect(JSON.parse(old.stdout).results).toHaveLength(1);
-    expect(cli(['recall', '--help']).stdout).toContain('--limit <n>');
+    expect((await cli(['recall', '--help'])).stdout).toContain('--limit <n>');
   });
 
-  it('firstlight help TOPIC prints the documentation page shipped in the package', () => {
-    const r = cli(['help', 'repl']);
+  it('firstlight help TOPIC prints the documentation page shipped in the package', async () => {
+    const r = await cli(['help', 'repl']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.startsWith(readFileSync(join(REPO_ROOT, 'docs', 'repl.md'), 'utf8'))).toBe(true);
-    const list = cli(['help']).stdout;
+    const list = (await cli(['help'])).stdout;
     expect(list).toMatch(/Documentation topics \(firstlight help TOPIC\): .*hosts.*repl/);
-    const unknown = cli(['help', 'hostz']);
+    const unknown = await cli(['help', 'hostz']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('(did you mean hosts?)');
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[] };
     expect(pkg.files).toContain('docs');
   });
 
-  it('stops quietly when the reader closes the pipe (firstlight init --help | head)', () => {
-    const r = shell(`${NODE_CLI} init --help | true; ${NODE_CLI} --help | head -3 >/dev/null`, baseEnv());
+  it('stops quietly when the reader closes the pipe (firstlight init --help | head)', async () => {
+    const r = await shell(
+      `${NODE_CLI} init --help | true; ${NODE_CLI} --help | head -3 >/dev/null`,
+      baseEnv(),
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
 });
 
 describe('names: near misses and aliases', { timeout: TIMEOUT }, () => {
-  it('memory rm and memory delete forget (and restore brings it back)', () => {
+  it('memory rm and memory delete forget (and restore brings it back)', async () => {
     const h = exampleHomeCopy();
     cleanup.push(h.dispose);
-    const rm = cli(['memory', 'rm', 'Old cache decision', '--home', h.dir]);
+    const rm = await cli(['memory', 'rm', 'Old cache decision', '--home', h.dir]);
     expect(rm.status, rm.stderr).toBe(0);
     expect(rm.stdout).toContain('forgot "Old cache decision"');
-    expect(cli(['memory', 'restore', 'Old cache decision', '--home', h.dir]).status).toBe(0);
-    const del = cli(['memory', 'delete', 'Old cache decision', '--home', h.dir]);
+    expect((await cli(['memory', 'restore', 'Old cache decision', '--home', h.dir])).status).toBe(0);
+    const del = await cli(['memory', 'delete', 'Old cache decision', '--home', h.dir]);
     expect(del.status, del.stderr).toBe(0);
   });
 
-  it('memory show squash suggests the memories it could mean', () => {
-    const r = cli(['memory', 'show', 'squash', '--home', home]);
+  it('memory show squash suggests the memories it could mean', async () => {
+    const r = await cli(['memory', 'show', 'squash', '--home', home]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no memory named "squash"');
     expect(r.stderr).toMatch(/fix: did you mean .*"Squash merges only"/);
   });
 
-  it('a mistyped command, or a word for one, suggests the command', () => {
-    const typo = cli(['reacll', 'x']);
+  it('a mistyped command, or a word for one, suggests the command', async () => {
+    const typo = await cli(['reacll', 'x']);
     expect(typo.status).toBe(2);
     expect(typo.stderr).toContain('(did you mean recall?)');
-    const synonym = cli(['search', 'x']);
+    const synonym = await cli(['search', 'x']);
     expect(synonym.status).toBe(2);
     expect(synonym.stderr).toContain('(did you mean recall?)');
-    const sub = cli(['memory', 'shw', 'x']);
+    const sub = await cli(['memory', 'shw', 'x']);
     expect(sub.stderr).toContain('(did you mean show?)');
   });
 });
 
 describe('input where a person gives it', { timeout: TIMEOUT }, () => {
-  it('memory edit without $VISUAL or $EDITOR uses an editor found on PATH, and says so', () => {
+  it('memory edit without $VISUAL or $EDITOR uses an editor found on PATH, and says so', async () => {
     const h = exampleHomeCopy();
     cleanup.push(h.dispose);
     const bin = scratch();
@@ -213,7 +235,7 @@ describe('input where a person gives it', { timeout: TIMEOUT }, () => {
     const env = baseEnv({ PATH: bin });
     delete env.EDITOR;
     delete env.VISUAL;
-    const r = cli(['memory', 'edit', 'user_alex', '--home', h.dir], { env });
+    const r = await cli(['memory', 'edit', 'user_alex', '--home', h.dir], { env });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('editing with nano');
     expect(readFileSync(join(h.dir, 'memory', 'user_alex.md'), 'utf8')).toContain(
@@ -221,24 +243,24 @@ describe('input where a person gives it', { timeout: TIMEOUT }, () => {
     );
   });
 
-  it('echo … | firstlight internalize stores the text as the stream tail', () => {
+  it('echo … | firstlight internalize stores the text as the stream tail', async () => {
     const h = tempHome();
     cleanup.push(h.dispose);
     const env = baseEnv();
-    const r = shell(
+    const r = await shell(
       `echo 'Halfway through the retry patch; next: the backoff test.' | ${NODE_CLI} internalize --home ${q(h.dir)}`,
       env,
     );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('stored 56 characters');
-    const packet = JSON.parse(cli(['packet', '--home', h.dir], { env }).stdout);
+    const packet = JSON.parse((await cli(['packet', '--home', h.dir], { env })).stdout);
     expect(packet.resumption.stream_tail).toBe('Halfway through the retry patch; next: the backoff test.');
   });
 
-  it("printf 'Kestrel\\n…' | firstlight init reads the answers from the pipe", () => {
+  it("printf 'Kestrel\\n…' | firstlight init reads the answers from the pipe", async () => {
     const env = baseEnv();
     const dir = join(scratch(), 'home');
-    const r = shell(
+    const r = await shell(
       `printf 'Kestrel\\nAda, data engineer on billing\\nterse; tests first\\n' | ${NODE_CLI} init --home ${q(dir)}`,
       env,
     );
@@ -250,9 +272,9 @@ describe('input where a person gives it', { timeout: TIMEOUT }, () => {
     expect(persona).toContain('terse; tests first');
   });
 
-  it('init without a terminal, flags or piped answers says it used the defaults and which flags to pass', () => {
+  it('init without a terminal, flags or piped answers says it used the defaults and which flags to pass', async () => {
     const dir = join(scratch(), 'home');
-    const r = shell(`${NODE_CLI} init --home ${q(dir)} < /dev/null`, baseEnv());
+    const r = await shell(`${NODE_CLI} init --home ${q(dir)} < /dev/null`, baseEnv());
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       'stdin is not a terminal and no --name, --user or --style was given: used the defaults',
@@ -262,11 +284,11 @@ describe('input where a person gives it', { timeout: TIMEOUT }, () => {
 });
 
 describe('what the mind recorded, and what it has not', { timeout: TIMEOUT }, () => {
-  it('events shows a denied Bash as DENIED, with a summary of its arguments', () => {
+  it('events shows a denied Bash as DENIED, with a summary of its arguments', async () => {
     const h = tempHome();
     cleanup.push(h.dispose);
     const env = baseEnv({ FIRSTLIGHT_HOME: h.dir });
-    const gate = cli(['hook', 'pre-tool-use', '--host', 'claude'], {
+    const gate = await cli(['hook', 'pre-tool-use', '--host', 'claude'], {
       env,
       input: JSON.stringify({
         session_id: 'voice-1',
@@ -277,26 +299,26 @@ describe('what the mind recorded, and what it has not', { timeout: TIMEOUT }, ()
       }),
     });
     expect(JSON.parse(gate.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    const events = cli(['events'], { env });
+    const events = await cli(['events'], { env });
     expect(events.status, events.stderr).toBe(0);
     expect(events.stdout).toMatch(/observe +Bash\(git push --force origin main\) +DENIED: .+\[hook claude\]/);
   });
 
-  it('sessions and events, when empty, say what fills them', () => {
+  it('sessions and events, when empty, say what fills them', async () => {
     const h = tempHome();
     cleanup.push(h.dispose);
     const env = baseEnv({ FIRSTLIGHT_HOME: h.dir });
-    expect(cli(['sessions'], { env }).stdout).toMatch(
+    expect((await cli(['sessions'], { env })).stdout).toMatch(
       /no sessions recorded yet\. .*bootstrap_session.*firstlight install HOST/,
     );
-    expect(cli(['events'], { env }).stdout).toMatch(
+    expect((await cli(['events'], { env })).stdout).toMatch(
       /no events recorded yet\. .*observe and reflect.*hooks.*firstlight install HOST/,
     );
   });
 
-  it('a missing default home is fixed by "firstlight init", not a command with a path in it', () => {
+  it('a missing default home is fixed by "firstlight init", not a command with a path in it', async () => {
     const env = baseEnv();
-    const r = cli(['status'], { env });
+    const r = await cli(['status'], { env });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`no firstlight home at ${join(env.HOME!, '.firstlight')}`);
     expect(r.stderr).toMatch(/\n {2}fix: run firstlight init\n/);
@@ -304,36 +326,36 @@ describe('what the mind recorded, and what it has not', { timeout: TIMEOUT }, ()
 });
 
 describe('hosts: only what is there, only what was installed', { timeout: TIMEOUT }, () => {
-  it('doctor skips a host that is not on this machine, says how to install it, and exits 0', () => {
+  it('doctor skips a host that is not on this machine, says how to install it, and exits 0', async () => {
     const project = scratch();
     mkdirSync(join(project, '.git'));
     // No codex on this PATH: node and the system tools only.
     const env = baseEnv({ FIRSTLIGHT_HOME: home, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
-    expect(cli(['install', 'codex'], { env, cwd: project }).status).toBe(0);
-    const r = cli(['doctor'], { env, cwd: project });
+    expect((await cli(['install', 'codex'], { env, cwd: project })).status).toBe(0);
+    const r = await cli(['doctor'], { env, cwd: project });
     expect(r.stdout).toMatch(
       /Codex CLI \(project\): skipped: Codex CLI is not on this machine \(no `codex` on PATH\)/,
     );
     expect(r.stdout).toContain('install it: npm install -g @openai/codex');
     expect(r.status, r.stdout).toBe(0);
-    const json = JSON.parse(cli(['doctor', '--json'], { env, cwd: project }).stdout);
+    const json = JSON.parse((await cli(['doctor', '--json'], { env, cwd: project })).stdout);
     expect(json.ok).toBe(true);
     expect(json.hosts[0].skipped).toMatchObject({ install: 'npm install -g @openai/codex' });
   });
 
-  it('uninstall all touches and reports only the hosts install recorded', () => {
+  it('uninstall all touches and reports only the hosts install recorded', async () => {
     const project = scratch();
     mkdirSync(join(project, '.git'));
     const env = baseEnv({ FIRSTLIGHT_HOME: home });
-    expect(cli(['install', 'claude'], { env, cwd: project }).status).toBe(0);
-    const r = cli(['uninstall', 'all', '--json'], { env, cwd: project });
+    expect((await cli(['install', 'claude'], { env, cwd: project })).status).toBe(0);
+    const r = await cli(['uninstall', 'all', '--json'], { env, cwd: project });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.hosts).toEqual(['claude']);
     expect(
       report.files.flatMap((f: { hosts: string[] }) => f.hosts).every((h: string) => h === 'claude'),
     ).toBe(true);
-    const human = cli(['uninstall', 'all'], { env, cwd: project });
+    const human = await cli(['uninstall', 'all'], { env, cwd: project });
     expect(human.stdout).toContain('no install is recorded');
     expect(human.stdout).not.toMatch(/Copilot|Cursor|Gemini/);
     expect(existsSync(join(project, '.github'))).toBe(false);
