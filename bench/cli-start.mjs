@@ -1,7 +1,8 @@
 // How fast the command line answers: whole processes, wall time, beside bare `node -e 0` (the
 // floor: no Node command can start faster), every case interleaved run by run so load on the
-// machine hits them alike. Cases: `firstlight --help`, `--version`, and `status`, `memory list`
-// and `recall` on the example home. Goal: `--help` <= 1.5x the floor (median of the runs); exits
+// machine hits them alike. Cases: `firstlight --help` and `--version` (answered from files
+// before commander loads), `memory --help` (commander and the command declarations), and
+// `status`, `memory list` and `recall` on the example home. Goal: `--help` <= 1.5x the floor (median of the runs); exits
 // 1 when missed. `BENCH_BASELINE=path/to/dist/cli/main.js` also times another build on every case
 // (an A/B against an older CLI in the same run).
 //

@@ -7,7 +7,7 @@
 //   matcher and every tool's schema into the chunk SessionStart loads.
 // main.js imports hook-entry.js at run time (external to the first build), so `firstlight hook`
 // and the installed hook commands (`… dist/cli/main.js hook EVENT`) take the small one.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -53,3 +53,15 @@ await build({
 });
 // tsc's maps of the two files the bundles replaced would map the bundles' lines wrongly.
 for (const name of ['main', 'hook-entry']) rmSync(`dist/cli/${name}.js.map`, { force: true });
+
+// `firstlight --help`, rendered once here from the same commands (tsc's dist/cli/run.js), 80
+// columns wide: main.js prints it without loading commander or building the program, the one
+// command people run to see what there is (src/cli/fast-answers.ts). A test compares it with
+// what commander prints.
+const { createProgram } = await import(new URL('../dist/cli/run.js', import.meta.url).href);
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+let help = '';
+const program = createProgram(version);
+program.configureOutput({ writeOut: (text) => (help += text), getOutHelpWidth: () => 80 });
+program.outputHelp();
+writeFileSync('dist/cli/help.txt', help);

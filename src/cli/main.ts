@@ -2,13 +2,18 @@
 /**
  * The `firstlight` command. Thin: parse, call a folder's index, print. Each command module is
  * imported lazily; `firstlight hook …` (run on every tool call) takes a fast path that loads
- * neither commander nor the MCP SDK, only the hook runner.
+ * neither commander nor the MCP SDK, only the hook runner; `--help` and `--version` answer from
+ * files (fast-answers.ts) before commander loads.
  */
+import { fastAnswer } from './fast-answers.js';
+
 const argv = process.argv.slice(2);
 let code: number | null = null;
 if (argv[0] === 'hook') {
   const { runHookFast } = await import('./hook-entry.js');
   code = await runHookFast(argv.slice(1));
+} else {
+  code = fastAnswer(argv);
 }
 if (code === null) {
   const { runCli } = await import('./run.js');

@@ -1,16 +1,17 @@
 /**
  * The CLI starts light: each command loads its own modules only. A loader hook records every
  * module file the built CLI loads; the bundle's files are mapped back to the sources they hold
- * (esbuild heads each module with a `// src/…` or `// node_modules/…` comment). `--help`,
- * `status`, `recall` and `memory list` load neither the MCP SDK, the persona runtime, the
- * servers nor the installer; `install` does load the installer (the detector sees what it should).
+ * (esbuild heads each module with a `// src/…` or `// node_modules/…` comment). `--help` loads
+ * the entry alone, a command's help commander and the declarations; `status`, `recall` and
+ * `memory list` load neither the MCP SDK, the persona runtime, the servers nor the installer;
+ * `install` does load the installer (the detector sees what it should).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exampleHomeCopy, tempDir } from '../helpers/index.js';
+import { CLI, exampleHomeCopy, runCliAsync, tempDir } from '../helpers/index.js';
 
 const ENTRY = process.env.FIRSTLIGHT_CLI ?? CLI;
 
@@ -91,8 +92,27 @@ const HEAVY = [
 const heavyIn = (sources: string[]) => sources.filter((s) => HEAVY.some((re) => re.test(s)));
 
 describe('the CLI starts light', { timeout: 60_000 }, () => {
-  it('--help loads commander and the command declarations only', async () => {
-    const sources = await sourcesLoaded(['--help']);
+  it('--help and --version load the entry alone: the help was rendered at build time', async () => {
+    for (const flag of ['--help', '--version']) {
+      expect(await sourcesLoaded([flag]), flag).toEqual([
+        '(bundle helpers)',
+        'src/cli/fast-answers.ts',
+        'src/cli/main.ts',
+      ]);
+    }
+  });
+
+  it('the help printed without commander is what commander prints', async () => {
+    const fast = await runCliAsync(['--help']);
+    const full = await runCliAsync(['help']);
+    expect(fast.status).toBe(0);
+    expect(fast.stdout).toMatch(/^Usage: firstlight \[options\] \[command\]\n/);
+    expect(full.stdout.startsWith(fast.stdout)).toBe(true);
+    expect(full.stdout.slice(fast.stdout.length)).toMatch(/^\nDocumentation topics/);
+  });
+
+  it('a command’s --help loads commander and the command declarations only', async () => {
+    const sources = await sourcesLoaded(['memory', '--help']);
     const outside = sources.filter((s) => !s.startsWith('src/cli/') && s !== 'node_modules/commander');
     expect(outside).toEqual(['(bundle helpers)', 'src/host/ids.ts']);
     expect(sources).toContain('node_modules/commander');
