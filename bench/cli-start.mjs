@@ -27,12 +27,17 @@ delete env.FIRSTLIGHT_LOG;
 
 const cases = [
   { case: 'node -e 0 (floor)', args: ['-e', '0'] },
-  ...[['--help'], ['--version'], ['status'], ['memory', 'list'], ['recall', 'squash merges']].flatMap(
-    (args) => [
-      { case: `firstlight ${args.join(' ')}`, args: [CLI, ...args] },
-      ...(baseline ? [{ case: `baseline ${args.join(' ')}`, args: [baseline, ...args] }] : []),
-    ],
-  ),
+  ...[
+    ['--help'],
+    ['--version'],
+    ['memory', '--help'],
+    ['status'],
+    ['memory', 'list'],
+    ['recall', 'squash merges'],
+  ].flatMap((args) => [
+    { case: `firstlight ${args.join(' ')}`, args: [CLI, ...args] },
+    ...(baseline ? [{ case: `baseline ${args.join(' ')}`, args: [baseline, ...args] }] : []),
+  ]),
 ];
 
 function time(args) {
