@@ -11,7 +11,8 @@ export function fastAnswer(argv: readonly string[]): number | null {
   const [flag] = argv;
   let text: string;
   try {
-    if (flag === '--help' || flag === '-h') text = readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
+    if (flag === '--help' || flag === '-h')
+      text = readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
     else if (flag === '--version' || flag === '-V')
       text = `${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`;
     else return null;

@@ -23,11 +23,13 @@ async function withHarness<T>(
   work: (h: Awaited<ReturnType<typeof startHarness>>) => Promise<T>,
 ) {
   const harness = await startHarness(options, quietLog());
-  // Ctrl-C: the first interrupts what runs, the second kills a cell that ignores it.
+  // Ctrl-C: the first interrupts the running cell, the second kills one that ignores it; with no
+  // cell running (a restore, a server starting) it stops, saving as it goes.
   let interrupts = 0;
   const onInterrupt = () => {
     interrupts++;
-    if (!(interrupts > 1 ? harness.repl.killRunning() : harness.repl.interrupt())) process.exitCode = 130;
+    if (interrupts > 1 ? harness.repl.killRunning() : harness.repl.interrupt()) return;
+    void harness.repl.shutdown().finally(() => process.exit(130));
   };
   process.on('SIGINT', onInterrupt);
   try {
