@@ -6,15 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 
-export function fastAnswer(argv: readonly string[]): number | null {
-  if (argv.length !== 1) return null;
-  const [flag] = argv;
+/** `flag` is `--help`, `-h`, `--version` or `-V`; `entry` is main.js's URL (dist/cli/main.js). */
+export function fastAnswer(flag: string, entry: string): number | null {
   let text: string;
   try {
-    if (flag === '--help' || flag === '-h')
-      text = readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
+    if (flag === '--help' || flag === '-h') text = readFileSync(new URL('./help.txt', entry), 'utf8');
     else if (flag === '--version' || flag === '-V')
-      text = `${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`;
+      text = `${(JSON.parse(readFileSync(new URL('../../package.json', entry), 'utf8')) as { version: string }).version}\n`;
     else return null;
   } catch {
     return null;

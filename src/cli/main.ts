@@ -5,15 +5,14 @@
  * neither commander nor the MCP SDK, only the hook runner; `--help` and `--version` answer from
  * files (fast-answers.ts) before commander loads.
  */
-import { fastAnswer } from './fast-answers.js';
-
 const argv = process.argv.slice(2);
 let code: number | null = null;
 if (argv[0] === 'hook') {
   const { runHookFast } = await import('./hook-entry.js');
   code = await runHookFast(argv.slice(1));
-} else {
-  code = fastAnswer(argv);
+} else if (argv.length === 1 && ['--help', '-h', '--version', '-V'].includes(argv[0]!)) {
+  const { fastAnswer } = await import('./fast-answers.js');
+  code = fastAnswer(argv[0]!, import.meta.url);
 }
 if (code === null) {
   const { runCli } = await import('./run.js');

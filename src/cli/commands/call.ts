@@ -100,7 +100,10 @@ export function registerCall(program: Command): void {
       process.stdout.write(`${JSON.stringify(jsonAnswer({ tool: answer.tool, result }), null, 2)}\n`);
       return;
     }
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    // A JSON answer (most of our tools') is indented for reading; --json is for programs.
+    const parsed = parseJson(text);
+    const shown = parsed !== null && typeof parsed === 'object' ? JSON.stringify(parsed, null, 2) : text;
+    process.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   });
 }
 
