@@ -110,27 +110,51 @@ export const bespokeRequest = () => ({
 });
 
 /**
- * A validator's place for the runtime benches: a home, a project, and the builder's artifact
- * handoff in it. `dispose()` removes the home and the project.
+ * A validator's place for the runtime benches: a home, a project, and a plan to build from.
+ * `build(runtime)` runs a scripted builder session in the project and returns its artifact
+ * handoff's id: a validator's artifact must trace to a builder's transition in the ledger.
+ * `dispose()` removes the home and the project.
  */
 export function validatorPlace(tag) {
   const home = benchHome(0, `firstlight-bench-${tag}-`);
   const project = mkdtempSync(join(tmpdir(), `firstlight-bench-${tag}-project-`));
-  const artifact = join(project, 'artifact.json');
+  const plan = join(project, 'plan.json');
   writeFileSync(
-    artifact,
+    plan,
     JSON.stringify({
-      kind: 'artifact',
+      kind: 'plan',
       content: {
-        artifact: 'src/cache.ts',
-        claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' },
+        assumptions: ['reads dominate'],
+        scope: { in: ['GET /items'], out: ['writes'] },
+        deferred: ['eviction'],
+        would_invalidate: ['writes over 30%'],
       },
     }),
   );
+  const artifact = {
+    handoff: {
+      artifact: 'src/cache.ts',
+      claims: { does: ['caches reads'], does_not: ['invalidate'], scope: 'the plan' },
+    },
+  };
   return {
     home,
     project,
-    artifact,
+    async build(runtime) {
+      const { ScriptedSubstrate } = await import('../dist/runtime/index.js');
+      const result = await runtime.invoke({
+        persona: 'builder',
+        role: 'builder',
+        surface: 'code-output',
+        engagement: 'agent',
+        task: 'Build the cache.',
+        handoffs: [plan],
+        substrate: new ScriptedSubstrate({ steps: [{ text: 'Built.', output: artifact }] }),
+      });
+      if (!result.meta.handoff_id)
+        throw new Error(`the bench's builder failed: ${JSON.stringify(result.meta)}`);
+      return result.meta.handoff_id;
+    },
     dispose: () => {
       home.dispose();
       rmSync(project, { recursive: true, force: true });

@@ -35,10 +35,11 @@ const answer = `One finding.\n\n\`\`\`json\n${JSON.stringify(findings, null, 2)}
 const model = await startModelServer({ fallback: { text: answer, delayMs: MODEL_MS } });
 
 const place = validatorPlace('substrates');
-const { home, project, artifact } = place;
+const { home, project } = place;
 const env = { ANTHROPIC_API_KEY: 'sk-ant-bench', ANTHROPIC_BASE_URL: model.url };
 const spec = 'anthropic:claude-bench';
 const runtime = createRuntime({ home: home.dir, project, cwd: project, env });
+const artifact = await place.build(runtime);
 
 // Bespoke wiring: the same substrate called directly with a hand-built request.
 async function bespoke() {

@@ -1,8 +1,12 @@
 // Persona runtime overhead: what invoke() adds around a session (profile resolution, policy,
-// handoff validation, prompt composition, tool filtering, post-processing, the journal and
-// handoff writes) beside the bespoke wiring it replaces (calling the substrate directly), with
-// a scripted substrate that takes 500 ms per session. Overhead = pipeline time minus the time
-// spent inside the substrate. Goal: at most 2 % of the session, i.e. 10 ms.
+// handoff validation and its sha256 check against the journal, prompt composition, tool
+// filtering, post-processing with the density cap counted by the BPE tokenizer, the journal and
+// the hashed handoff write) beside the bespoke wiring it replaces (calling the substrate
+// directly), with a scripted substrate that takes 500 ms per session. Overhead = pipeline time
+// minus the time spent inside the substrate. Goal: at most 2 % of the session, i.e. 10 ms.
+// The validator reads an artifact a builder session built in the same ledger, on the
+// real-time-stream surface (a 60-token cap), so hashing and the tokenizer are in the path; the
+// tokenizer's one-time load is reported on its own (`cold`, the first capped invoke).
 import { cpus, loadavg } from 'node:os';
 import { createRuntime, ScriptedSubstrate } from '../dist/runtime/index.js';
 import { bespokeRequest, fmt, printTable, stats, validatorPlace, writeResult } from './lib.mjs';
@@ -12,7 +16,7 @@ const N = Number(process.env.BENCH_RUNTIME_N ?? 20);
 const GOAL_MS = SESSION_MS * 0.02;
 
 const place = validatorPlace('runtime');
-const { home, project, artifact } = place;
+const { home, project } = place;
 const findings = {
   handoff: {
     findings: [{ id: 'f1', summary: '🦦 no TTL', disposition: 'fix', evidence: 'src/cache.ts:12' }],
@@ -22,10 +26,11 @@ const script = () =>
   new ScriptedSubstrate({ steps: [{ delay_ms: SESSION_MS, text: '🦦 One finding.', output: findings }] });
 
 const runtime = createRuntime({ home: home.dir, project, cwd: project });
+const artifact = await place.build(runtime);
 const request = (substrate) => ({
   persona: 'auditor',
   role: 'validator',
-  surface: 'audit',
+  surface: 'real-time-stream',
   engagement: 'agent',
   task: 'Validate the cache against its claims.',
   handoffs: [artifact],
@@ -83,6 +88,8 @@ async function measure(fn, n, warm) {
   };
 }
 
+// The first density-capped invoke of the process loads the tokenizer.
+const cold = await viaRuntime();
 const results = {
   bespoke: await measure(bespoke, N, 2),
   invoke: await measure(viaRuntime, N, 2),
@@ -101,14 +108,17 @@ const row = (name, r) => ({
 });
 printTable(`invoke() overhead with a ${SESSION_MS} ms scripted session (goal: <= ${GOAL_MS} ms, 2 %)`, [
   row('bespoke: substrate.run() directly', results.bespoke),
-  row('runtime.invoke(): validator, artifact handoff, journal, handoff write', results.invoke),
+  row(
+    'runtime.invoke(): validator, built artifact (sha256 checked), density cap (BPE), hashed handoff',
+    results.invoke,
+  ),
   row('runtime.invoke() refused at submit (policy only)', results.refused),
 ]);
 const overhead = results.invoke.overhead.median;
 const verdict = overhead <= GOAL_MS ? 'meets' : 'misses';
 const load = loadavg()[0];
 console.log(
-  `\ninvoke overhead p50 ${overhead.toFixed(3)} ms wall (${results.invoke.cpu.median.toFixed(3)} ms CPU) ${verdict} the ${GOAL_MS} ms goal; load average ${load.toFixed(1)} on ${cpus().length} cores`,
+  `\nfirst capped invoke (loads the tokenizer): overhead ${cold.overhead.toFixed(1)} ms, once per process\ninvoke overhead p50 ${overhead.toFixed(3)} ms wall (${results.invoke.cpu.median.toFixed(3)} ms CPU) ${verdict} the ${GOAL_MS} ms goal; load average ${load.toFixed(1)} on ${cpus().length} cores`,
 );
 writeResult('runtime', {
   session_ms: SESSION_MS,
@@ -116,6 +126,7 @@ writeResult('runtime', {
   verdict,
   load_average: load,
   cores: cpus().length,
+  cold_first_invoke_overhead_ms: cold.overhead,
   results,
 });
 place.dispose();

@@ -1,7 +1,8 @@
 // The packaged CLI, tested from the tarball and not the work tree: pack, then `npm install -g`
 // of that tarball into a temporary prefix with a temporary HOME, and from there
-// `firstlight --version`, `init`, `install claude` (in a fresh git project), `doctor`,
-// `call bootstrap_session` and `help repl` (the docs ship in the package).
+// `firstlight --version`, `init`, the runtime's first run (`runtime demo`, a bundled session),
+// `install claude` (in a fresh git project), `doctor`, `call bootstrap_session` and `help repl`
+// (the docs ship in the package).
 //
 //   node scripts/pack-check.mjs           packs this tree's dist/ as built (`npm run test:pack`)
 //   node scripts/pack-check.mjs --fresh   a fresh machine: copies the tree's files (tracked and
@@ -146,6 +147,29 @@ try {
   const persona = readFileSync(join(home, '.firstlight', 'persona', 'agent_system.md'), 'utf8');
   if (!persona.includes('You are Packcheck')) fail('init did not write the persona it was given');
   step('firstlight init: ~/.firstlight with persona Packcheck');
+
+  // The runtime's first run from the package: the personas init copied, the bundled sessions.
+  const run = (args) => spawnSync('firstlight', args, { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+  const demo = run(['runtime', 'demo']);
+  if (demo.status !== 0 || !demo.stdout.includes('The journal, as a story:'))
+    fail('firstlight runtime demo failed', demo);
+  const explorer = run([
+    'invoke',
+    '--persona',
+    'explorer',
+    '--surface',
+    'synthesis-ledger',
+    '--engagement',
+    'agent',
+    '--task',
+    'look around',
+    '--substrate',
+    'scripted:explorer',
+    '--print-handoff-id',
+  ]);
+  if (explorer.status !== 0 || !/^synthesis-[0-9a-f]+$/.test(explorer.stdout.trim()))
+    fail('firstlight invoke of the bundled explorer session failed', explorer);
+  step(`firstlight runtime demo, and invoke --persona explorer: ${explorer.stdout.trim()}`);
 
   firstlight(['install', 'claude'], join(project, 'src'));
   const mcp = JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8'));

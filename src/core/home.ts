@@ -156,8 +156,9 @@ export const DEFAULT_PERSONA: PersonaAnswers = {
 
 /**
  * Makes a new home for the user's own mind: a short persona template with their answers, the
- * settings naming the persona, and an empty memory (only the index). Refuses a non-empty
- * directory unless `force`, and never overwrites an existing file.
+ * settings naming the persona, an empty memory (only the index), and the runtime's five role
+ * personas (explorer, planner, builder, auditor, resolver) from the bundled example. Refuses a
+ * non-empty directory unless `force`, and never overwrites an existing file.
  */
 export function createHome(
   dir: string,
@@ -175,6 +176,10 @@ export function createHome(
     if (existsSync(path)) continue;
     ensureDir(dirname(path));
     writeFileSync(path, text);
+  }
+  const personas = join(exampleHomeDir(), 'personas');
+  if (existsSync(personas)) {
+    cpSync(personas, join(dir, 'personas'), { recursive: true, force: false, errorOnExist: false });
   }
   return { dir, created: true };
 }

@@ -84,6 +84,16 @@ export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
 export { findOnPath, isExecutableFile } from './path-search.js';
+export type { RedactionCounts, RedactionTotals, RedactionWriter, RedactorConfig } from './redact/index.js';
+export {
+  noteRedactions,
+  Redactor,
+  readRedactionTotals,
+  redactConfigOf,
+  redactedJson,
+  redactFor,
+  redactorFor,
+} from './redact/index.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export type { SubstrateSettings } from './substrate-settings.js';

@@ -1,5 +1,12 @@
+import { redesignFindings } from './detectors.js';
 import { missingFields } from './handoffs.js';
-import type { FailureCode, HandoffKind } from './policy.js';
+import {
+  type FailureCode,
+  type HandoffKind,
+  type Mode,
+  PROPOSED_RESOLUTIONS,
+  type ProposedResolution,
+} from './policy.js';
 import type { SurfaceProfile } from './profile.js';
 import type {
   Substrate,
@@ -8,7 +15,7 @@ import type {
   SubstrateResult,
   Usage,
 } from './substrates/types.js';
-import { emissionTokens, extractFencedJson, structuredProblems } from './surfaces.js';
+import { countTokens, extractFencedJson, structuredProblems } from './surfaces.js';
 import type { Outcome } from './types.js';
 
 /**
@@ -26,6 +33,8 @@ export interface AttemptsInput {
   /** The conversation so far; retries and a yielded question are appended to it. */
   readonly messages: SubstrateMessage[];
   readonly surfaceProfile: SurfaceProfile | undefined;
+  /** The session's mode: a validation session's findings may not propose a redesign. */
+  readonly mode: Mode | null;
   /** The handoff kind the role produces, and whether the deliverable must hold it. */
   readonly produces: HandoffKind | null;
   readonly requireHandoff: boolean;
@@ -38,7 +47,7 @@ export interface AttemptsResult {
   readonly attempts: number;
   readonly substrateMs: number;
   readonly usage: Usage;
-  readonly failure?: { readonly code: FailureCode | string; readonly detail: string };
+  readonly failure?: { readonly code: FailureCode; readonly detail: string };
   readonly outcome?: Outcome;
   /** The final prose, without the fenced JSON block. */
   readonly prose: string;
@@ -117,28 +126,39 @@ export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult>
     }
     const insufficient = object?.outcome as Record<string, unknown> | undefined;
     if (insufficient && insufficient.type === 'handoff_insufficient') {
+      const problems = outcomeProblems(insufficient);
+      if (problems.length > 0) {
+        if (retry(`Your handoff_insufficient outcome is invalid: ${problems.join('; ')}. Emit it again.`))
+          continue;
+        failure = { code: 'invalid_outcome', detail: `handoff_insufficient: ${problems.join('; ')}` };
+        break;
+      }
       outcome = {
         type: 'handoff_insufficient',
-        missing: Array.isArray(insufficient.missing) ? insufficient.missing.map(String) : [],
-        proposed_resolution: String(insufficient.proposed_resolution ?? 'request fresh upstream session'),
+        missing: (insufficient.missing as unknown[]).map(String),
+        proposed_resolution: insufficient.proposed_resolution as ProposedResolution,
         handoffs: input.handoffInputs,
       };
       break;
     }
     const cap = surfaceProfile?.max_tokens_per_emission;
-    if (cap !== undefined && emissionTokens(prose) > cap) {
-      const tokens = emissionTokens(prose);
-      if (
-        retry(
-          `Your emission was about ${tokens} tokens; this surface allows ${cap}. Say it again in at most ${cap} tokens.`,
+    if (cap !== undefined) {
+      // The model's own count when the answer is all prose; else the prose through a BPE tokenizer.
+      const reported = fenced.value === undefined ? result.emissionTokens : undefined;
+      const tokens = reported ?? (await countTokens(prose));
+      if (tokens > cap) {
+        if (
+          retry(
+            `Your emission was ${tokens} tokens; this surface allows ${cap}. Say it again in at most ${cap} tokens.`,
+          )
         )
-      )
-        continue;
-      failure = {
-        code: 'density_exceeded',
-        detail: `${tokens} tokens against a cap of ${cap}, after ${attempts} attempt(s)`,
-      };
-      break;
+          continue;
+        failure = {
+          code: 'density_exceeded',
+          detail: `${tokens} tokens against a cap of ${cap}, after ${attempts} attempt(s)`,
+        };
+        break;
+      }
     }
     if (surfaceProfile?.structured_output === 'required') {
       const problems =
@@ -170,6 +190,17 @@ export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult>
         break;
       }
     }
+    // Validation pretending to plan: a finding that proposes a redesign is flagged and refused.
+    const redesigns = input.mode === 'validation' && handoffContent ? redesignFindings(handoffContent) : [];
+    if (redesigns.length > 0) {
+      const problem = `Findings ${redesigns.join(', ')} propose a redesign. Report the defect each one found in the artifact as built (with a disposition and evidence); reopening the design needs a reversion to planning, not a finding.`;
+      if (retry(problem)) continue;
+      failure = {
+        code: 'redesign_instead_of_finding',
+        detail: `findings ${redesigns.join(', ')} propose a redesign instead of reporting a defect`,
+      };
+      break;
+    }
     break;
   }
   return {
@@ -183,4 +214,22 @@ export async function runAttempts(input: AttemptsInput): Promise<AttemptsResult>
     ...(handoffContent ? { handoffContent } : {}),
     permissionDenials,
   };
+}
+
+/** What is wrong with a handoff_insufficient outcome: `missing` a list, the canon's resolutions only. */
+function outcomeProblems(outcome: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const missing = outcome.missing;
+  if (
+    !Array.isArray(missing) ||
+    missing.length === 0 ||
+    missing.some((m) => typeof m !== 'string' || m.trim() === '')
+  )
+    problems.push('"missing" must list what the handoff lacks, as strings');
+  if (!(PROPOSED_RESOLUTIONS as readonly unknown[]).includes(outcome.proposed_resolution)) {
+    problems.push(
+      `"proposed_resolution" must be one of ${PROPOSED_RESOLUTIONS.map((r) => `"${r}"`).join(', ')}, not ${JSON.stringify(outcome.proposed_resolution ?? null)}`,
+    );
+  }
+  return problems;
 }

@@ -37,6 +37,20 @@ const PIVOT =
 const REDESIGN =
   /\b(?:redesign|re-architect|rearchitect|rewrite (?:it|the whole|everything)|start over|should be rebuilt)\b/i;
 
+/**
+ * The findings of a findings handoff that propose a redesign instead of reporting a defect
+ * (validation pretending to plan), by id (else index). The pipeline flags them and refuses the
+ * deliverable: a bounded retry, then `redesign_instead_of_finding`.
+ */
+export function redesignFindings(handoff: Readonly<Record<string, unknown>>): string[] {
+  const findings = Array.isArray(handoff.findings) ? (handoff.findings as unknown[]) : [];
+  return findings.flatMap((finding, i) =>
+    REDESIGN.test(JSON.stringify(finding ?? {}))
+      ? [String((finding as Record<string, unknown> | null)?.id ?? i)]
+      : [],
+  );
+}
+
 export function detect(input: DetectorInput): DetectorFlag[] {
   const flags: DetectorFlag[] = [];
   const h = input.handoff ?? {};
@@ -67,8 +81,7 @@ export function detect(input: DetectorInput): DetectorFlag[] {
       break;
     case 'validation': {
       const findings = Array.isArray(h.findings) ? (h.findings as Record<string, unknown>[]) : [];
-      if (findings.some((f) => REDESIGN.test(JSON.stringify(f ?? {}))))
-        flags.push('redesign_instead_of_finding');
+      if (redesignFindings(h).length > 0) flags.push('redesign_instead_of_finding');
       if (findings.some((f) => !['fix', 'pivot', 'accept'].includes(String(f?.disposition)))) {
         flags.push('finding_without_disposition');
       }

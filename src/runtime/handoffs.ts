@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -20,12 +20,29 @@ export interface HandoffRecord {
   readonly from_session?: string;
   readonly from_role?: string;
   readonly persona?: string;
-  /** The journal entry that records its transition: `file#session`. */
+  /**
+   * The journal row that records it, `FILE#SESSION`, FILE relative to the project (to the home
+   * without one): its transition, or its import from a file. That row holds its sha256.
+   */
   readonly journal?: string;
   /** Produced under an operator override. */
   readonly override_produced?: boolean;
+  /**
+   * The override sessions this handoff descends from: its own session if it ran under an
+   * override, and every override session upstream of its inputs, transitively.
+   */
+  readonly override_lineage?: readonly string[];
   /** Handoffs this one was built from. */
   readonly inputs?: readonly string[];
+  /** The file it was imported from (a handoff no session of this ledger produced). */
+  readonly imported_from?: string;
+}
+
+/** A stored handoff as read: the record, its file, and the sha256 of the file's bytes. */
+export interface StoredHandoff {
+  readonly record: HandoffRecord;
+  readonly file: string;
+  readonly sha256: string;
 }
 
 /** A deviation the caller acknowledges instead of a handoff. */
@@ -37,12 +54,8 @@ export interface Acknowledgement {
 
 /** What a `--handoff ID|FILE` argument resolved to. */
 export type HandoffInput =
-  | {
-      readonly type: 'handoff';
-      readonly ref: string;
-      readonly record: HandoffRecord;
-      readonly stored: boolean;
-    }
+  | { readonly type: 'stored'; readonly ref: string; readonly stored: StoredHandoff }
+  | { readonly type: 'file'; readonly ref: string; readonly record: HandoffRecord }
   | { readonly type: 'acknowledgement'; readonly ref: string; readonly ack: Acknowledgement }
   | { readonly type: 'not_found'; readonly ref: string };
 
@@ -56,35 +69,58 @@ export function newHandoffId(kind: HandoffKind): string {
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Reads a stored handoff by id, or undefined. */
-export function readHandoff(ledger: string, id: string): HandoffRecord | undefined {
+/** The sha256 of a handoff file's bytes, as its journal row records it. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Reads a stored handoff by id with its file's sha256, or undefined. */
+export function readStoredHandoff(ledger: string, id: string): StoredHandoff | undefined {
   if (!ID_PATTERN.test(id)) return undefined;
   const file = join(handoffsDir(ledger), `${id}.json`);
-  if (!existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, 'utf8')) as HandoffRecord;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let record: HandoffRecord;
+  try {
+    record = JSON.parse(text) as HandoffRecord;
+  } catch {
+    // A stored handoff that no longer parses was changed by hand: its hash check says so.
+    record = { id, kind: 'artifact', content: {}, created: '' };
+  }
+  return { record, file, sha256: sha256Hex(text) };
+}
+
+/** Reads a stored handoff by id, or undefined (unverified: for inspection; the pipeline verifies). */
+export function readHandoff(ledger: string, id: string): HandoffRecord | undefined {
+  return readStoredHandoff(ledger, id)?.record;
 }
 
 /**
- * Stores a handoff. Its id is new and published (returned, journaled) only after this write,
- * so one exclusive create (`wx`) is as safe as temp+rename here and costs one file creation
- * instead of two plus a rename.
+ * Stores a handoff and returns its file and sha256 (which its journal row records). Its id is
+ * new and published (returned, journaled) only after this write, so one exclusive create
+ * (`wx`) is as safe as temp+rename here and costs one file creation instead of two plus a rename.
  */
-export function writeHandoff(ledger: string, record: HandoffRecord): string {
+export function writeHandoff(ledger: string, record: HandoffRecord): { file: string; sha256: string } {
   const dir = handoffsDir(ledger);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${record.id}.json`);
-  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`, { flag: 'wx' });
-  return file;
+  const text = `${JSON.stringify(record, null, 2)}\n`;
+  writeFileSync(file, text, { flag: 'wx' });
+  return { file, sha256: sha256Hex(text) };
 }
 
 /**
- * Resolves one `--handoff` value: an existing file (JSON or YAML: a record with `kind` and
- * `content`, or `kind` beside the fields; or a `reversion`/`skip` acknowledgement), else an id
- * in the ledger's store.
+ * Resolves one `--handoff` value: an id in the ledger's store, else an existing file (JSON or
+ * YAML: a record with `kind` and `content`, or `kind` beside the fields; or a `reversion`/`skip`
+ * acknowledgement).
  */
 export function resolveHandoffInput(ref: string, options: { ledger: string; cwd: string }): HandoffInput {
-  const record = readHandoff(options.ledger, ref);
-  if (record) return { type: 'handoff', ref, record, stored: true };
+  const stored = readStoredHandoff(options.ledger, ref);
+  if (stored) return { type: 'stored', ref, stored };
   const path = resolve(options.cwd, ref);
   if (existsSync(path)) return fromFile(ref, path);
   return { type: 'not_found', ref };
@@ -134,12 +170,14 @@ function fromFile(ref: string, path: string): HandoffInput {
       ? (doc.content as Record<string, unknown>)
       : Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'kind' && key !== 'id'));
   const record: HandoffRecord = {
-    id: typeof doc.id === 'string' && ID_PATTERN.test(doc.id) ? doc.id : newHandoffId(kind as HandoffKind),
+    // Always a new id: a file cannot claim the id (and so the provenance) of a stored handoff.
+    id: newHandoffId(kind as HandoffKind),
     kind: kind as HandoffKind,
     content,
     created: new Date().toISOString(),
+    imported_from: path,
   };
-  return { type: 'handoff', ref, record, stored: false };
+  return { type: 'file', ref, record };
 }
 
 function valueAt(content: Readonly<Record<string, unknown>>, path: string): unknown {

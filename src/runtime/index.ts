@@ -6,17 +6,20 @@
  * and voice post-processing, engagement, operator override, and within-mode fan-out.
  */
 
+export type { DemoRun } from './demo.js';
+export { DEMO_STEPS, runDemo } from './demo.js';
 export type { DetectorFlag } from './detectors.js';
-export { DETECTOR_FLAGS, detect } from './detectors.js';
-export type { Acknowledgement, HandoffInput, HandoffRecord } from './handoffs.js';
-export { handoffsDir, missingFields, readHandoff } from './handoffs.js';
-export { ledgerDir } from './invoke.js';
+export { DETECTOR_FLAGS, detect, redesignFindings } from './detectors.js';
+export type { Acknowledgement, HandoffInput, HandoffRecord, StoredHandoff } from './handoffs.js';
+export { handoffsDir, missingFields, readHandoff, readStoredHandoff, sha256Hex } from './handoffs.js';
+export { ledgerDir, ledgerRoot } from './invoke.js';
 export type { JournalEntry, JournalKind, JournalQuery, JournalWrite } from './journal.js';
 export {
   appendJournal,
   formatEntry,
   JOURNAL_HEADER,
   JOURNAL_KINDS,
+  parseFields,
   parseSince,
   readJournal,
   TYPE_NAMES,
@@ -29,6 +32,7 @@ export type {
   HandoffKind,
   Mode,
   NamedRole,
+  ProposedResolution,
   RefusalReason,
   RolePolicy,
   ToolClass,
@@ -42,6 +46,7 @@ export {
   HANDOFF_FIELDS,
   HANDOFF_KINDS,
   MODES,
+  PROPOSED_RESOLUTIONS,
   REFUSAL_REASONS,
   ROLE_POLICY,
   ROLES,
@@ -49,10 +54,13 @@ export {
 } from './policy.js';
 export type { Profile, ProfileRole, ServerConfig, SurfaceProfile } from './profile.js';
 export { loadProfile, parseProfile, profilePath } from './profile.js';
+export type { Provenance, ProvenanceCheck } from './provenance.js';
+export { checkProvenance, journalRef } from './provenance.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 export { createRuntime } from './runtime.js';
 export type { SessionState } from './sessions.js';
-export { readSession } from './sessions.js';
+export { readContextFile, readSession } from './sessions.js';
+export { journalStory } from './story.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';
 export type { RealSubstrateKind, SubstrateContext } from './substrates/create.js';
@@ -60,6 +68,7 @@ export { createSubstrate, isRealSubstrateKind, REAL_SUBSTRATE_KINDS } from './su
 export { geminiArgs, geminiPolicy, geminiToolName } from './substrates/gemini-cli.js';
 export type { SubstrateFactory, SubstrateFactoryOptions } from './substrates/index.js';
 export {
+  bundledSessions,
   parseSubstrateSpec,
   resolveSubstrate,
   SUBSTRATE_FACTORIES,
@@ -79,9 +88,11 @@ export type * from './substrates/types.js';
 export type { FieldTag, Voice } from './surfaces.js';
 export {
   applyVoice,
+  countTokens,
   extractFencedJson,
   FUNCTIONAL_EMOJI,
   isFunctionalEmoji,
+  isIdentifier,
   stripEmoji,
   VOICES,
 } from './surfaces.js';

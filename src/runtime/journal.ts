@@ -35,6 +35,7 @@ export const JOURNAL_KINDS = [
   'handoff_insufficient',
   'acknowledgement',
   'turn_yielded',
+  'import',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
@@ -49,6 +50,7 @@ const KIND_LETTER: Readonly<Record<JournalKind, { letter: JournalLetter; facet?:
   handoff_insufficient: { letter: 'O', facet: 'open' },
   acknowledgement: { letter: 'D' },
   turn_yielded: { letter: 'O', facet: 'open' },
+  import: { letter: 'H' },
 };
 
 /** One entry to write. `fields` become `key=value` pairs in `content`, after `at` and `session`. */
@@ -71,6 +73,8 @@ export interface JournalEntry {
   /** When it was written (from `at=` in content, else the file's date). */
   readonly at?: string;
   readonly session?: string;
+  /** `content`'s `key=value` pairs, unescaped (`at` and `session` included). */
+  readonly fields: Readonly<Record<string, string>>;
   readonly file: string;
 }
 
@@ -84,6 +88,35 @@ function unescapeCell(value: string): string {
   );
 }
 
+/**
+ * A field value inside `content`: `;` separates pairs, so a value's own `;` (and the backslash
+ * that escapes it) is escaped, never rewritten — what was journaled reads back unchanged.
+ */
+function escapeValue(value: string): string {
+  return /[\\;]/.test(value) ? value.replace(/[\\;]/g, '\\$&') : value;
+}
+
+/** `content`'s `key=value; key=value` pairs, each value unescaped. */
+export function parseFields(content: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  let i = 0;
+  while (i < content.length) {
+    const eq = content.indexOf('=', i);
+    if (eq < 0) break;
+    const key = content.slice(i, eq).trim();
+    let value = '';
+    i = eq + 1;
+    for (; i < content.length && content[i] !== ';'; i++) {
+      if (content[i] === '\\' && i + 1 < content.length) i++;
+      value += content[i];
+    }
+    fields[key] = value;
+    i++; // the `;`
+    while (content[i] === ' ') i++;
+  }
+  return fields;
+}
+
 /** The journal file for a moment: `<dir>/YYYY-MM-DD.tsv` (UTC). */
 export function journalFile(dir: string, at: Date): string {
   return join(dir, `${at.toISOString().slice(0, 10)}.tsv`);
@@ -95,7 +128,7 @@ export function formatEntry(entry: JournalWrite, at: Date): string {
   const parts = [`at=${at.toISOString()}`, `session=${entry.session}`];
   for (const [key, value] of Object.entries(entry.fields ?? {})) {
     if (value === undefined || value === '') continue;
-    parts.push(`${key}=${String(value).replace(/;/g, ',')}`);
+    parts.push(`${key}=${escapeValue(String(value))}`);
   }
   return [
     letter,
@@ -193,10 +226,14 @@ export function readJournal(dir: string, query: JournalQuery = {}): JournalEntry
 
 function matchesType(entry: JournalEntry, wanted: string): boolean {
   if (/^[A-Za-z]$/.test(wanted)) return entry.type.toUpperCase() === wanted.toUpperCase();
-  return entry.kind === wanted || entry.typeName.toLowerCase() === wanted.toLowerCase();
+  const lower = wanted.toLowerCase();
+  return (
+    entry.kind === wanted || entry.typeName.toLowerCase() === lower || entry.facet.toLowerCase() === lower
+  );
 }
 
-function parseRow(line: string, file: string, fileDate: string | undefined): JournalEntry | undefined {
+/** One journal line as an entry (undefined for a header or blank line). */
+export function parseRow(line: string, file: string, fileDate?: string): JournalEntry | undefined {
   if (line.trim() === '') return undefined;
   const cells = line.replace(/\r$/, '').split('\t');
   const first = cells[0]?.trim().toLowerCase() ?? '';
@@ -222,9 +259,9 @@ function parseRow(line: string, file: string, fileDate: string | undefined): Jou
   const kindMatch = /^([a-z_]+):\s/.exec(title);
   const kind =
     kindMatch && (JOURNAL_KINDS as readonly string[]).includes(kindMatch[1]!) ? kindMatch[1] : undefined;
-  const at =
-    /(?:^|;\s*)at=([^;]+)/.exec(content)?.[1] ?? (fileDate ? `${fileDate}T00:00:00.000Z` : undefined);
-  const session = /(?:^|;\s*)session=([^;]+)/.exec(content)?.[1];
+  const fields = kind ? parseFields(content) : {};
+  const at = fields.at ?? (fileDate ? `${fileDate}T00:00:00.000Z` : undefined);
+  const session = fields.session;
   return {
     type,
     typeName,
@@ -234,6 +271,7 @@ function parseRow(line: string, file: string, fileDate: string | undefined): Jou
     ...(kind ? { kind } : {}),
     ...(at ? { at } : {}),
     ...(session ? { session } : {}),
+    fields,
     file,
   };
 }

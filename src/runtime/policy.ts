@@ -116,25 +116,66 @@ export const REFUSAL_REASONS = [
   'no_builder_handoff',
   'validator_extra_context',
   'same_session_transition',
+  'tool_set_locked',
+  'handoff_unverified',
   'engagement_surface',
   'invalid_override',
   'sandbox_unavailable',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
-/** Named failures a session can end with (beyond a substrate's own). */
+/**
+ * Every named failure a session can end with: the post-processing's own and the substrates'
+ * (`SubstrateFailureCode`). Exactly the codes the pipeline emits; a test drives each one.
+ */
 export const FAILURE_CODES = [
   'clarification_required',
   'density_exceeded',
   'structured_output_invalid',
-  'operational_conflict',
-  'substrate_failed',
+  'deliverable_incomplete',
+  'redesign_instead_of_finding',
+  'invalid_outcome',
   'budget_exhausted',
   'substrate_unavailable',
   'substrate_error',
   'aborted',
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
+
+/** What a receiving session may propose when it refuses its input as insufficient (the canon's three). */
+export const PROPOSED_RESOLUTIONS = [
+  'request fresh upstream session',
+  'request clarification from upstream author',
+  'operator override decision',
+] as const;
+export type ProposedResolution = (typeof PROPOSED_RESOLUTIONS)[number];
+
+/** The mode that produces a handoff of each kind. */
+export const PRODUCER_MODE: Readonly<Record<HandoffKind, Mode>> = {
+  synthesis: 'exploration',
+  plan: 'planning',
+  artifact: 'execution',
+  findings: 'validation',
+  revision: 'resolution',
+};
+
+/** The mode that reads a handoff of each kind. */
+export const CONSUMER_MODE: Readonly<Record<HandoffKind, Mode>> = {
+  synthesis: 'planning',
+  plan: 'execution',
+  artifact: 'validation',
+  findings: 'resolution',
+  revision: 'validation',
+};
+
+/** The named role bound to each mode. */
+export const MODE_ROLE: Readonly<Record<Mode, NamedRole>> = {
+  exploration: 'explorer',
+  planning: 'planner',
+  execution: 'builder',
+  validation: 'validator',
+  resolution: 'resolver',
+};
 
 /** Surfaces whose engagement is fixed: the other engagement is refused (`engagement_surface`). */
 export const SURFACE_ENGAGEMENT: Readonly<Record<string, 'agent' | 'assistant'>> = {
@@ -150,6 +191,11 @@ export function modeOf(policy: RolePolicy): Mode | null {
 /** True when a tool of class `tool` is admitted under `access`. */
 export function admits(access: Access, tool: ToolClass): boolean {
   return ACCESS_ADMITS[access].includes(tool);
+}
+
+/** `a` or `an` before a word, by its first letter (handoff kinds and roles are plain English words). */
+export function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
 }
 
 /** The surface name in its canonical (hyphenated) spelling: `real_time_stream` → `real-time-stream`. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -187,14 +187,28 @@ export function profilePath(ref: string, options: { home: string; cwd?: string }
 
 /** Reads and validates a profile; every problem is a ConfigError naming the field. */
 export function loadProfile(ref: string, options: { home: string; cwd?: string }): Profile {
-  const file = profilePath(ref, options);
+  return readProfileFile(profilePath(ref, options), ref, options.home);
+}
+
+/** Reads the profile at `file`; `ref` is what the caller asked for, for the hint. */
+function readProfileFile(file: string, ref: string, home: string): Profile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
+    const personas = join(home, 'personas');
+    const available = existsSync(personas)
+      ? readdirSync(personas)
+          .filter((name) => /\.ya?ml$/i.test(name))
+          .map((name) => name.replace(/\.ya?ml$/i, ''))
+      : [];
+    const hint =
+      file === join(personas, `${ref}.yaml`)
+        ? `put ${ref}.yaml in ${personas} (firstlight init puts the five role personas there), or pass --persona a path or file: URI`
+        : `create ${file}, or pass --persona the name of a profile in ${personas}`;
     throw new NotFoundError(
       `persona profile "${ref}" not found (looked at ${file})`,
-      `put ${ref}.yaml in ${join(options.home, 'personas')}, or pass --persona a path or file: URI`,
+      available.length > 0 ? `${hint}; there: ${available.join(', ')}` : hint,
     );
   }
   let raw: unknown;
@@ -216,7 +230,7 @@ export function loadProfileCached(ref: string, options: { home: string; cwd?: st
   const file = profilePath(ref, options);
   let memo = cached.get(file);
   if (!memo) {
-    memo = memoByFiles(() => ({ value: loadProfile(file, options), files: [file] }));
+    memo = memoByFiles(() => ({ value: readProfileFile(file, ref, options.home), files: [file] }));
     cached.set(file, memo);
   }
   return memo();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicallySync } from '../core/index.js';
+import { parse as parseYaml } from 'yaml';
+import { UserError, writeFileAtomicallySync } from '../core/index.js';
 import type { Mode } from './policy.js';
 import type { SubstrateMessage } from './substrates/types.js';
 
@@ -46,5 +47,30 @@ export function readSession(ledger: string, id: string): SessionState | undefine
 export function writeSession(ledger: string, state: SessionState): void {
   writeFileAtomicallySync(sessionFile(ledger, state.id), `${JSON.stringify(state, null, 2)}\n`, {
     fsync: false,
+  });
+}
+
+/**
+ * Prior conversation to carry into a session (`--context FILE`): a JSON or YAML list of
+ * `{role: user|assistant, content}`. A validator refuses it (fresh context).
+ */
+export function readContextFile(file: string): SubstrateMessage[] {
+  const bad = (why: string) =>
+    new UserError(`--context ${file}: ${why}`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'give a JSON or YAML list of messages: [{role: user, content: "…"}, {role: assistant, content: "…"}]',
+    });
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw bad(`cannot read it (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (!Array.isArray(raw)) throw bad('it is not a list');
+  return raw.map((item, i) => {
+    const m = (item ?? {}) as Record<string, unknown>;
+    if ((m.role !== 'user' && m.role !== 'assistant') || typeof m.content !== 'string')
+      throw bad(`item ${i} needs role (user or assistant) and content (a string)`);
+    return { role: m.role, content: m.content };
   });
 }

@@ -1,10 +1,10 @@
-import { estimateTokens } from '../core/index.js';
-
 /**
  * Surface post-processing: emoji by voice and field tag, the density cap, and the fenced-JSON
  * format contract. Emoji are found by Unicode properties, so letters of any script (Greek,
  * Hebrew, Devanagari, Arabic, CJK, …) are never touched: only pictographs with emoji
  * presentation (or forced to it by U+FE0F), their modifiers and joined sequences, and flags.
+ * Post-processing never changes identifiers or structure: keys, ids, URIs, paths and numbers
+ * pass untouched, and only prose strings are stripped.
  */
 
 export const VOICES = ['persona', 'neutral', 'strict'] as const;
@@ -61,30 +61,67 @@ export function emojiPolicy(voice: Voice, tag: FieldTag): 'keep' | 'persona' | '
   return tag === 'machine' ? 'persona' : 'keep';
 }
 
-/** Applies a voice to a value of field `tag`: strings anywhere inside it, keys included. */
+/**
+ * Applies a voice to a value of field `tag`. In a machine field only prose strings change: keys
+ * never, nor numbers, nor a string that is an identifier — one without whitespace (`f1-🦦`,
+ * `src/🦦.ts`), a URI, or the value of an identifier key (`id`, `*_id`, `uri`, `url`, `path`,
+ * `file`, `ref`, …) — so ids cannot collide and references still resolve. In human text, code
+ * (inline `code` and fenced blocks) is left as written.
+ */
 export function applyVoice<T>(value: T, voice: Voice, tag: FieldTag): T {
   const policy = emojiPolicy(voice, tag);
   if (policy === 'keep') return value;
   const functional = policy === 'persona';
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return stripEmoji(v, { functional });
-    if (Array.isArray(v)) return v.map(walk);
+  if (tag === 'human' && typeof value === 'string') return stripProse(value, functional) as T;
+  const walk = (v: unknown, key: string | undefined): unknown => {
+    if (typeof v === 'string') return isIdentifier(v, key) ? v : stripEmoji(v, { functional });
+    if (Array.isArray(v)) return v.map((item) => walk(item, key));
     if (v && typeof v === 'object') {
       return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).map(([k, inner]) => [
-          stripEmoji(k, { functional }),
-          walk(inner),
-        ]),
+        Object.entries(v as Record<string, unknown>).map(([k, inner]) => [k, walk(inner, k)]),
       );
     }
     return v;
   };
-  return walk(value) as T;
+  return walk(value, undefined) as T;
 }
 
-/** Tokens in an emission, by the shared estimate. */
-export function emissionTokens(text: string): number {
-  return estimateTokens(text);
+/** Keys whose values are references, never prose. */
+const IDENTIFIER_KEY =
+  /^(?:id|ids|key|keys|uri|uris|url|urls|href|path|paths|file|files|ref|refs|sha256|hash|handoff|session|finding)$|(?:_id|_ids|_uri|_url|_path|_file|_ref|Id|Ids|Uri|Url|Path)$/;
+const URI = /^[a-z][a-z0-9+.-]*:\S*$/i;
+
+/** True when a string is an identifier, not prose: it passes through post-processing untouched. */
+export function isIdentifier(text: string, key?: string): boolean {
+  if (key !== undefined && IDENTIFIER_KEY.test(key)) return true;
+  return !/\s/.test(text.trim()) || URI.test(text.trim());
+}
+
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]+`/g;
+
+/** Strips emoji from human prose, leaving code spans and fenced blocks as written. */
+function stripProse(text: string, functional: boolean): string {
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(CODE)) {
+    out += stripEmoji(text.slice(from, match.index), { functional }) + match[0];
+    from = match.index + match[0].length;
+  }
+  return out + stripEmoji(text.slice(from), { functional });
+}
+
+type TokenCounter = (text: string) => number;
+let tokenizer: Promise<TokenCounter> | undefined;
+
+/**
+ * Tokens in an emission, counted with a real BPE tokenizer (cl100k_base, from gpt-tokenizer):
+ * a character estimate undercounts every script but Latin (93 Chinese characters are about 90
+ * tokens, not 23). The tokenizer loads on the first count, so only a surface with a density
+ * cap pays for it.
+ */
+export async function countTokens(text: string): Promise<number> {
+  tokenizer ??= import('gpt-tokenizer/encoding/cl100k_base').then((m) => m.countTokens);
+  return (await tokenizer)(text);
 }
 
 const FENCE = /```(?:json|JSON)[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;

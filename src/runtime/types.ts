@@ -1,4 +1,4 @@
-import type { HandoffKind, Mode, RefusalReason } from './policy.js';
+import type { FailureCode, HandoffKind, Mode, ProposedResolution, RefusalReason } from './policy.js';
 import type { Substrate, SubstrateEvent, SubstrateMessage, Usage } from './substrates/types.js';
 import type { FieldTag, Voice } from './surfaces.js';
 
@@ -6,7 +6,8 @@ import type { FieldTag, Voice } from './surfaces.js';
 export interface InvokeRequest {
   /** A profile name (under `<home>/personas/`), a path, or a `file:` URI. */
   readonly persona: string;
-  readonly role: string;
+  /** The role; the profile's `role_default` when omitted. */
+  readonly role?: string;
   /** Must match the role's bound mode; free for unbound roles (general, observer). */
   readonly mode?: Mode;
   readonly surface: string;
@@ -35,7 +36,8 @@ export interface InvokeRequest {
 export interface HandoffInsufficient {
   readonly type: 'handoff_insufficient';
   readonly missing: readonly string[];
-  readonly proposed_resolution: string;
+  /** One of the canon's three (`PROPOSED_RESOLUTIONS`); anything else is an invalid outcome. */
+  readonly proposed_resolution: ProposedResolution;
   /** The handoffs it found insufficient. */
   readonly handoffs: readonly string[];
 }
@@ -58,6 +60,8 @@ export interface InvokeOutput {
   readonly fields: Readonly<Record<string, FieldTag>>;
   /** Set when an operator override produced it. */
   readonly override_produced?: true;
+  /** The override sessions it descends from (its own, and any upstream of its inputs). */
+  readonly override_lineage?: readonly string[];
 }
 
 export interface InvokeMeta {
@@ -72,7 +76,7 @@ export interface InvokeMeta {
   readonly started_at: string;
   readonly completed_at: string;
   readonly refusal_reason?: RefusalReason;
-  readonly failure_reason?: string;
+  readonly failure_reason?: FailureCode;
   /** Why, in words: the missing fields, the forbidden tools, … */
   readonly detail?: string;
   readonly attempts: number;
@@ -93,6 +97,8 @@ export interface InvokeMeta {
   readonly flags: readonly string[];
   readonly override?: { readonly modes_collapsed: readonly Mode[]; readonly reason: string };
   readonly override_produced?: boolean;
+  /** The override sessions this session's output descends from, transitively. */
+  readonly override_lineage?: readonly string[];
   readonly acknowledgements: readonly { readonly kind: string; readonly acknowledgement: string }[];
   readonly journal: string;
   readonly usage?: Usage;

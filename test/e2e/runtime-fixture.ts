@@ -68,6 +68,25 @@ export const DELIVERABLES: Record<string, unknown> = {
   },
 };
 
+/** A refused invocation never resolves its substrate: this script does not even exist. */
+export const NO_SUBSTRATE = ['--substrate', 'scripted:/nonexistent/never-read.yaml'];
+
+/** `invoke` arguments for `persona` in `role` on `surface` under `engagement`, with a task. */
+export function roleArgs(persona: string, role: string, surface = 'audit', engagement = 'agent'): string[] {
+  return [
+    '--persona',
+    persona,
+    '--role',
+    role,
+    '--surface',
+    surface,
+    '--engagement',
+    engagement,
+    '--task',
+    `work as ${role}`,
+  ];
+}
+
 export interface Invoked {
   code: number | null;
   result: InvokeResult;
@@ -92,6 +111,10 @@ export function runtimeFixture() {
     home: home.dir,
     project: project.dir,
     file,
+    /** `--substrate scripted:FILE` for a new script of `value`. */
+    scripted(value: Record<string, unknown>): string[] {
+      return ['--substrate', `scripted:${this.script(value).path}`];
+    },
     /** A script file; `record` is set so what the substrate received can be read back. */
     script(value: Record<string, unknown>): { path: string; received: () => RecordedRequest[] } {
       n++;
@@ -122,6 +145,48 @@ export function runtimeFixture() {
         throw new Error(`invoke printed no JSON (exit ${run.status}): ${run.stdout}\n${run.stderr}`);
       }
       return { code: run.status, result, stderr: run.stderr };
+    },
+    /**
+     * An artifact handoff as a validator must receive it: built by a builder session of this
+     * ledger (the team persona, from an imported plan), so it traces to that session's
+     * transition. Returns its id.
+     */
+    builtArtifact(persona = 'team'): string {
+      n++;
+      const plan = file(`built-plan-${n}.json`, HANDOFFS.plan);
+      const script = file(
+        `built-script-${n}.yaml`,
+        stringify({ steps: [{ text: 'Built.', output: DELIVERABLES.builder }] }),
+      );
+      const run = runCli(
+        [
+          'invoke',
+          '--home',
+          home.dir,
+          '--project',
+          project.dir,
+          '--json',
+          '--persona',
+          persona,
+          '--role',
+          'builder',
+          '--surface',
+          'code-output',
+          '--engagement',
+          'agent',
+          '--task',
+          'build it',
+          '--handoff',
+          plan,
+          '--substrate',
+          `scripted:${script}`,
+        ],
+        { cwd: project.dir, timeoutMs: 60_000 },
+      );
+      const id = (JSON.parse(run.stdout) as InvokeResult).meta.handoff_id;
+      if (run.status !== 0 || !id)
+        throw new Error(`the builder produced no artifact (exit ${run.status}): ${run.stdout}`);
+      return id;
     },
     journal(args: string[] = []): { code: number | null; entries: JournalEntry[]; stdout: string } {
       const run = runCli(['journal', '--home', home.dir, '--project', project.dir, '--json', ...args], {

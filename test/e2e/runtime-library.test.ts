@@ -188,26 +188,6 @@ describe('createRuntime', () => {
       { text: 'The plan is wrong, so I pivoted to a queue.', output: DELIVERABLES.builder },
     ],
     [
-      'validator',
-      'redesign_instead_of_finding',
-      'artifact',
-      {
-        text: 'Findings.',
-        output: {
-          handoff: {
-            findings: [
-              {
-                id: 'f1',
-                summary: 'redesign the cache as a service',
-                disposition: 'pivot',
-                evidence: 'all of it',
-              },
-            ],
-          },
-        },
-      },
-    ],
-    [
       'resolver',
       'resolution_outside_findings',
       'findings',

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './runtime-fixture.js';
+import {
+  DELIVERABLES,
+  HANDOFFS,
+  NO_SUBSTRATE,
+  type RuntimeFixture,
+  roleArgs,
+  runtimeFixture,
+} from './runtime-fixture.js';
 
 /**
  * The policy table through the built CLI: every refusal with its reason code, exit 3, a journal
@@ -8,19 +15,8 @@ import { DELIVERABLES, HANDOFFS, type RuntimeFixture, runtimeFixture } from './r
  */
 describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
   let fx: RuntimeFixture;
-  const base = (role: string, surface = 'audit', engagement = 'agent') => [
-    '--persona',
-    'team',
-    '--role',
-    role,
-    '--surface',
-    surface,
-    '--engagement',
-    engagement,
-    '--task',
-    `work as ${role}`,
-  ];
-  const NO_SUBSTRATE = ['--substrate', 'scripted:/nonexistent/never-read.yaml'];
+  const base = (role: string, surface = 'audit', engagement = 'agent') =>
+    roleArgs('team', role, surface, engagement);
   let files: Record<string, string>;
 
   beforeAll(() => {
@@ -33,6 +29,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
         content: { assumptions: ['a'], scope: { in: ['x'], out: [] } },
       }),
       artifact: fx.file('artifact.json', HANDOFFS.artifact),
+      built: fx.builtArtifact(),
       findings: fx.file('findings.json', HANDOFFS.findings),
       skip: fx.file(
         'skip.yaml',
@@ -184,7 +181,7 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
     [
       'validator on artifact and claims',
       'validator',
-      () => [...base('validator'), '--handoff', files.artifact!],
+      () => [...base('validator'), '--handoff', files.built!],
     ],
     [
       'resolver on findings',
@@ -293,7 +290,8 @@ describe('firstlight invoke: the policy table', { timeout: 60_000 }, () => {
       '--substrate',
       `scripted:${script.path}`,
     ]);
-    expect(first.code).toBe(0);
+    // Exit 5: the session completed without its deliverable, so a shell chain stops here.
+    expect(first.code).toBe(5);
     expect(first.result.outcome).toEqual({ type: 'turn_yielded', question: 'Staging or production?' });
     // Persona, role, surface and engagement come from the saved session.
     const second = fx.invoke([

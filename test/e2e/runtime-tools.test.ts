@@ -75,7 +75,7 @@ describe('firstlight invoke: tools', { timeout: 60_000 }, () => {
     handoffFiles = {
       planner: fx.file('t-synthesis.json', HANDOFFS.synthesis),
       builder: fx.file('t-plan.json', HANDOFFS.plan),
-      validator: fx.file('t-artifact.json', HANDOFFS.artifact),
+      validator: fx.builtArtifact('fsteam'),
       resolver: fx.file('t-findings.json', HANDOFFS.findings),
     };
   });

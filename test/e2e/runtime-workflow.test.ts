@@ -24,6 +24,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
     handoff: string | undefined,
     output: unknown,
     text: string,
+    exitCode = 0,
   ) {
     const script = fx.script({ steps: [{ delay_ms: 5, text, output }] });
     const { code, result } = fx.invoke([
@@ -41,7 +42,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
       '--substrate',
       `scripted:${script.path}`,
     ]);
-    expect(code, JSON.stringify(result.meta)).toBe(0);
+    expect(code, JSON.stringify(result.meta)).toBe(exitCode);
     expect(sessions).not.toContain(result.meta.session_id);
     sessions.push(result.meta.session_id);
     const received = script.received();
@@ -81,6 +82,7 @@ describe('firstlight invoke: the multi-role workflow', { timeout: 120_000 }, () 
         },
       },
       'I cannot plan from this.',
+      4, // handoff_insufficient: its own exit code, so `invoke … && invoke …` stops here
     );
     expect(detour.status).toBe('completed');
     expect(detour.outcome).toEqual({

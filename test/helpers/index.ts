@@ -14,7 +14,11 @@ import { createHome, initHome } from '../../src/core/index.js';
 import { codexHookHash } from '../../src/host/adapters/codex-trust.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+/**
+ * The built CLI under test; `FIRSTLIGHT_CLI` points the suites that use it at another build
+ * (e.g. an older checkout's, to see a regression test fail there first).
+ */
+export const CLI = process.env.FIRSTLIGHT_CLI ?? join(REPO_ROOT, 'dist', 'cli', 'main.js');
 export const EXAMPLE_HOME = join(REPO_ROOT, 'examples', 'home');
 
 /**

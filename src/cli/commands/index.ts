@@ -19,6 +19,7 @@ import { registerPacket } from './packet.js';
 import { registerRecall } from './recall.js';
 import { registerRemember } from './remember.js';
 import { registerRepl } from './repl.js';
+import { registerRuntime } from './runtime.js';
 import { registerServe } from './serve.js';
 import { registerSessions } from './sessions.js';
 import { registerStatus } from './status.js';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRepl,
   registerInvoke,
   registerJournal,
+  registerRuntime,
   registerHelp,
 ];
 

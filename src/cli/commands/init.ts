@@ -87,6 +87,7 @@ export function registerInit(program: Command): void {
         `firstlight: home ready at ${result.dir} (persona ${persona}${answersFrom === 'stdin' ? ', answers read from stdin' : ''})`,
         `  persona: ${result.dir}/persona/agent_system.md (edit it: it is read at every session start)`,
         `  memory:  ${result.dir}/memory/ (${options.example ? 'the demo memories' : 'empty'})`,
+        `  personas: ${result.dir}/personas/ (explorer, planner, builder, auditor, resolver: firstlight runtime demo)`,
         '  next: in your project, firstlight install claude (or codex, gemini, copilot, cursor, vscode, all)',
         '        then firstlight doctor',
       ].join('\n'),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { InvokeResult } from '../../runtime/index.js';
 import { collect, HOME_HELP, PROJECT_OR_HOME_HELP, withExamples } from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
@@ -14,14 +15,26 @@ interface InvokeOptions extends HomeOption {
   handoff: string[];
   override?: string;
   tool: string[];
+  context?: string;
+  governance: string[];
+  printHandoffId?: boolean;
   substrate?: string;
   project?: string;
   continue?: string;
   json?: boolean;
 }
 
-/** Exit codes of `invoke`: completed, failed, bad usage (the CLI edge), refused. */
-export const INVOKE_EXIT = { completed: 0, failed: 1, refused: 3 } as const;
+/**
+ * Exit codes of `invoke`: completed, failed, bad usage (2, the CLI edge), refused, and the two
+ * outcomes that complete a session without its deliverable — so `invoke … && invoke …` stops.
+ */
+export const INVOKE_EXIT = {
+  completed: 0,
+  failed: 1,
+  refused: 3,
+  handoff_insufficient: 4,
+  turn_yielded: 5,
+} as const;
 
 export function registerInvoke(program: Command): void {
   const invoke = program
@@ -30,7 +43,7 @@ export function registerInvoke(program: Command): void {
     .option('--persona <p>', 'profile name in <home>/personas/, a path, or a file: URI')
     .option(
       '--role <r>',
-      'explorer | planner | builder | validator | resolver | general | observer | a custom role',
+      "explorer | planner | builder | validator | resolver | general | observer | a custom role (default: the profile's role_default)",
     )
     .option(
       '--mode <m>',
@@ -54,7 +67,21 @@ export function registerInvoke(program: Command): void {
       collect,
       [],
     )
-    .option('--substrate <spec>', 'scripted:FILE or a substrate kind')
+    .option(
+      '--context <file>',
+      'prior conversation to carry in: a JSON or YAML list of {role: user|assistant, content} (refused for a validator)',
+    )
+    .option(
+      '--governance <uri>',
+      'a governance document the session may read, by pointer (repeatable; a validator takes these)',
+      collect,
+      [],
+    )
+    .option('--substrate <spec>', 'scripted:FILE, scripted:NAME of a bundled session, or a substrate kind')
+    .option(
+      '--print-handoff-id',
+      'print only the id of the handoff produced (for a shell: id=$(firstlight invoke … --print-handoff-id))',
+    )
     .option('--project <dir>', PROJECT_OR_HOME_HELP)
     .option('--continue <session_id>', 'continue an assistant session that yielded the turn')
     .option('--home <dir>', HOME_HELP)
@@ -62,13 +89,15 @@ export function registerInvoke(program: Command): void {
   withExamples(
     invoke,
     [
-      'firstlight invoke --persona explorer --role explorer --surface synthesis-ledger --engagement agent --task "How could listings get fast?" --substrate scripted:session.yaml',
-      'echo "Plan it" | firstlight invoke --persona planner --role planner --surface code-output --engagement agent --handoff synthesis-3f9c0a1b',
+      'firstlight invoke --persona explorer --surface synthesis-ledger --engagement agent --task "How could item listings get fast?" --substrate scripted:explorer',
+      'echo "Plan it" | firstlight invoke --persona planner --surface code-output --engagement agent --handoff synthesis-3f9c0a1b',
     ],
     [
-      'Exit codes: 0 completed, 1 failed (meta.failure_reason), 3 refused (meta.refusal_reason), 2 bad usage.',
+      'Exit codes: 0 completed, 1 failed (meta.failure_reason), 2 bad usage, 3 refused (meta.refusal_reason),',
+      '  4 handoff_insufficient, 5 turn_yielded (the session completed without its deliverable).',
       'Refusal reasons: mutating_tools_for_role, missing_handoff, incomplete_handoff, no_builder_handoff,',
-      '  validator_extra_context, same_session_transition, engagement_surface, invalid_override,',
+      '  validator_extra_context, same_session_transition, tool_set_locked, handoff_unverified,',
+      '  engagement_surface, invalid_override,',
       '  sandbox_unavailable (a read-only role on an agent CLI whose OS sandbox, bubblewrap, cannot start).',
       'Journal, handoffs and sessions go to <project>/.firstlight/ (the home without a project);',
       'read the journal with `firstlight journal`. More: firstlight help runtime.',
@@ -90,14 +119,13 @@ export function registerInvoke(program: Command): void {
     }
     const missing = [
       ['--persona', persona],
-      ['--role', role],
       ['--surface', surface],
       ['--engagement', engagement],
     ].filter(([, value]) => !value);
     if (missing.length > 0) {
       throw new UserError(`missing ${missing.map(([flag]) => flag).join(', ')}`, {
         code: 'INVALID_ARGUMENT',
-        hint: 'pass --persona P --role R --surface S --engagement agent|assistant (see firstlight invoke --help)',
+        hint: 'pass --persona P --surface S --engagement agent|assistant [--role R] (see firstlight invoke --help)',
       });
     }
     if (options.task !== undefined && options.taskFile !== undefined) {
@@ -135,10 +163,12 @@ export function registerInvoke(program: Command): void {
         hint: `pass --mode one of: ${MODES.join(', ')}`,
       });
     }
+    const { readContextFile } = await import('../../runtime/index.js');
+    const context = options.context === undefined ? undefined : readContextFile(options.context);
     const runtime = createRuntime({ home, ...(project ? { project } : {}) });
     const result = await runtime.invoke({
       persona: persona!,
-      role: role!,
+      ...(role ? { role } : {}),
       ...(options.mode ? { mode: options.mode as (typeof MODES)[number] } : {}),
       surface: surface!,
       engagement: engagement as 'agent' | 'assistant',
@@ -147,52 +177,63 @@ export function registerInvoke(program: Command): void {
       handoffs: options.handoff,
       ...(options.override ? { override: options.override } : {}),
       ...(options.tool.length > 0 ? { tools: options.tool } : {}),
+      ...(context ? { context } : {}),
+      ...(options.governance.length > 0 ? { governance: options.governance } : {}),
       ...(options.substrate ? { substrate: options.substrate } : {}),
       ...(options.continue ? { continue: options.continue } : {}),
     });
-    if (options.json) {
+    if (options.printHandoffId) {
+      if (result.meta.handoff_id) process.stdout.write(`${result.meta.handoff_id}\n`);
+      else process.stderr.write(`${summary(result).join('\n')}\n`);
+    } else if (options.json) {
       process.stdout.write(`${JSON.stringify(invokeAnswer(result), null, 2)}\n`);
     } else {
-      const m = result.meta;
-      const lines = [
-        `${result.status}: ${m.persona} as ${m.role}${m.mode ? ` (${m.mode})` : ''} on ${m.surface}, session ${m.session_id}`,
-      ];
-      if (m.refusal_reason) lines.push(`refused: ${m.refusal_reason}: ${m.detail ?? ''}`);
-      if (m.failure_reason) lines.push(`failed: ${m.failure_reason}: ${m.detail ?? ''}`);
-      if (result.outcome?.type === 'handoff_insufficient') {
-        lines.push(
-          `handoff insufficient (${result.outcome.proposed_resolution}): ${result.outcome.missing.join('; ')}`,
-        );
-      }
-      if (result.outcome?.type === 'turn_yielded') {
-        lines.push(
-          `question: ${result.outcome.question}`,
-          `answer with: firstlight invoke --continue ${m.session_id} --task "…"`,
-        );
-      }
-      if (m.handoff_id) lines.push(`handoff: ${m.handoff_id}`);
-      if (m.flags.length > 0) lines.push(`flags: ${m.flags.join(', ')}`);
-      if (m.denials.length > 0) lines.push(`denied: ${m.denials.map((d) => d.tool).join(', ')}`);
-      if (result.output?.text) lines.push('', result.output.text);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${summary(result).join('\n')}\n`);
     }
-    process.exitCode = INVOKE_EXIT[result.status];
+    process.exitCode =
+      INVOKE_EXIT[result.status === 'completed' && result.outcome ? result.outcome.type : result.status];
   });
 }
 
+/** The result for people: status, why, the outcome, the handoff, flags, denials, the text. */
+function summary(result: InvokeResult): string[] {
+  const m = result.meta;
+  const lines = [
+    `${result.status}: ${m.persona} as ${m.role}${m.mode ? ` (${m.mode})` : ''} on ${m.surface}, session ${m.session_id}`,
+  ];
+  if (m.refusal_reason) lines.push(`refused: ${m.refusal_reason}: ${m.detail ?? ''}`);
+  if (m.failure_reason) lines.push(`failed: ${m.failure_reason}: ${m.detail ?? ''}`);
+  if (result.outcome?.type === 'handoff_insufficient') {
+    lines.push(
+      `handoff insufficient (${result.outcome.proposed_resolution}): ${result.outcome.missing.join('; ')}`,
+    );
+  }
+  if (result.outcome?.type === 'turn_yielded') {
+    lines.push(
+      `question: ${result.outcome.question}`,
+      `answer with: firstlight invoke --continue ${m.session_id} --task "…"`,
+    );
+  }
+  if (m.handoff_id) lines.push(`handoff: ${m.handoff_id}`);
+  if (m.override_lineage?.length) lines.push(`override lineage: ${m.override_lineage.join(', ')}`);
+  if (m.flags.length > 0) lines.push(`flags: ${m.flags.join(', ')}`);
+  if (m.denials.length > 0) lines.push(`denied: ${m.denials.map((d) => d.tool).join(', ')}`);
+  if (result.output?.text) lines.push('', result.output.text);
+  return lines;
+}
+
 /**
- * The `--json` answer: the result with `ok` (true only when completed) and, when it was refused
- * or failed, the reason as `error` in the CLI's one error shape.
+ * The `--json` answer: the result with `ok` (true only when it completed with its deliverable) and,
+ * otherwise, the reason as `error` in the CLI's one error shape.
  */
-function invokeAnswer(result: {
-  status: string;
-  meta: { refusal_reason?: string | null; failure_reason?: string | null; detail?: string | null };
-}): Record<string, unknown> {
-  if (result.status === 'completed') return { ok: true, ...result };
-  const code = result.meta.refusal_reason ?? result.meta.failure_reason ?? result.status;
+function invokeAnswer(result: InvokeResult): Record<string, unknown> {
+  const outcome = result.status === 'completed' ? result.outcome?.type : undefined;
+  if (result.status === 'completed' && !outcome) return { ok: true, ...result };
+  const m = result.meta;
+  const code = m.refusal_reason ?? m.failure_reason ?? outcome ?? result.status;
   return {
     ok: false,
-    error: { code: String(code).toUpperCase(), message: result.meta.detail ?? `${result.status}: ${code}` },
+    error: { code: String(code).toUpperCase(), message: m.detail ?? `${result.status}: ${code}` },
     ...result,
   };
 }

@@ -14,7 +14,10 @@ export function registerJournal(program: Command): void {
     .command('journal')
     .description("print the runtime's DOLCHEO journal (sessions, transitions, refusals, denials, overrides)")
     .option('--since <when>', 'an ISO date or time, or a span back from now (30m, 2h, 7d)')
-    .option('--type <t>', 'a DOLCHEO letter (D, O, L, C, H, E) or a kind (refusal, transition, denial, …)')
+    .option(
+      '--type <t>',
+      'a DOLCHEO letter (D, O, L, C, H, E), a kind (refusal, transition, denial, …) or a facet (open)',
+    )
     .option('--project <dir>', PROJECT_OR_HOME_HELP)
     .option('--home <dir>', HOME_HELP)
     .option('--json', JSON_HELP);
@@ -42,10 +45,13 @@ export function registerJournal(program: Command): void {
       if (entries.length === 0) return `no journal entries in ${dir}`;
       return entries
         .map((e) => {
-          const rest = e.content
-            .split('; ')
-            .filter((part) => !part.startsWith('at=') && !part.startsWith('session='))
-            .join('; ');
+          // The runtime's rows by their fields (unescaped); anyone else's content as written.
+          const rest = e.kind
+            ? Object.entries(e.fields)
+                .filter(([key]) => key !== 'at' && key !== 'session')
+                .map(([key, value]) => `${key}=${value}`)
+                .join('; ')
+            : e.content;
           return `${(e.at ?? '').slice(0, 19).replace('T', ' ')}  ${e.type}${e.facet ? `(${e.facet})` : ''}  ${e.title}${e.session ? `  [${e.session}]` : ''}${rest ? `\n      ${rest}` : ''}`;
         })
         .join('\n');

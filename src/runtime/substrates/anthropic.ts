@@ -104,7 +104,12 @@ async function runLoop(
       const calls: ToolCall[] = message.content.flatMap((b) =>
         b.type === 'tool_use' ? [{ id: b.id, name: b.name, input: b.input }] : [],
       );
-      if (calls.length === 0 || message.stop_reason !== 'tool_use') return meter.result(lastText);
+      if (calls.length === 0 || message.stop_reason !== 'tool_use') {
+        // The model's own count of its final answer, for the density cap.
+        return text
+          ? { ...meter.result(lastText), emissionTokens: message.usage.output_tokens }
+          : meter.result(lastText);
+      }
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
         request.onEvent({ type: 'tool_call', ...call });

@@ -1,5 +1,6 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UserError } from '../../core/index.js';
+import { packagePath, UserError } from '../../core/index.js';
 import type { Substrate } from './types.js';
 
 /**
@@ -28,7 +29,7 @@ export const SUBSTRATE_FACTORIES: Readonly<Record<string, SubstrateFactory>> = {
       });
     }
     const { scriptedSubstrateFromFile } = await import('./scripted.js');
-    return scriptedSubstrateFromFile(resolve(cwd, arg));
+    return scriptedSubstrateFromFile(scriptFile(arg, cwd));
   },
   anthropic: (options) => real('anthropic', options),
   'openai-compatible': (options) => real('openai-compatible', options),
@@ -37,6 +38,35 @@ export const SUBSTRATE_FACTORIES: Readonly<Record<string, SubstrateFactory>> = {
   'gemini-cli': (options) => real('gemini-cli', options),
   command: (options) => real('command', options),
 };
+
+/** Where the scripted sessions that ship with firstlight live (the ones the docs run). */
+export function bundledSessionsDir(): string {
+  return packagePath('examples', 'sessions');
+}
+
+/** The names of the bundled scripted sessions (`scripted:NAME`). */
+export function bundledSessions(): string[] {
+  if (!existsSync(bundledSessionsDir())) return [];
+  return readdirSync(bundledSessionsDir())
+    .filter((name) => name.endsWith('.yaml'))
+    .map((name) => name.slice(0, -'.yaml'.length))
+    .sort();
+}
+
+/**
+ * A `scripted:` argument as a file: a path (relative to `cwd`) when it exists or looks like
+ * one, else the bundled session of that name, so the docs' commands run anywhere.
+ */
+function scriptFile(arg: string, cwd: string): string {
+  const path = resolve(cwd, arg);
+  if (existsSync(path) || /[\\/]|\.(?:ya?ml|json)$/i.test(arg)) return path;
+  const bundled = resolve(bundledSessionsDir(), `${arg}.yaml`);
+  if (existsSync(bundled)) return bundled;
+  throw new UserError(`no script file "${arg}" and no bundled scripted session of that name`, {
+    code: 'SUBSTRATE_INVALID',
+    hint: `pass --substrate scripted:FILE, or one of the bundled sessions: ${bundledSessions().join(', ') || '(none installed)'}`,
+  });
+}
 
 /** The model APIs and agent CLIs (create.ts), built from the spec, environment and settings. */
 async function real(kind: string, options: SubstrateFactoryOptions): Promise<Substrate> {

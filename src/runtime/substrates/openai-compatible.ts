@@ -280,7 +280,13 @@ async function runLoop(
       meter.chargeTurn(turn.usage, options.pricing, request.onEvent);
       if (turn.text) lastText = turn.text;
       conversation.push(...turn.replay);
-      if (turn.calls.length === 0) return meter.result(lastText);
+      if (turn.calls.length === 0) {
+        const result = meter.result(lastText);
+        // A server that reports usage counts the final answer's tokens itself.
+        return turn.text && turn.usage.outputTokens > 0
+          ? { ...result, emissionTokens: turn.usage.outputTokens }
+          : result;
+      }
       for (const call of turn.calls) {
         request.onEvent({ type: 'tool_call', ...call });
         const result = await request.executeTool(call);

@@ -33,6 +33,8 @@ const stepSchema = z
     tool_calls: z.array(toolCallSchema).default([]),
     /** A JSON value appended to the text as a fenced ```json block. */
     output: z.unknown().optional(),
+    /** The model's own count of this step's output tokens, reported as a real model API would. */
+    output_tokens: z.number().int().min(0).optional(),
     /** Fail the run here with this substrate failure. */
     fail: z.enum(['budget_exhausted', 'substrate_unavailable', 'substrate_error', 'aborted']).optional(),
   })
@@ -172,7 +174,13 @@ export class ScriptedSubstrate implements Substrate {
       text = stepText(step);
       usage.outputTokens += estimateTokens(text);
       if (text) emit({ type: 'text', text });
-      if (step.tool_calls.length === 0) return finish({ status: 'completed', text, turns });
+      if (step.tool_calls.length === 0)
+        return finish({
+          status: 'completed',
+          text,
+          turns,
+          ...(step.output_tokens !== undefined ? { emissionTokens: step.output_tokens } : {}),
+        });
       for (const [j, call] of step.tool_calls.entries()) {
         const toolCall: ToolCall = {
           id: call.id ?? `call_${index}_${i}_${j}`,

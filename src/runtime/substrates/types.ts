@@ -127,6 +127,11 @@ export interface SubstrateResult {
   /** The session's final answer (the last assistant text). */
   readonly text: string;
   readonly usage: Usage;
+  /**
+   * The model's own count of the final answer's output tokens (its last call's), where the
+   * substrate reports one; the density cap uses it before counting with a tokenizer.
+   */
+  readonly emissionTokens?: number;
   /** Model turns taken. */
   readonly turns: number;
   /**

@@ -114,7 +114,7 @@ describe('initHome', () => {
     expect(() => requireHome(home)).not.toThrow();
   });
 
-  it("createHome writes the user's persona and an empty memory (only the index), never overwriting", () => {
+  it("createHome writes the user's persona, an empty memory (only the index) and the runtime's role personas, never overwriting", () => {
     const t = tempDir();
     temps.push(t.dispose);
     const home = join(t.dir, 'h');
@@ -125,6 +125,18 @@ describe('initHome', () => {
       'memory/MEMORY.md',
       'persona/',
       'persona/agent_system.md',
+      'personas/',
+      'personas/auditor.yaml',
+      'personas/builder.yaml',
+      'personas/explorer.yaml',
+      'personas/planner.yaml',
+      'personas/prompts/',
+      'personas/prompts/auditor.md',
+      'personas/prompts/builder.md',
+      'personas/prompts/explorer.md',
+      'personas/prompts/planner.md',
+      'personas/prompts/resolver.md',
+      'personas/resolver.yaml',
     ]);
     const persona = readFileSync(join(home, 'persona', 'agent_system.md'), 'utf8');
     expect(persona).toContain('You are Kestrel');
@@ -132,7 +144,9 @@ describe('initHome', () => {
     expect(persona).toContain('Terse answers.');
     expect(readFileSync(join(home, 'firstlight.yaml'), 'utf8')).toContain('name: "Kestrel"');
     expect(() => createHome(home, { name: 'Other', user: '', style: '' })).toThrow(/not empty/);
+    writeFileSync(join(home, 'personas', 'explorer.yaml'), 'persona: mine\n');
     createHome(home, { name: 'Other', user: '', style: '' }, { force: true });
     expect(readFileSync(join(home, 'persona', 'agent_system.md'), 'utf8')).toBe(persona);
+    expect(readFileSync(join(home, 'personas', 'explorer.yaml'), 'utf8')).toBe('persona: mine\n');
   });
 });

@@ -1,7 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendJournal, JOURNAL_HEADER, parseSince, readJournal } from '../../../src/runtime/index.js';
+import {
+  appendJournal,
+  JOURNAL_HEADER,
+  parseFields,
+  parseSince,
+  readJournal,
+} from '../../../src/runtime/index.js';
 import { tempDir } from '../../helpers/index.js';
 
 describe('journal', () => {
@@ -75,5 +81,27 @@ describe('journal', () => {
     expect(readJournal(t.dir, { since: '2026-11-19' }).map((e) => e.session)).toEqual(['a', 'b']);
     expect(readJournal(t.dir, { type: 'denial' }).map((e) => e.session)).toEqual(['b']);
     expect(() => parseSince('yesterday-ish')).toThrow(/neither a date nor a span/);
+  });
+
+  it("escapes a value's ';' and backslash instead of rewriting them, and reads them back", async () => {
+    const t = tempDir();
+    cleanup = t.dispose;
+    const detail = 'a; b\\; c=d \\ e;';
+    await appendJournal(t.dir, [
+      { kind: 'refusal', title: 'r', session: 's1', fields: { detail, next: 'x' } },
+    ]);
+    const [entry] = readJournal(t.dir);
+    expect(entry!.fields).toMatchObject({ session: 's1', detail, next: 'x' });
+    expect(parseFields('a=1; b=x\\;y; c=')).toEqual({ a: '1', b: 'x;y', c: '' });
+  });
+
+  it('--type open matches the open facet', async () => {
+    const t = tempDir();
+    cleanup = t.dispose;
+    await appendJournal(t.dir, [
+      { kind: 'turn_yielded', title: 'q', session: 'a' },
+      { kind: 'session_end', title: 'e', session: 'a' },
+    ]);
+    expect(readJournal(t.dir, { type: 'open' }).map((e) => e.kind)).toEqual(['turn_yielded']);
   });
 });

@@ -73,6 +73,8 @@ describe('policy table', () => {
       'no_builder_handoff',
       'validator_extra_context',
       'same_session_transition',
+      'tool_set_locked',
+      'handoff_unverified',
       'engagement_surface',
       'invalid_override',
       'sandbox_unavailable',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyVoice, extractFencedJson, stripEmoji, VOICES } from '../../../src/runtime/index.js';
+import {
+  applyVoice,
+  countTokens,
+  extractFencedJson,
+  isIdentifier,
+  stripEmoji,
+  VOICES,
+} from '../../../src/runtime/index.js';
 
 const NON_LATIN = [
   'Καλημέρα κόσμε, ὁ λόγος',
@@ -60,5 +67,37 @@ describe('fenced JSON', () => {
   it('names why there is no value', () => {
     expect(extractFencedJson('just prose').problem).toMatch(/no fenced/);
     expect(extractFencedJson('```json\n{nope}\n```').problem).toMatch(/does not parse/);
+  });
+
+  it('never changes identifiers or structure: keys, ids, URIs, paths, numbers; only prose strings', () => {
+    const value = {
+      id: 'f1-🦦',
+      '🦦': 1,
+      uri: 'klappy://canon/🦦 voice',
+      link: 'https://example.com/🦦',
+      path: 'src/🦦.ts',
+      finding_id: 'f 🦦',
+      weight: 2.5,
+      tags: ['🦦', 'otter 🦦 notes'],
+      summary: '🦦 the TTL is unset',
+    };
+    expect(applyVoice(value, 'strict', 'machine')).toEqual({
+      ...value,
+      tags: ['🦦', 'otter notes'],
+      summary: 'the TTL is unset',
+    });
+    expect(isIdentifier('f1-🐟')).toBe(true);
+    expect(isIdentifier('two words')).toBe(false);
+    expect(isIdentifier('two words', 'resource_uri')).toBe(true);
+    // Human prose: code spans and fenced blocks stay as written.
+    expect(applyVoice('run `rm 🦦` then ```\n🦦\n``` done 🦦', 'neutral', 'human')).toBe(
+      'run `rm 🦦` then ```\n🦦\n``` done',
+    );
+  });
+
+  it('counts tokens with a BPE tokenizer, not characters ÷ 4', async () => {
+    expect(await countTokens('hello world')).toBe(2);
+    const chinese = '你好，世界。'.repeat(15);
+    expect(await countTokens(chinese)).toBeGreaterThan(chinese.length / 4 + 20);
   });
 });
