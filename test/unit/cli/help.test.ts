@@ -57,10 +57,11 @@ describe('every command’s help', () => {
     expect(help).toContain('{"ok": false, "error": {"code", "message", "fix"}}');
   });
 
-  it('words the project-root rule one way: every --project is PROJECT_HELP (or, for the runtime ledger, its home variant)', () => {
+  it('words the project-root rule one way: every --project DIR is PROJECT_HELP (or, for the runtime ledger, its home variant)', () => {
+    // `memory list --project` (no value) filters to this project's memories: another idea.
     const projects = commands.flatMap(({ path, command }) =>
       command.options
-        .filter((o) => o.long === '--project')
+        .filter((o) => o.long === '--project' && o.required)
         .map((o) => ({ path, description: o.description })),
     );
     expect(projects.length).toBeGreaterThan(6);
