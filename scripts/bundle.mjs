@@ -70,6 +70,18 @@ await buildHookBundles();
 for (const name of ['main', 'hook-entry', 'recall-entry', ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`)])
   rmSync(`dist/cli/${name}.js.map`, { force: true });
 
+// `firstlight --help`, rendered once here from the same commands (tsc's dist/cli/run.js), 80
+// columns wide: main.js prints it without loading commander or building the program, the one
+// command people run to see what there is (src/cli/fast-answers.ts). A test compares it with
+// what commander prints.
+const { createProgram } = await import(new URL('../dist/cli/run.js', import.meta.url).href);
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+let help = '';
+const program = createProgram(version);
+program.configureOutput({ writeOut: (text) => (help += text), getOutHelpWidth: () => 80 });
+program.outputHelp();
+writeFileSync('dist/cli/help.txt', help);
+
 /**
  * The hook's bundles: one per event group, then one per module any of them imports
  * dynamically (and so on, until no new module is reached). Each is a single file: its static

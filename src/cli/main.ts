@@ -2,7 +2,8 @@
 /**
  * The `firstlight` command. Thin: parse, call a folder's index, print. Each command module is
  * imported lazily; `firstlight hook …` (run on every tool call) and `firstlight recall …` take
- * fast paths that load neither commander nor the MCP SDK, only what they run.
+ * fast paths that load neither commander nor the MCP SDK, only what they run; `--help` and
+ * `--version` answer from files (fast-answers.ts) before commander loads.
  */
 const argv = process.argv.slice(2);
 let code: number | null = null;
@@ -12,6 +13,9 @@ if (argv[0] === 'hook') {
 } else if (argv[0] === 'recall') {
   const { runRecallFast } = await import('./recall-entry.js');
   code = await runRecallFast(argv.slice(1));
+} else if (argv.length === 1 && ['--help', '-h', '--version', '-V'].includes(argv[0]!)) {
+  const { fastAnswer } = await import('./fast-answers.js');
+  code = fastAnswer(argv[0]!, import.meta.url);
 }
 if (code === null) {
   const { runCli } = await import('./run.js');

@@ -1,5 +1,6 @@
 /**
- * `firstlight recall WORDS… [--k N] [--facet KEY:VALUE] [--all-projects] [--home DIR] [--json]` without commander:
+ * `firstlight recall WORDS… [--limit N] [--facet KEY:VALUE] [--all-projects] [--home DIR] [--json]` without commander
+ * (`--k N`, the older name of --limit, too):
  * a one-shot recall is run by hand and by scripts all day, and commander with every command's
  * registration cost about as much as Node's own start. Parses those options by hand; anything
  * else (`--help`, a typo, a missing value) returns null and commander takes over, as does any
@@ -15,10 +16,10 @@ function parseRecallArgs(argv: string[]): { words: string[]; options: RecallOpti
     const arg = argv[i]!;
     if (arg === '--json') options.json = true;
     else if (arg === '--all-projects') options.allProjects = true;
-    else if (arg === '--k' || arg === '--facet' || arg === '--home') {
+    else if (arg === '--limit' || arg === '--k' || arg === '--facet' || arg === '--home') {
       const value = argv[++i];
       if (value === undefined || value.startsWith('-')) return null;
-      if (arg === '--k') options.k = value;
+      if (arg === '--limit' || arg === '--k') options.k = value;
       else if (arg === '--facet') options.facet = value;
       else options.home = value;
     } else if (arg.startsWith('-')) return null;

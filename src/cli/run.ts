@@ -1,21 +1,46 @@
 import { Command, CommanderError } from 'commander';
-import { asFirstlightError, isFirstlightError } from '../core/index.js';
-import { COMMANDS } from './commands/index.js';
-import { packageVersionSync } from './io.js';
+import { COMMANDS, TOP_LEVEL_SYNONYMS } from './commands/index.js';
+import { JSON_SHAPE, withExamples } from './help-text.js';
+import { suggestUnknownCommands } from './suggest.js';
 
 /**
- * Builds the program and runs it. Errors are converted once, here: a UserError prints its hint
- * and exits 2, a SystemError exits 1, a usage mistake exits 2; under --json the failure is also
- * `{"ok":false,"error":{code,message,fix,hint}}` on stdout. Returns the exit code.
+ * The program with every command registered. Building it loads only commander and the command
+ * modules' declarations: each action imports what it needs when it runs, so `--help` and a
+ * mistyped command answer without loading the mind, the servers or the installer.
  */
-export async function runCli(argv: string[]): Promise<number> {
+export function createProgram(version = ''): Command {
   const program = new Command('firstlight')
     .description('Every agent session starts oriented and resumes with momentum.')
-    .version(packageVersionSync(), '-V, --version')
+    .version(version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const register of COMMANDS) register(program);
+  // Our own `help [topic]` (commands/help.ts) replaces commander's: it also prints the docs.
+  program.helpCommand(false);
+  suggestUnknownCommands(program, TOP_LEVEL_SYNONYMS);
+  withExamples(
+    program,
+    [
+      'firstlight init',
+      'firstlight install claude && firstlight doctor',
+      'firstlight call bootstrap_session',
+      'firstlight help memory',
+    ],
+    [JSON_SHAPE, 'Every command takes --home DIR and --help; `firstlight help TOPIC` prints a doc page.'],
+  );
+  return program;
+}
+
+/**
+ * Builds the program and runs it. Errors are converted once, here: a UserError prints its fix
+ * and exits 2, a SystemError exits 1, a usage mistake exits 2; under --json the failure is also
+ * `{"ok":false,"error":{code,message,fix}}` on stdout. Returns the exit code.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  quietOnClosedPipes();
+  const wantsVersion = argv.some((a) => a === '-V' || a === '--version');
+  const program = createProgram(wantsVersion ? await packageVersion() : '');
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -31,11 +56,12 @@ export async function runCli(argv: string[]): Promise<number> {
       if (argv.includes('--json'))
         writeJsonError({
           code: 'USAGE',
-          message: error.message.replace(/^error: /, ''),
+          message: error.message.replace(/^error: /, '').split('\n')[0] ?? '',
           hint: 'run with --help for usage',
         });
       return 2;
     }
+    const { asFirstlightError, isFirstlightError } = await import('../core/index.js');
     const failure = asFirstlightError(error);
     // --json promises JSON on stdout: a failure is an object there too.
     if (argv.includes('--json')) writeJsonError(failure);
@@ -47,12 +73,31 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-/** `{"ok":false,"error":{code,message,fix}}`; `hint` repeats `fix` for readers of the older shape. */
+/** `{"ok":false,"error":{code,message,fix}}`: the fix once, under one name. */
 function writeJsonError(failure: { code: string; message: string; hint?: string | undefined }): void {
   const error = {
     code: failure.code,
     message: failure.message,
-    ...(failure.hint ? { fix: failure.hint, hint: failure.hint } : {}),
+    ...(failure.hint ? { fix: failure.hint } : {}),
   };
   process.stdout.write(`${JSON.stringify({ ok: false, error })}\n`);
+}
+
+/**
+ * `firstlight … | head` closes the pipe before the output ends: stop quietly, as other
+ * command-line tools do, instead of an unhandled EPIPE stack trace.
+ */
+function quietOnClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
+}
+
+async function packageVersion(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  const { packagePath } = await import('../core/index.js');
+  return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 }

@@ -125,14 +125,17 @@ export function isHome(dir: string): boolean {
 
 /**
  * The home a command works on must exist: only `firstlight init` makes one, so a mistyped
- * `--home` is an error with the fix instead of a new home. Writes nothing. Exit 1.
+ * `--home` is an error with the fix instead of a new home. Writes nothing. Exit 1. `source` says
+ * how the caller chose `dir` (the CLI knows): the fix repeats `--home DIR` only when it was given.
  */
-export function requireHome(dir: string): void {
+export function requireHome(dir: string, source: HomeSource = 'flag'): void {
   if (isHome(dir)) return;
-  throw new SystemError(`no firstlight home at ${dir}`, {
-    code: 'HOME_NOT_FOUND',
-    hint: `run firstlight init --home ${dir} (or pass the --home of an existing home)`,
-  });
+  const hint = {
+    flag: `run firstlight init --home ${dir} (or pass the --home of an existing home)`,
+    env: 'run firstlight init (it makes the home $FIRSTLIGHT_HOME names), or point $FIRSTLIGHT_HOME at an existing home',
+    default: 'run firstlight init',
+  }[source];
+  throw new SystemError(`no firstlight home at ${dir}`, { code: 'HOME_NOT_FOUND', hint });
 }
 
 /** What `firstlight init` asks for: the user's own persona, not the example's. */

@@ -1,7 +1,7 @@
 /**
  * @module core — the home and its settings, atomic files, append-only line logs and
  * cross-process locks, the error hierarchy, stderr logging, frontmatter, the token estimate,
- * English text analysis (tokens, stop words, stemmer), tool-name globs and the tool-spec shape
+ * English text analysis (tokens, stop words, stemmer), tool-name globs, a PATH search and the tool-spec shape
  * every part uses to declare MCP tools as data.
  */
 
@@ -83,6 +83,7 @@ export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
+export { findOnPath, isExecutableFile } from './path-search.js';
 export type { RedactionCounts, RedactionTotals, RedactionWriter, RedactorConfig } from './redact/index.js';
 export {
   noteRedactions,

@@ -3,7 +3,7 @@
  * and does the configured server command actually answer `bootstrap_session`?
  */
 import { join } from 'node:path';
-import { describeLeftovers, readTextIfExists, sweepLeftovers } from '../core/index.js';
+import { describeLeftovers, findOnPath, readTextIfExists, sweepLeftovers } from '../core/index.js';
 import { adapterFor } from './adapters/index.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
@@ -33,6 +33,11 @@ export interface HostDiagnosis {
   name: string;
   scope: Scope;
   ok: boolean;
+  /**
+   * The host's program is not on this machine (none of its commands on PATH): its checks are
+   * reported but do not fail doctor, and `install` says how to get it.
+   */
+  skipped?: { reason: string; install: string };
   checks: DoctorCheck[];
 }
 
@@ -122,12 +127,29 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         proof: gateProof(adapter),
         ...(gate.enforced && !skipped ? {} : { info: true }),
       });
-      hosts.push({ host, name: adapter.name, scope, ok: checks.every((c) => c.ok), checks });
+      const { commands, install } = adapter.caps.program;
+      const absent = !commands.some((command) => findOnPath(command, options.env));
+      hosts.push({
+        host,
+        name: adapter.name,
+        scope,
+        ok: checks.every((c) => c.ok),
+        ...(absent
+          ? {
+              skipped: {
+                reason: `${adapter.name} is not on this machine (no ${commands.map((c) => `\`${c}\``).join(' or ')} on PATH)`,
+                install,
+              },
+            }
+          : {}),
+        checks,
+      });
     }
   }
   return {
     project: options.project,
-    ok: hosts.length > 0 && hosts.every((h) => h.ok),
+    // A host that is not on this machine cannot be broken on it: only the others count.
+    ok: hosts.length > 0 && hosts.every((h) => h.ok || h.skipped !== undefined),
     hosts,
     ...(swept ? { swept } : {}),
     ...(hosts.length === 0

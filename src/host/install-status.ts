@@ -4,8 +4,9 @@
  * (the command resolves to an executable, the CLI script it names exists), or with `probe` an
  * MCP handshake (initialize, then tools/list) that calls no tool and so records nothing.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { findOnPath, isExecutableFile } from '../core/index.js';
 import type { HostId, Scope } from './ids.js';
 import { resolveCommands } from './install/command.js';
 import { manifestPath, readManifest } from './install/manifest.js';
@@ -54,14 +55,10 @@ export function commandResolves(
   env: NodeJS.ProcessEnv,
 ): { ok: boolean; detail: string } {
   const found = isAbsolute(server.command)
-    ? executable(server.command)
+    ? isExecutableFile(server.command)
       ? server.command
       : undefined
-    : (env.PATH ?? '')
-        .split(delimiter)
-        .filter(Boolean)
-        .map((dir) => join(dir, server.command))
-        .find(executable);
+    : findOnPath(server.command, env);
   if (!found)
     return {
       ok: false,
@@ -70,15 +67,6 @@ export function commandResolves(
   const script = server.args.find((a) => /\.(c|m)?js$/.test(a));
   if (script && !isFile(script)) return { ok: false, detail: `the CLI script ${script} is missing` };
   return { ok: true, detail: `\`${[server.command, ...server.args].join(' ')}\` resolves` };
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function isFile(path: string): boolean {

@@ -111,11 +111,20 @@ export function renderUninstallReport(report: InstallReport): string {
 export function renderDoctorReport(report: DoctorReport): string {
   const swept = report.swept ? `\n  info ${report.swept}` : '';
   if (report.hosts.length === 0) return `firstlight doctor: ${report.note ?? 'nothing installed'}${swept}`;
-  const lines = [
-    `firstlight doctor: ${report.project} — ${report.ok ? 'all checks pass' : 'PROBLEMS FOUND'}${swept}`,
-  ];
+  const skipped = report.hosts.filter((h) => h.skipped).length;
+  const verdict = !report.ok
+    ? 'PROBLEMS FOUND'
+    : skipped > 0
+      ? `ok (${skipped} skipped: not on this machine)`
+      : 'all checks pass';
+  const lines = [`firstlight doctor: ${report.project} — ${verdict}${swept}`];
   for (const h of report.hosts) {
-    lines.push('', `${h.name} (${h.scope}): ${h.ok ? 'ok' : 'FAILING'}`);
+    const state = h.skipped ? `skipped: ${h.skipped.reason}` : h.ok ? 'ok' : 'FAILING';
+    lines.push('', `${h.name} (${h.scope}): ${state}`);
+    if (h.skipped)
+      lines.push(
+        `  its files are checked below${h.ok ? '' : ', and what fails does not fail doctor'}; install it: ${h.skipped.install}`,
+      );
     for (const c of h.checks)
       lines.push(`  ${c.ok ? (c.info ? 'info' : 'ok  ') : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);
   }

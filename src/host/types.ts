@@ -160,6 +160,11 @@ export interface HostCaps {
   mcpKey: 'mcpServers' | 'servers' | 'mcp_servers';
   /** One-line descriptions for the generated host-format table. */
   table: { mcp: string; instructions: string; hooks: string };
+  /**
+   * The host's own program: the commands that start it (any one on PATH means it is on this
+   * machine) and how to install it. Doctor skips a host none of them finds instead of failing it.
+   */
+  program: { commands: readonly string[]; install: string };
 }
 
 /** A host whose gate checks firstlight's own bootstrap record (no transcript can prove it). */

@@ -324,6 +324,33 @@ export class KernelHost {
     return true;
   }
 
+  /**
+   * Ctrl-C for a terminal client: interrupts the running cell (KeyboardInterrupt in Python, its
+   * relay calls ended) and returns true, or returns false when no cell runs.
+   */
+  interrupt(): boolean {
+    return this.interruptRunning();
+  }
+
+  /**
+   * A second Ctrl-C for a cell that ignores the first (stuck in C code): kills the kernel; the
+   * cell then ends as KernelDied, a new kernel starts, and the loss is reported. False when no
+   * cell runs.
+   */
+  killRunning(): boolean {
+    if (!this.running || !this.kernel) return false;
+    void this.kernel.kill();
+    return true;
+  }
+
+  /**
+   * The notices waiting for the next execute result (a restore's outcome, a restart), taken
+   * off the queue: a terminal client shows them itself, before the first cell.
+   */
+  takeNotices(): string[] {
+    return this.notices.splice(0);
+  }
+
   /** The hub's live connection to a relay capability's server (diagnostics, bench/repl). */
   backend(name: string): BackendConnection | undefined {
     return this.hub.get(name);

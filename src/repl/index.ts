@@ -13,7 +13,7 @@ export { autosaveNameFor, Repl } from './repl.js';
 export type { InstallInput } from './server-spec.js';
 export type { SavedState } from './state-store.js';
 export { StateStore, savedStateSchema } from './state-store.js';
-export { replTools } from './tools.js';
+export { REPL_TOOL_NAMES, replTools } from './tools.js';
 export type {
   ExecutionResult,
   InstallResult,

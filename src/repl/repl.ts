@@ -10,10 +10,19 @@ import {
 } from '../core/index.js';
 import type { BackendStatus, ServerSpec } from '../hub/index.js';
 import { KernelHost, KernelRestartedError } from './harness.js';
+import { startHeartbeat } from './heartbeat.js';
 import { checkCapabilityName, pythonNamesFor } from './names.js';
 import { type InstallInput, serverSpecFor } from './server-spec.js';
 import { KIND_OF, type SavedState, StateStore } from './state-store.js';
-import type { InstallResult, ItemProblem, KernelTool, ReplDeps, RestoreResult, SaveResult } from './types.js';
+import type {
+  InstallResult,
+  ItemProblem,
+  KernelTool,
+  Progress,
+  ReplDeps,
+  RestoreResult,
+  SaveResult,
+} from './types.js';
 import { UnrestoredItems } from './unrestored.js';
 
 const AUTOSAVE = 'autosave';
@@ -87,14 +96,36 @@ export class Repl extends KernelHost {
     }
   }
 
-  /** Starts a backend MCP server and injects it as a capability object named `name`. */
-  installCapability(input: InstallInput): Promise<InstallResult> {
-    return this.serial(() => this.install(input));
+  /**
+   * Starts a backend MCP server and injects it as a capability object named `name`. With
+   * `progress`, a report every second says what it waits for (an `npx -y` download can take a
+   * while before the server answers).
+   */
+  installCapability(input: InstallInput, options: { progress?: Progress } = {}): Promise<InstallResult> {
+    return this.serial(() => this.install(input, options.progress));
   }
 
-  private async install(input: InstallInput): Promise<InstallResult> {
+  private async install(input: InstallInput, progress?: Progress): Promise<InstallResult> {
     checkCapabilityName(input.name);
     const spec = serverSpecFor(input, this.deps.cwd);
+    const command = [spec.command, ...spec.args].join(' ');
+    // Long command lines keep their start and their end (the package or script it runs).
+    let phase = `starting ${command.length > 70 ? `${command.slice(0, 30)}…${command.slice(-39)}` : command}`;
+    const heartbeat = progress ? startHeartbeat(progress, () => phase) : undefined;
+    try {
+      return await this.installWith(input, spec, (next) => {
+        phase = next;
+      });
+    } finally {
+      heartbeat?.stop();
+    }
+  }
+
+  private async installWith(
+    input: InstallInput,
+    spec: ServerSpec,
+    setPhase: (phase: string) => void,
+  ): Promise<InstallResult> {
     const kernel = await this.liveKernel();
     const natives = (await kernel.request<{ names: string[] }>('natives')).names;
     if (natives.includes(input.name)) {
@@ -104,6 +135,7 @@ export class Repl extends KernelHost {
       });
     }
     const connection = await this.hub.connect(input.name, spec);
+    setPhase(`injecting ${connection.tools.length} tools as ${input.name}`);
     const tools: KernelTool[] = pythonNamesFor(connection.tools.map((tool) => tool.name)).map((names, i) => ({
       ...names,
       description: connection.tools[i]?.description ?? '',

@@ -81,6 +81,18 @@ const REMOVES: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** The names of the harness's eight tools, in the order `replTools` declares them. */
+export const REPL_TOOL_NAMES = [
+  'execute',
+  'state',
+  'install_capability',
+  'uninstall_capability',
+  'describe_capability',
+  'save_state',
+  'restore_state',
+  'reset',
+] as const;
+
 /** The harness's tools as data, exactly the seed's eight; `src/servers/` registers them. */
 export function replTools(repl: Repl): Tool[] {
   const tools = [
@@ -150,8 +162,11 @@ export function replTools(repl: Repl): Tool[] {
       },
       output: { name: z.string(), methods: z.array(z.string()), description: z.string(), ...message },
       annotations: STARTS_SERVER,
-      handler: async ({ server_command, command, ...rest }) =>
-        repl.installCapability({ ...rest, command: commandOf(command, server_command) }),
+      handler: async ({ server_command, command, ...rest }, extra) =>
+        repl.installCapability(
+          { ...rest, command: commandOf(command, server_command) },
+          extra.progress ? { progress: extra.progress } : {},
+        ),
       text: (output) => `${output.message}\n\n${output.description}`,
     }),
     defineTool({

@@ -51,6 +51,7 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
     const forgot = await runCli(['memory', 'forget', 'Old cache decision', '--home', dir, '--json']);
     expect(forgot.status, forgot.stderr).toBe(0);
     expect(JSON.parse(forgot.stdout)).toEqual({
+      ok: true,
       name: 'Old cache decision',
       type: 'note',
       file: 'note_cache_ttl_old.md',
@@ -83,6 +84,7 @@ describe('firstlight memory forget / restore', { timeout: TIMEOUT }, () => {
     expect(
       JSON.parse((await runCli(['memory', 'list', '--forgotten', '--home', dir, '--json'])).stdout),
     ).toEqual({
+      ok: true,
       forgotten: [],
     });
   });
@@ -197,6 +199,7 @@ describe('firstlight memory list / show', { timeout: TIMEOUT }, () => {
     // The runner's directory decides the project (the home's memories are global either way).
     expect(project === null || typeof project.id === 'string').toBe(true);
     expect(json).toEqual({
+      ok: true,
       memories: [
         expect.objectContaining({
           file: 'user_alex.md',
@@ -268,6 +271,7 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
+      ok: true,
       name: 'Staging database',
       type: 'reference',
       description: 'Staging is rebuilt nightly at 03:00 UTC now.',
@@ -313,11 +317,14 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
       expect(kept && existsSync(kept), r.stderr).toBe(true);
       expect(readFileSync(path)).toEqual(original);
     }
+    // No $VISUAL, no $EDITOR and none of the fallbacks (editor, nano, vi) on PATH: the error says how.
     const none = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
-      env: { EDITOR: '', VISUAL: '' },
+      env: { EDITOR: '', VISUAL: '', PATH: bin },
     });
     expect(none.status).toBe(2);
-    expect(none.stderr).toMatch(/no editor[\s\S]*fix: set one, e\.g\. EDITOR=nano/);
+    expect(none.stderr).toMatch(
+      /no editor[\s\S]*none of editor, nano, vi[\s\S]*fix: set one for this command, e\.g\. EDITOR=nano/,
+    );
     const failing = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
       env: { EDITOR: 'false' },
     });
@@ -404,8 +411,10 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
   it('sessions lists recorded starts newest first (--json shape), reading only', async () => {
     const dir = home();
     const empty = await runCli(['sessions', '--home', dir, '--json']);
-    expect(JSON.parse(empty.stdout)).toEqual({ sessions: [], total: 0, problems: [] });
-    expect((await runCli(['sessions', '--home', dir])).stdout).toBe('firstlight: no sessions recorded yet\n');
+    expect(JSON.parse(empty.stdout)).toEqual({ ok: true, sessions: [], total: 0, problems: [] });
+    expect((await runCli(['sessions', '--home', dir])).stdout).toMatch(
+      /^firstlight: no sessions recorded yet\. .*bootstrap_session/,
+    );
     const wired = await wireStdio(['serve', '--home', dir]);
     cleanup.push(wired.close);
     for (const id of ['s-one', 's-two']) {
@@ -454,12 +463,12 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
     );
     expect(future).toMatchObject({ events: [], matched: 0, since: '2999-01-01T00:00:00.000Z' });
     const human = (await runCli(['events', '--home', dir, '--limit', '2'])).stdout;
-    expect(human).toMatch(/observe +run_tests result: 3 passed/);
+    expect(human).toMatch(/observe +run_tests +result: 3 passed/);
     expect(human).toMatch(/reflect +user_said: The user prefers short answers\./);
     expect(human).toMatch(/… 1 older match \(--limit 3\)/);
     const bad = await runCli(['events', '--since', 'yesterday', '--home', dir, '--json']);
     expect(bad.status).toBe(2);
-    expect(JSON.parse(bad.stdout).error.hint).toMatch(/--since 30m, 2h, 7d or 1w/);
+    expect(JSON.parse(bad.stdout).error.fix).toMatch(/--since 30m, 2h, 7d or 1w/);
   });
 
   it('status reports home, persona, memory counts, last session, installed hosts and whether the server starts', async () => {
@@ -474,6 +483,7 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
       (await runCli(['status', '--home', dir, '--project', project, '--json'], { env })).stdout,
     );
     expect(bare).toEqual({
+      ok: true,
       home: { dir, source: 'flag' },
       persona: { name: 'Wren', contract_available: true, files: expect.any(Number) },
       memory: {

@@ -63,10 +63,10 @@ describe('mind over streamable HTTP on loopback', () => {
     home.dispose();
   });
 
-  it('prints the URL, a copy-paste client config and an inspector line without auth', () => {
+  it('prints the URL, a copy-paste client config and a firstlight call line without auth', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(server.output()).toContain('"mcpServers"');
-    expect(server.output()).toContain(`mcp-inspector --cli ${server.url} --transport http --method`);
+    expect(server.output()).toContain(`Try it: firstlight call bootstrap_session --http ${server.url}`);
     expect(server.output()).not.toContain('Authorization');
   });
 
@@ -186,7 +186,9 @@ describe('HTTP beyond loopback', () => {
       const output = server.output();
       const ref = `$${'{'}FIRSTLIGHT_TOKEN}`; // the environment reference, printed literally
       expect(output).toContain(`"Authorization": "Bearer ${ref}"`);
-      expect(output).toContain(`--header "Authorization: Bearer ${ref}"`);
+      expect(output).toContain(
+        `firstlight call bootstrap_session --http ${server.url}   (sends $FIRSTLIGHT_TOKEN)`,
+      );
       expect(output).not.toContain(TOKEN);
     });
 

@@ -67,8 +67,9 @@ describe('firstlight serve (stdio) lifecycle', () => {
         });
         child.on('exit', () => reject(new Error(`server exited first: ${seen}`)));
       });
-      expect(seen).toContain('over stdio: an MCP host starts this');
+      expect(seen).toContain('over stdio: it waits for an MCP client');
       expect(seen).toContain('firstlight serve --http');
+      expect(seen).toContain('firstlight call bootstrap_session');
       child.kill('SIGTERM');
     } finally {
       home.dispose();

@@ -167,11 +167,11 @@ describe('the taskspace state protocol', () => {
     const first = await cli('taskspace', 'new', 'Invoice retries', '--initial-prompt', 'Add backoff');
     const second = await cli('taskspace', 'new', 'Billing export', '--description', 'CSV export');
     expect(second.setAside).toBe(first.created.id);
-    const list = (await cli('taskspace', 'list')) as {
-      id: string;
-      current: boolean;
-      taskspace: { name: string };
-    }[];
+    const list = (
+      (await cli('taskspace', 'list')) as {
+        taskspaces: { id: string; current: boolean; taskspace: { name: string } }[];
+      }
+    ).taskspaces;
     expect(list.map((e) => [e.id, e.current, e.taskspace.name])).toEqual([
       [second.created.id, true, 'Billing export'],
       [first.created.id, false, 'Invoice retries'],

@@ -82,6 +82,29 @@ export function runCli(
   });
 }
 
+/**
+ * Runs the built CLI to completion without blocking the worker (a command that starts a server or
+ * a kernel takes seconds; spawnSync would hold the vitest worker's RPC meanwhile).
+ */
+export function runCliAsync(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd ?? REPO_ROOT,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
 export interface Wired {
   client: Client;
   /** The server process's pid (over stdio). */
@@ -247,4 +270,20 @@ export function treeOf(dir: string): Record<string, string> {
 export function put(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
   writeFileSync(join(root, rel), text);
+}
+
+/**
+ * A PATH on which every host's program is present (`claude`, `codex`, …: stubs that exit 1), as
+ * on a machine with the hosts installed: doctor checks present hosts and skips absent ones. The
+ * stubs live in `dir`/bin; the rest of PATH follows, so node and the system tools still resolve.
+ */
+export function pathWithHostPrograms(dir: string): string {
+  const bin = join(dir, 'host-bin');
+  mkdirSync(bin, { recursive: true });
+  for (const name of ['claude', 'codex', 'copilot', 'gemini', 'code', 'cursor']) {
+    writeFileSync(join(bin, name), '#!/bin/sh\necho "stub host program for tests" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+  }
+  return `${bin}:${process.env.PATH ?? ''}`;
 }

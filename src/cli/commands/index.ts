@@ -1,6 +1,12 @@
+/**
+ * @module cli/commands — one module per command. Each registers its name, options and help on the
+ * program and imports nothing heavy at the top: its action loads what it needs when it runs.
+ */
 import type { Command } from 'commander';
+import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
 import { registerEvents } from './events.js';
+import { registerHelp } from './help.js';
 import { registerHook } from './hook.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
@@ -24,6 +30,7 @@ import { registerUi } from './ui.js';
 export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInit,
   registerServe,
+  registerCall,
   registerPacket,
   registerRemember,
   registerRecall,
@@ -43,4 +50,30 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerJournal,
   registerRuntime,
   registerUi,
+  registerHelp,
 ];
+
+/** Words people type for a command that has another name: suggested, never run. */
+export const TOP_LEVEL_SYNONYMS: Record<string, string> = {
+  search: 'recall',
+  find: 'recall',
+  query: 'recall',
+  add: 'remember',
+  save: 'remember',
+  store: 'remember',
+  forget: 'memory forget',
+  list: 'memory list',
+  show: 'memory show',
+  edit: 'memory edit',
+  setup: 'install',
+  remove: 'uninstall',
+  check: 'doctor',
+  start: 'serve',
+  run: 'invoke',
+  python: 'repl',
+  exec: 'repl exec',
+  tool: 'call',
+  log: 'events',
+  history: 'sessions',
+  docs: 'help',
+};

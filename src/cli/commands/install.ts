@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { HOST_IDS, SCOPES } from '../../host/index.js';
+import { HOST_IDS, SCOPES } from '../../host/ids.js';
+import { JSON_HELP, PROJECT_HELP, withExamples } from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
 export interface InstallFlags extends HomeOption {
@@ -12,6 +13,16 @@ export interface InstallFlags extends HomeOption {
 
 const HOST_HELP = `${HOST_IDS.join(' | ')} | all`;
 
+/** Names people use for a host, suggested when HOST is not one of ours. */
+const HOST_SYNONYMS: Record<string, string> = {
+  'claude-code': 'claude',
+  'copilot-cli': 'copilot',
+  code: 'vscode',
+  'vs-code': 'vscode',
+  'codex-cli': 'codex',
+  'gemini-cli': 'gemini',
+};
+
 function addInstallOptions(command: Command, verb: 'install' | 'uninstall'): Command {
   const writes = verb === 'install' ? 'writes' : 'undoes';
   return command
@@ -21,13 +32,10 @@ function addInstallOptions(command: Command, verb: 'install' | 'uninstall'): Com
       `${SCOPES.join(' | ')}: user ${writes} the user-global files (~/.claude, ~/.codex, …)`,
       'project',
     )
-    .option(
-      '--project <dir>',
-      'project directory (default: the nearest directory up from here with a .firstlight/ or .git, else here)',
-    )
+    .option('--project <dir>', PROJECT_HELP)
     .option(
       '--home <dir>',
-      'home directory the server and hooks use (default: $FIRSTLIGHT_HOME or ~/.firstlight)',
+      'home directory the server and hooks use (default: $FIRSTLIGHT_HOME, else ~/.firstlight)',
     )
     .option(
       '--with-repl',
@@ -36,7 +44,7 @@ function addInstallOptions(command: Command, verb: 'install' | 'uninstall'): Com
         : 'accepted for symmetry: uninstall always takes out a "firstlight-repl" entry install wrote',
     )
     .option('--dry-run', `print the diff ${verb} would make to every file, write nothing`)
-    .option('--json', 'print the report as JSON');
+    .option('--json', JSON_HELP);
 }
 
 /** Shared by install and uninstall: parse the host and scope, build the install context. */
@@ -47,7 +55,13 @@ export async function installSetup(hostArg: string, flags: InstallFlags, verb: '
   const host = await import('../../host/index.js');
   const hosts = hostArg === 'all' ? [...host.HOST_IDS] : host.isHostId(hostArg) ? [hostArg] : null;
   if (!hosts) {
-    throw new UserError(`unknown host "${hostArg}"`, {
+    const { closest, didYouMean } = await import('../suggest.js');
+    const close = didYouMean(
+      closest(hostArg, [...host.HOST_IDS, 'all', ...Object.keys(HOST_SYNONYMS)]).map(
+        (n) => HOST_SYNONYMS[n] ?? n,
+      ),
+    );
+    throw new UserError(`unknown host "${hostArg}"${close ? ` ${close}` : ''}`, {
       code: 'INVALID_ARGUMENT',
       hint: `HOST is one of ${HOST_HELP}`,
     });
@@ -62,7 +76,7 @@ export async function installSetup(hostArg: string, flags: InstallFlags, verb: '
   // from a desktop launcher do not inherit the FIRSTLIGHT_HOME of the shell that ran install.
   const resolvedHome = resolveHome({ flag: flags.home });
   // Uninstall works without a home: taking firstlight out must not depend on it still being there.
-  if (verb === 'install') requireHome(resolvedHome.dir);
+  if (verb === 'install') requireHome(resolvedHome.dir, resolvedHome.source);
   const command = {
     cliPath: fileURLToPath(new URL('../main.js', import.meta.url)),
     execPath: process.execPath,
@@ -94,74 +108,103 @@ export async function installSetup(hostArg: string, flags: InstallFlags, verb: '
 }
 
 export function registerInstall(program: Command): void {
-  addInstallOptions(
-    program
-      .command('install')
-      .description('write the bootstrap rule, MCP config and hooks for a host (re-running changes nothing)'),
-    'install',
-  )
-    .addHelpText(
-      'after',
-      '\nProject scope writes only files inside --project; --scope user writes only user-global files.\nEvery change is recorded in a manifest so `firstlight uninstall HOST` restores each file byte for byte.',
-    )
-    .action(async (hostArg: string, flags: InstallFlags) => {
-      const { host, options, root } = await installSetup(hostArg, flags, 'install');
-      const { describeRoot } = await import('../project.js');
-      const report = await host.install(options);
-      // Copilot CLI reads MCP servers only from its user file: `all` installs it at user scope
-      // too, so that every host works (and doctor passes) after one command.
-      const copilotUser =
-        hostArg === 'all' && options.scope === 'project'
-          ? await host.install({ ...options, hosts: ['copilot'], scope: 'user' })
-          : undefined;
-      if (copilotUser) report.manualSteps = report.manualSteps.filter((m) => m.host !== 'copilot');
-      const { print } = await import('../io.js');
-      print(
-        flags.json,
-        { ...report, project_found: root.found, ...(copilotUser ? { also: [copilotUser] } : {}) },
-        () => {
-          const [head, ...rest] = host.renderInstallReport(report).split('\n');
-          const lines = [head, describeRoot(root), ...rest];
-          if (copilotUser)
-            lines.push(
-              '',
-              'Scopes `all` uses: project for every host, and Copilot CLI at user scope as well (it reads MCP servers only from ~/.copilot/mcp-config.json):',
-              '',
-              host.renderInstallReport(copilotUser),
-            );
-          return lines.join('\n');
-        },
-      );
-    });
+  withExamples(
+    addInstallOptions(
+      program
+        .command('install')
+        .description(
+          'write the bootstrap rule, MCP config and hooks for a host (re-running changes nothing)',
+        ),
+      'install',
+    ),
+    [
+      'firstlight install claude',
+      'firstlight install all --dry-run',
+      'firstlight install codex --scope user --with-repl',
+    ],
+    [
+      'Project scope writes only files inside --project; --scope user writes only user-global files.',
+      'Every change is recorded in a manifest so `firstlight uninstall HOST` restores each file byte for byte.',
+    ],
+  ).action(async (hostArg: string, flags: InstallFlags) => {
+    const { host, options, root } = await installSetup(hostArg, flags, 'install');
+    const { describeRoot } = await import('../project.js');
+    const report = await host.install(options);
+    // Copilot CLI reads MCP servers only from its user file: `all` installs it at user scope
+    // too, so that every host works (and doctor passes) after one command.
+    const copilotUser =
+      hostArg === 'all' && options.scope === 'project'
+        ? await host.install({ ...options, hosts: ['copilot'], scope: 'user' })
+        : undefined;
+    if (copilotUser) report.manualSteps = report.manualSteps.filter((m) => m.host !== 'copilot');
+    const { print } = await import('../io.js');
+    print(
+      flags.json,
+      { ...report, project_found: root.found, ...(copilotUser ? { also: [copilotUser] } : {}) },
+      () => {
+        const [head, ...rest] = host.renderInstallReport(report).split('\n');
+        const lines = [head, describeRoot(root), ...rest];
+        if (copilotUser)
+          lines.push(
+            '',
+            'Scopes `all` uses: project for every host, and Copilot CLI at user scope as well (it reads MCP servers only from ~/.copilot/mcp-config.json):',
+            '',
+            host.renderInstallReport(copilotUser),
+          );
+        return lines.join('\n');
+      },
+    );
+  });
 }
 
 export function registerUninstall(program: Command): void {
-  addInstallOptions(
-    program
-      .command('uninstall')
-      .description(
-        'reverse exactly what install added (restores files byte for byte, removes files it created)',
-      ),
-    'uninstall',
-  )
-    .addHelpText(
-      'after',
-      '\nA file that still holds exactly what install wrote gets its old bytes back (or is removed if install created it); a file edited since loses only firstlight’s parts.',
-    )
-    .action(async (hostArg: string, flags: InstallFlags) => {
-      const { host, options, root } = await installSetup(hostArg, flags, 'uninstall');
-      const { describeRoot } = await import('../project.js');
-      const report = await host.uninstall(options);
-      const { print } = await import('../io.js');
-      print(flags.json, { ...report, project_found: root.found }, () => {
-        const [head, ...rest] = host.renderUninstallReport(report).split('\n');
-        const lines = [head, describeRoot(root), ...rest];
-        if (hostArg === 'all' && options.scope === 'project')
-          lines.push(
-            '',
-            "Copilot CLI's user-scope install (which `install all` adds) stays: other projects use it. `firstlight uninstall copilot --scope user` takes it out.",
-          );
-        return lines.join('\n');
-      });
+  withExamples(
+    addInstallOptions(
+      program
+        .command('uninstall')
+        .description(
+          'reverse exactly what install added (restores files byte for byte, removes files it created)',
+        ),
+      'uninstall',
+    ),
+    ['firstlight uninstall claude', 'firstlight uninstall all --dry-run'],
+    [
+      'A file that still holds exactly what install wrote gets its old bytes back (or is removed if install',
+      'created it); a file edited since loses only firstlight’s parts. `all` means the hosts install',
+      'recorded for this project (or, with --scope user, for this user); name a host to take firstlight',
+      'out of its files even when no install of it was recorded.',
+    ],
+  ).action(async (hostArg: string, flags: InstallFlags) => {
+    const { host, options, root } = await installSetup(hostArg, flags, 'uninstall');
+    const { describeRoot } = await import('../project.js');
+    const { print } = await import('../io.js');
+    const installed = await host.installStatus({ project: root.dir, home: options.home, env: process.env });
+    const recorded = (scope: string) => installed.find((i) => i.scope === scope)?.hosts ?? [];
+    if (hostArg === 'all') {
+      // Only what install recorded: `all` never touches (or lists) a host that was not installed.
+      options.hosts = recorded(options.scope);
+      if (options.hosts.length === 0) {
+        const note = `no install is recorded for ${options.scope === 'user' ? 'this user' : root.dir} (${options.scope} scope): nothing to undo`;
+        print(flags.json, { hosts: [], scope: options.scope, project: root.dir, files: [], note }, () =>
+          [
+            `firstlight uninstall: ${note}`,
+            describeRoot(root),
+            "  To take firstlight out of one host's files anyway: firstlight uninstall HOST",
+          ].join('\n'),
+        );
+        return;
+      }
+    }
+    const report = await host.uninstall(options);
+    print(flags.json, { ...report, project_found: root.found }, () => {
+      const [head, ...rest] = host.renderUninstallReport(report).split('\n');
+      const lines = [head, describeRoot(root), ...rest];
+      if (hostArg === 'all' && options.scope === 'project' && recorded('user').includes('copilot'))
+        lines.push(
+          '',
+          "Copilot CLI's user-scope install (which `install all` adds) stays: other projects use it. `firstlight uninstall copilot --scope user` takes it out.",
+        );
+      return lines.join('\n');
     });
+  });
 }

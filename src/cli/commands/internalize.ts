@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { existingHome, type HomeOption, print, readStdin } from '../io.js';
+import { collect, HOME_HELP, JSON_HELP, withExamples } from '../help-text.js';
+import type { HomeOption } from '../io.js';
 
 interface InternalizeOptions extends HomeOption {
   tail?: string;
@@ -10,16 +11,19 @@ interface InternalizeOptions extends HomeOption {
 }
 
 export function registerInternalize(program: Command): void {
-  program
+  const internalize = program
     .command('internalize')
     .description('store the stream tail and anchors the next session wakes up reading (verbatim)')
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
-    .option('--tail <text>', 'your last words, verbatim ("-" reads them from stdin)')
+    .option('--home <dir>', HOME_HELP)
+    .option(
+      '--tail <text>',
+      'your last words, verbatim (default: stdin when it is not a terminal; "-" reads stdin)',
+    )
     .option(
       '--anchor <text>',
       'a verbatim phrase to keep (repeatable; the newest five are injected)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+      collect,
+      [],
     )
     .option(
       '--trigger <type>',
@@ -30,30 +34,40 @@ export function registerInternalize(program: Command): void {
       '--session-id <id>',
       "the host session id (keys per-session resumption; the Stop hook keeps this session's deliberate tail)",
     )
-    .option('--json', 'print JSON')
-    .addHelpText(
-      'after',
-      "\nThe tail replaces the previous one; anchors accumulate. The Stop hook that ends this turn keeps\nit (it replaces it only after the user's next prompt). See the result with:\n  firstlight packet --format markdown",
-    )
-    .action(async (options: InternalizeOptions) => {
-      const { internalize } = await import('../../resume/index.js');
-      const home = existingHome(options);
-      const tail = options.tail === '-' ? await readStdin() : (options.tail ?? '');
-      const result = await internalize({
-        home,
-        streamTail: tail,
-        anchors: options.anchor.map((text) => ({ text, trigger: options.trigger })),
-        sessionId: options.sessionId ?? null,
-        fallbackKey: 'cli',
-        source: 'cli',
-        now: new Date(),
-        fieldNames: { tail: '--tail', anchor: '--anchor' },
-      });
-      print(options.json, result, () =>
-        [
-          `firstlight: stored ${result.stream_tail_chars} characters of your last words; ${result.anchors_stored} anchor${result.anchors_stored === 1 ? '' : 's'} kept${result.anchors_stored > result.anchors_next.length ? ` (the newest ${result.anchors_next.length} are shown next time)` : ''}${options.sessionId ? ` for session ${options.sessionId}` : ''}`,
-          ...result.warnings.map((w) => `  warning: ${w}`),
-        ].join('\n'),
-      );
+    .option('--json', JSON_HELP);
+  withExamples(
+    internalize,
+    [
+      'firstlight internalize --tail "Halfway through the retry patch; next: the backoff test." --anchor "backoff caps at 30 s"',
+      'echo "Halfway through the retry patch" | firstlight internalize',
+      'firstlight packet --format markdown   # see what the next session reads',
+    ],
+    [
+      'The tail replaces the previous one; anchors accumulate. The Stop hook that ends this turn keeps',
+      "it (it replaces it only after the user's next prompt).",
+    ],
+  ).action(async (options: InternalizeOptions) => {
+    const { internalize: store } = await import('../../resume/index.js');
+    const { existingHome, print, readStdin } = await import('../io.js');
+    const home = existingHome(options);
+    // Text piped in is the tail (as `remember` reads its content): `echo … | firstlight internalize`.
+    const fromStdin = options.tail === '-' || (options.tail === undefined && !process.stdin.isTTY);
+    const tail = fromStdin ? (await readStdin()).replace(/\r?\n$/, '') : (options.tail ?? '');
+    const result = await store({
+      home,
+      streamTail: tail,
+      anchors: options.anchor.map((text) => ({ text, trigger: options.trigger })),
+      sessionId: options.sessionId ?? null,
+      fallbackKey: 'cli',
+      source: 'cli',
+      now: new Date(),
+      fieldNames: { tail: fromStdin ? 'stdin' : '--tail', anchor: '--anchor' },
     });
+    print(options.json, result, () =>
+      [
+        `firstlight: stored ${result.stream_tail_chars} characters of your last words${fromStdin ? ' (from stdin)' : ''}; ${result.anchors_stored} anchor${result.anchors_stored === 1 ? '' : 's'} kept${result.anchors_stored > result.anchors_next.length ? ` (the newest ${result.anchors_next.length} are shown next time)` : ''}${options.sessionId ? ` for session ${options.sessionId}` : ''}`,
+        ...result.warnings.map((w) => `  warning: ${w}`),
+      ].join('\n'),
+    );
+  });
 }

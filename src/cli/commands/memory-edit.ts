@@ -8,20 +8,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isFirstlightError, SystemError, UserError } from '../../core/index.js';
+import { findOnPath, isFirstlightError, SystemError, UserError } from '../../core/index.js';
 import { MemoryStore, memoryFileFor, type SaveEditResult, saveEditedMemory } from '../../mind/index.js';
+import { memoryNames, withNameSuggestions } from './memory-names.js';
 
 export async function editMemory(home: string, name: string): Promise<SaveEditResult> {
   const memoryDir = join(home, 'memory');
   const store = new MemoryStore(memoryDir, { cacheFile: join(home, 'cache', 'memory-entries.json') });
-  const file = memoryFileFor(memoryDir, store, name);
-  const editor = process.env.VISUAL?.trim() || process.env.EDITOR?.trim();
-  if (!editor) {
-    throw new UserError('no editor: $VISUAL and $EDITOR are both unset', {
-      code: 'EDITOR_UNSET',
-      hint: 'set one, e.g. EDITOR=nano firstlight memory edit NAME (or export EDITOR="code --wait")',
-    });
-  }
+  const file = await withNameSuggestions(
+    name,
+    () => memoryNames(store.snapshot().entries),
+    () => memoryFileFor(memoryDir, store, name),
+  );
+  const editor = chooseEditor(process.env);
   const original = readFileSync(join(memoryDir, file), 'utf8');
   const dir = mkdtempSync(join(tmpdir(), 'firstlight-edit-'));
   const copy = join(dir, file);
@@ -47,4 +46,33 @@ export async function editMemory(home: string, name: string): Promise<SaveEditRe
       cause: error,
     });
   }
+}
+
+/** Editors tried, in order, when $VISUAL and $EDITOR are unset: Debian's default, then two common ones. */
+export const FALLBACK_EDITORS = ['editor', 'nano', 'vi'] as const;
+
+/**
+ * The editor to run: $VISUAL, else $EDITOR (either may carry arguments: "code --wait"), else the
+ * first of FALLBACK_EDITORS on PATH (said on stderr, so the choice is no surprise); else the
+ * error that says how to set one.
+ */
+export function chooseEditor(env: NodeJS.ProcessEnv): string {
+  const set = env.VISUAL?.trim() || env.EDITOR?.trim();
+  if (set) return set;
+  for (const name of FALLBACK_EDITORS) {
+    const found = findOnPath(name, env);
+    if (found) {
+      process.stderr.write(
+        `firstlight: $VISUAL and $EDITOR are unset: editing with ${name} (set EDITOR to choose)\n`,
+      );
+      return name;
+    }
+  }
+  throw new UserError(
+    `no editor: $VISUAL and $EDITOR are unset and none of ${FALLBACK_EDITORS.join(', ')} is on PATH`,
+    {
+      code: 'EDITOR_UNSET',
+      hint: 'set one for this command, e.g. EDITOR=nano firstlight memory edit NAME, or in your shell profile: export EDITOR="code --wait"',
+    },
+  );
 }

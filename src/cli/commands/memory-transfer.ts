@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { HOME_HELP } from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
 interface ExportOptions extends HomeOption {
@@ -16,7 +17,6 @@ interface ImportOptions extends HomeOption {
   json?: boolean;
 }
 
-const HOME_HELP = 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)';
 const FORMATS = ['jsonl', 'tar', 'tar.gz'] as const;
 
 /** `memory export` and `memory import`: memories out of a home and into one. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { print } from '../io.js';
+import { JSON_HELP, withExamples } from '../help-text.js';
 
 interface DemoOptions {
   keep?: boolean;
@@ -13,13 +13,14 @@ export function registerRuntime(program: Command): void {
     .description(
       'the persona runtime: a demo of its whole workflow (run a persona with `firstlight invoke`)',
     );
+  withExamples(runtime, ['firstlight runtime demo', 'firstlight runtime demo --keep --json']);
   runtime
     .command('demo')
     .description(
       'run explorer → planner → builder → validator → resolver → re-validation on the scripted substrate in a temporary project, and print the journal as a story',
     )
     .option('--keep', 'keep the temporary project (its .firstlight/ holds the journal and handoffs)')
-    .option('--json', 'print JSON: every result and the journal')
+    .option('--json', `${JSON_HELP}: every result and the journal`)
     .addHelpText(
       'after',
       [
@@ -35,6 +36,7 @@ export function registerRuntime(program: Command): void {
       const { tmpdir } = await import('node:os');
       const { join } = await import('node:path');
       const { journalStory, runDemo, DEMO_STEPS } = await import('../../runtime/index.js');
+      const { print } = await import('../io.js');
       const dir = mkdtempSync(join(tmpdir(), 'firstlight-demo-'));
       try {
         const run = await runDemo(dir);

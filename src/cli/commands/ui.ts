@@ -55,8 +55,8 @@ export function registerUi(program: Command): void {
     .action(async (flags: UiFlags) => {
       const { homedir } = await import('node:os');
       const { createLogger, UserError } = await import('../../core/index.js');
-      const { checkBind, isLoopback } = await import('../../servers/index.js');
-      const { existingHome, packageVersionSync } = await import('../io.js');
+      const { checkBind, isLoopback, packageVersion } = await import('../../servers/index.js');
+      const { existingHome } = await import('../io.js');
       const { chooseProject } = await import('../project.js');
       const { ledgerDir } = await import('../../runtime/index.js');
       const port = Number(flags.port);
@@ -93,7 +93,7 @@ export function registerUi(program: Command): void {
         allowedHosts: flags.allowedHost,
         runtimeUrl: flags.runtime,
         log,
-        version: packageVersionSync(),
+        version: packageVersion(),
         env: process.env,
         userHome: homedir(),
       });

@@ -41,6 +41,7 @@ const caps = {
     hooks:
       '`.claude/settings.json` `hooks.{SessionStart,PreToolUse,PostToolUse,PostToolUseFailure,Stop,PreCompact}` (PostToolUse and PostToolUseFailure with `"async": true`); output `hookSpecificOutput.{additionalContext | permissionDecision}` (PreToolUse and PostToolUse both take `additionalContext`; `permissionDecision: "ask"` asks the user)',
   },
+  program: { commands: ['claude'], install: 'npm install -g @anthropic-ai/claude-code' },
 } as const satisfies HostAdapter['caps'];
 
 /**

@@ -27,6 +27,7 @@ const caps = {
     hooks:
       '`.codex/hooks.json` / `~/.codex/hooks.json`, Claude-style, `timeout` in seconds; SessionStart `hookSpecificOutput.additionalContext`; PreToolUse (Bash) gated on the rollout transcript; PreToolUse/PostToolUse `hookSpecificOutput.additionalContext` (no ask decision)',
   },
+  program: { commands: ['codex'], install: 'npm install -g @openai/codex' },
 } as const satisfies HostAdapter['caps'];
 
 function codexHome(ctx: InstallContext): string {

@@ -35,6 +35,7 @@ const caps = {
     hooks:
       '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[…],"preToolUse":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`sessionId`, `toolName`, `toolArgs` a JSON string); sessionStart, preToolUse and postToolUse(Failure) output top-level `additionalContext`; preToolUse deny/ask `{"permissionDecision","permissionDecisionReason"}`, gated on the firstlight bootstrap record for `sessionId`',
   },
+  program: { commands: ['copilot'], install: 'npm install -g @github/copilot' },
 } as const satisfies HostAdapter['caps'];
 
 function copilotHome(ctx: InstallContext): string {

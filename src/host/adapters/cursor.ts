@@ -32,6 +32,10 @@ const caps = {
     hooks:
       '`.cursor/hooks.json` `{"version":1,"hooks":{"sessionStart":[{"command"}],"preToolUse":[{"command","failClosed":true}],…}}`; sessionStart and postToolUse output `{"additional_context":…}`; preToolUse deny/ask `{"permission":"deny","user_message","agent_message"}`, gated on the firstlight bootstrap record for `conversation_id`',
   },
+  program: {
+    commands: ['cursor', 'cursor-agent'],
+    install: 'https://cursor.com/downloads (or curl https://cursor.com/install -fsS | bash for cursor-agent)',
+  },
 } as const satisfies HostAdapter['caps'];
 
 /** Cursor: `.cursor/mcp.json`, an always-applied rule file + AGENTS.md, `.cursor/hooks.json`. */

@@ -29,6 +29,7 @@ const caps = {
     hooks:
       'settings `hooks.{SessionStart,BeforeTool,AfterTool,AfterAgent,PreCompress}` (`timeout` in milliseconds); SessionStart and AfterTool `hookSpecificOutput.additionalContext`; BeforeTool `{"decision":"deny"|"ask","reason"}` (no context before the call: cautions come with the result)',
   },
+  program: { commands: ['gemini'], install: 'npm install -g @google/gemini-cli' },
 } as const satisfies HostAdapter['caps'];
 
 /** Gemini CLI: `settings.json` holds both `mcpServers` and `hooks`; GEMINI.md. */

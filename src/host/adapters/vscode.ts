@@ -24,6 +24,10 @@ const caps = {
     hooks:
       'runs the `.claude/settings.json` hooks (the same host-neutral entries Claude Code gets); input has camelCase `sessionId` and `hookEventName` beside snake_case `tool_name`/`tool_input`; PreToolUse deny `hookSpecificOutput.permissionDecision`, gated on the firstlight bootstrap record for `sessionId`',
   },
+  program: {
+    commands: ['code', 'code-insiders', 'codium'],
+    install: 'https://code.visualstudio.com/download, then "Shell Command: Install code command in PATH"',
+  },
 } as const satisfies HostAdapter['caps'];
 
 /** The VS Code user profile directory holding `mcp.json`. */

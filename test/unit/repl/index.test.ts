@@ -5,6 +5,7 @@ describe('repl public surface', () => {
   it('exports the harness, the tool declarations and the helpers', () => {
     expect(Object.keys(repl).sort()).toEqual(
       [
+        'REPL_TOOL_NAMES',
         'Repl',
         'autosaveNameFor',
         'StateStore',

@@ -1,0 +1,55 @@
+/** `firstlight repl serve`: the harness as the MCP server "firstlight-repl", over stdio or HTTP. */
+import { createLogger } from '../../core/index.js';
+import { checkBind, createReplServer, isLoopback, serveHttp, serveStdio } from '../../servers/index.js';
+import type { HttpFlags } from '../http-options.js';
+import { httpSettings } from '../http-settings.js';
+import { startHarness } from '../repl-harness.js';
+import { httpBanner, stdioNotice } from '../serve-banner.js';
+import type { ReplOptions } from './repl.js';
+
+export async function replServe(options: ReplOptions & HttpFlags): Promise<void> {
+  const log = createLogger('repl');
+  const http = options.http ? httpSettings(options) : undefined;
+  if (http) checkBind(http.host, http.token);
+  const { repl, home, settings } = await startHarness(options, log);
+  if (!http) {
+    // A person who ran this in a terminal sees what it waits for; stdout stays the protocol's.
+    if (process.stdin.isTTY)
+      process.stderr.write(
+        stdioNotice({
+          what: `firstlight repl (${settings.kernel} kernel)`,
+          home,
+          httpCommand: 'firstlight repl serve --http',
+          tryIt: 'firstlight repl (a prompt on this harness), or firstlight call execute --arg code=1+1',
+        }),
+      );
+    await serveStdio(createReplServer({ repl, log }), { log, onShutdown: () => repl.shutdown() });
+    return;
+  }
+  const running = await serveHttp({
+    ...http,
+    log,
+    createServer: () => createReplServer({ repl, log }),
+  });
+  process.stdout.write(
+    httpBanner({
+      what: `firstlight repl (${settings.kernel} kernel)`,
+      home,
+      url: running.url,
+      serverName: 'firstlight-repl',
+      token: http.token,
+      ...(isLoopback(http.host) ? {} : { allowedHosts: running.allowedHosts }),
+      tryIt: "firstlight call execute --arg code='1+1'",
+    }),
+  );
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await running.close();
+    await repl.shutdown();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

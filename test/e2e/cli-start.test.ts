@@ -1,0 +1,134 @@
+/**
+ * The CLI starts light: each command loads its own modules only. A loader hook records every
+ * module file the built CLI loads; the bundle's files are mapped back to the sources they hold
+ * (esbuild heads each module with a `// src/…` or `// node_modules/…` comment). `--help` loads
+ * the entry alone, a command's help commander and the declarations; `status`, `recall` and
+ * `memory list` load neither the MCP SDK, the persona runtime, the servers nor the installer;
+ * `install` does load the installer (the detector sees what it should).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, exampleHomeCopy, runCliAsync, tempDir } from '../helpers/index.js';
+
+const ENTRY = process.env.FIRSTLIGHT_CLI ?? CLI;
+
+const cleanup: (() => void)[] = [];
+afterAll(() => {
+  for (const dispose of cleanup.splice(0)) dispose();
+});
+
+let hooks: string;
+let home: string;
+let project: string;
+beforeAll(() => {
+  const t = tempDir('firstlight-cli-start-');
+  cleanup.push(t.dispose);
+  const h = exampleHomeCopy();
+  cleanup.push(h.dispose);
+  home = h.dir;
+  project = join(t.dir, 'project');
+  mkdirSync(join(project, '.git'), { recursive: true });
+  writeFileSync(
+    join(t.dir, 'hooks.mjs'),
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'export async function load(url, context, next) {',
+      "  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, url + '\\n');",
+      '  return next(url, context);',
+      '}',
+    ].join('\n'),
+  );
+  hooks = join(t.dir, 'register.mjs');
+  writeFileSync(
+    hooks,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(t.dir, 'hooks.mjs')).href)});\n`,
+  );
+});
+
+/** The sources a run of the CLI loaded: `src/cli/run.ts`, `node_modules/commander`, … */
+async function sourcesLoaded(args: string[]): Promise<string[]> {
+  const log = join(tempDir('firstlight-cli-start-log-').dir, 'loaded.txt');
+  writeFileSync(log, '');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', hooks, ENTRY, ...args], {
+      cwd: project,
+      env: { ...process.env, LOADED_LOG: log, FIRSTLIGHT_HOME: home },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`)),
+    );
+  });
+  const sources = new Set<string>();
+  for (const url of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+    const file = fileURLToPath(url);
+    const text = readFileSync(file, 'utf8');
+    const heads = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!);
+    // A bundle file with no module in it holds esbuild's own helpers (__commonJS, __toESM).
+    const runtime = heads.length === 0 && /__commonJS|__toESM/.test(text) ? ['(bundle helpers)'] : [file];
+    for (const head of heads.length > 0 ? heads : runtime) sources.add(packageOf(head));
+  }
+  return [...sources].sort();
+}
+
+/** `node_modules/@scope/name/…` → `node_modules/@scope/name`; a source file stays as it is. */
+function packageOf(path: string): string {
+  const m = /^node_modules\/(@[^/]+\/[^/]+|[^/]+)/.exec(path);
+  return m ? `node_modules/${m[1]}` : path;
+}
+
+const HEAVY = [
+  /^node_modules\/@modelcontextprotocol\/sdk/,
+  /^src\/runtime\//,
+  /^src\/servers\//,
+  /^src\/host\/install\/installer\.ts$/,
+];
+const heavyIn = (sources: string[]) => sources.filter((s) => HEAVY.some((re) => re.test(s)));
+
+describe('the CLI starts light', { timeout: 60_000 }, () => {
+  it('--help and --version load the entry alone: the help was rendered at build time', async () => {
+    for (const flag of ['--help', '--version']) {
+      expect(await sourcesLoaded([flag]), flag).toEqual([
+        '(bundle helpers)',
+        'src/cli/fast-answers.ts',
+        'src/cli/main.ts',
+      ]);
+    }
+  });
+
+  it('the help printed without commander is what commander prints', async () => {
+    const fast = await runCliAsync(['--help']);
+    const full = await runCliAsync(['help']);
+    expect(fast.status).toBe(0);
+    expect(fast.stdout).toMatch(/^Usage: firstlight \[options\] \[command\]\n/);
+    expect(full.stdout.startsWith(fast.stdout)).toBe(true);
+    expect(full.stdout.slice(fast.stdout.length)).toMatch(/^\nDocumentation topics/);
+  });
+
+  it('a command’s --help loads commander and the command declarations only', async () => {
+    const sources = await sourcesLoaded(['memory', '--help']);
+    const outside = sources.filter((s) => !s.startsWith('src/cli/') && s !== 'node_modules/commander');
+    expect(outside).toEqual(['(bundle helpers)', 'src/host/ids.ts']);
+    expect(sources).toContain('node_modules/commander');
+  });
+
+  it.each([[['status']], [['recall', 'squash merges']], [['memory', 'list']]])(
+    'firstlight %s loads neither the MCP SDK, the runtime, the servers nor the installer',
+    async (args) => {
+      const sources = await sourcesLoaded(args);
+      expect(heavyIn(sources)).toEqual([]);
+      expect(sources.some((s) => s.startsWith('src/mind/'))).toBe(true);
+    },
+  );
+
+  it('install loads the installer (the detector sees a heavy module when one loads)', async () => {
+    const sources = await sourcesLoaded(['install', 'claude', '--dry-run']);
+    expect(heavyIn(sources)).toContain('src/host/install/installer.ts');
+  });
+});
