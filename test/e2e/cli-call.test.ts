@@ -3,6 +3,7 @@
  * `serve` or `repl serve` as a host would) and over HTTP; and install_capability's progress, as
  * MCP notifications to a real SDK client and as the CLI's progress line on a terminal.
  */
+// biome-ignore lint/style/noRestrictedImports: only `script --version` runs synchronously (instant, at collection), never a long process
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
  * it), `repl exec`, `repl capability add|list|remove` with a real backend server from npm, and
  * what `repl serve` says to a person.
  */
+// biome-ignore lint/style/noRestrictedImports: tmux's client commands (send-keys, capture-pane) answer in milliseconds; the REPL runs asynchronously inside tmux
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
