@@ -11,19 +11,41 @@ export { DEMO_STEPS, runDemo } from './demo.js';
 export type { DetectorFlag } from './detectors.js';
 export { DETECTOR_FLAGS, detect, redesignFindings } from './detectors.js';
 export type { Acknowledgement, HandoffInput, HandoffRecord, StoredHandoff } from './handoffs.js';
-export { handoffsDir, missingFields, readHandoff, readStoredHandoff, sha256Hex } from './handoffs.js';
+export { handoffText, missingFields, sha256Hex } from './handoffs.js';
+export type { RuntimeContext } from './invoke.js';
 export { ledgerDir, ledgerRoot } from './invoke.js';
 export type { JournalEntry, JournalKind, JournalQuery, JournalWrite } from './journal.js';
 export {
-  appendJournal,
   formatEntry,
   JOURNAL_HEADER,
   JOURNAL_KINDS,
+  journalFilter,
   parseFields,
+  parseRow,
   parseSince,
-  readJournal,
   TYPE_NAMES,
 } from './journal.js';
+export type {
+  FileLedgerOptions,
+  HandoffRow,
+  HandoffRowMissing,
+  InvocationRecord,
+  InvocationState,
+  Ledger,
+  StreamRecord,
+  SubscriptionCounts,
+  SubscriptionRecord,
+  SubscriptionState,
+} from './ledger/index.js';
+export {
+  appendJournal,
+  createFileLedger,
+  handoffsDir,
+  readHandoff,
+  readJournal,
+  readSession,
+  readStoredHandoff,
+} from './ledger/index.js';
 export type { Override } from './override.js';
 export { overrideProblems } from './override.js';
 export type {
@@ -55,11 +77,11 @@ export {
 export type { Profile, ProfileRole, ServerConfig, SurfaceProfile } from './profile.js';
 export { loadProfile, parseProfile, profilePath } from './profile.js';
 export type { Provenance, ProvenanceCheck } from './provenance.js';
-export { checkProvenance, journalRef } from './provenance.js';
+export { checkProvenance } from './provenance.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
-export { createRuntime } from './runtime.js';
+export { createRuntime, mapLimited } from './runtime.js';
 export type { SessionState } from './sessions.js';
-export { readContextFile, readSession } from './sessions.js';
+export { readContextFile } from './sessions.js';
 export { journalStory } from './story.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';

@@ -1,6 +1,5 @@
-import { type HandoffRecord, writeHandoff } from '../handoffs.js';
-import { appendJournal, type JournalWrite, journalFile } from '../journal.js';
-import { journalRef } from '../provenance.js';
+import type { HandoffRecord } from '../handoffs.js';
+import type { JournalWrite } from '../journal.js';
 import type { SessionSandbox } from '../substrates/index.js';
 import type { Admission } from './check-policy.js';
 import type { Invocation } from './invocation.js';
@@ -21,7 +20,6 @@ export async function journalStart(
   if (admission.prior) meta.session_id = admission.prior.id;
   const session = meta.session_id;
   const at = new Date();
-  const file = journalFile(inv.journalDir, at);
   const entries: JournalWrite[] = [];
   const records: HandoffRecord[] = [];
   for (const { record, stored } of admission.handoffs) {
@@ -30,8 +28,8 @@ export async function journalStart(
       continue;
     }
     // An import: stored now, its hash in this session's `import` row, which the record names.
-    const imported: HandoffRecord = { ...record, journal: journalRef(inv.root, file, session) };
-    const { sha256 } = writeHandoff(inv.ledger, imported);
+    const imported: HandoffRecord = { ...record, journal: inv.ledger.journalRef(session, at) };
+    const { sha256 } = await inv.ledger.putHandoff(imported);
     records.push(imported);
     entries.push({
       kind: 'import',
@@ -82,6 +80,6 @@ export async function journalStart(
       },
     });
   }
-  await appendJournal(inv.journalDir, entries, at);
+  await inv.ledger.appendJournal(entries, at);
   return records;
 }

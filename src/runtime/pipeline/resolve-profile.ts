@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { UserError } from '../../core/index.js';
-import { journalFile } from '../journal.js';
 import { canonicalSurface, type Mode } from '../policy.js';
 import { loadProfileCached } from '../profile.js';
 import { VOICES, type Voice } from '../surfaces.js';
 import type { InvokeRequest } from '../types.js';
-import { type Invocation, ledgerDir, ledgerRoot, newSessionId, type RuntimeContext } from './invocation.js';
+import { type Invocation, ledgerDir, newSessionId, type RuntimeContext } from './invocation.js';
 
 /**
  * Stage 1, resolve the profile: by name in `<home>/personas/`, a path or a `file:` URI; the
@@ -67,16 +65,14 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       hint: `pass --surface one of: ${surfaceNames.join(', ')} (surface_profiles in ${profile.file})`,
     });
   }
-  const ledger = ledgerDir(context);
-  const journalDir = join(ledger, 'journal');
+  const sessionId = newSessionId();
   return {
     context,
     request,
     t0,
     startedAt,
-    ledger,
-    root: ledgerRoot(context),
-    journalDir,
+    ledger: context.ledger,
+    dataDir: ledgerDir(context),
     profile,
     role,
     mode,
@@ -91,7 +87,7 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       engagement: request.engagement,
     },
     meta: {
-      session_id: newSessionId(),
+      session_id: sessionId,
       persona: profile.persona,
       persona_version: profile.version,
       role: role.name,
@@ -107,7 +103,7 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       denials: [],
       flags: [],
       acknowledgements: [],
-      journal: journalFile(journalDir, startedAt),
+      journal: context.ledger.journalRef(sessionId, startedAt),
     },
   };
 }
