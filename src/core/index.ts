@@ -83,6 +83,8 @@ export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
+export type { RuntimeSettings } from './runtime-settings.js';
+export { runtimeSettingsSchema } from './runtime-settings.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export type { SubstrateSettings } from './substrate-settings.js';

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from './errors.js';
 import { readTextIfExists } from './files.js';
+import { runtimeSettingsSchema } from './runtime-settings.js';
 import { substrateSettingsSchema } from './substrate-settings.js';
 
 /**
@@ -84,6 +85,8 @@ export const settingsSchema = z
       .prefault({}),
     /** The persona runtime's substrates (see substrate-settings.ts). */
     substrates: substrateSettingsSchema.prefault({}),
+    /** The persona runtime: profile sources and the service (see runtime-settings.ts). */
+    runtime: runtimeSettingsSchema.prefault({}),
   })
   .passthrough();
 

@@ -48,6 +48,7 @@ export {
 } from './ledger/index.js';
 export type { Override } from './override.js';
 export { overrideProblems } from './override.js';
+export { parseTaskServers, withTaskServers } from './pipeline/resolve-profile.js';
 export type {
   Access,
   FailureCode,
@@ -74,14 +75,25 @@ export {
   ROLES,
   SURFACE_ENGAGEMENT,
 } from './policy.js';
-export type { Profile, ProfileRole, ServerConfig, SurfaceProfile } from './profile.js';
-export { loadProfile, parseProfile, profilePath } from './profile.js';
+export type {
+  Profile,
+  ProfileOptions,
+  ProfileRole,
+  PromptSource,
+  ServerConfig,
+  SurfaceProfile,
+} from './profile.js';
+export { parseProfile } from './profile.js';
+export type { ProfileListing } from './profile-load.js';
+export { listProfiles, loadProfile, profilePath } from './profile-load.js';
 export type { Provenance, ProvenanceCheck } from './provenance.js';
 export { checkProvenance } from './provenance.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 export { createRuntime, mapLimited } from './runtime.js';
 export type { SessionState } from './sessions.js';
 export { readContextFile } from './sessions.js';
+export type { PersonaRef, ProfileSource, ResolvedDocument } from './sources.js';
+export { findProfile, resolveDocument, sectionOf, splitPin } from './sources.js';
 export { journalStory } from './story.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';
@@ -127,5 +139,6 @@ export type {
   InvokeRequest,
   InvokeResult,
   Outcome,
+  TaskServer,
   TurnYielded,
 } from './types.js';

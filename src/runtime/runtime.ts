@@ -3,6 +3,7 @@ import type { HandoffRecord } from './handoffs.js';
 import { invoke, ledgerDir, ledgerRoot, type RuntimeContext } from './invoke.js';
 import type { JournalEntry, JournalQuery } from './journal.js';
 import { createFileLedger, type Ledger } from './ledger/index.js';
+import type { ProfileSource } from './sources.js';
 import type { Substrate } from './substrates/types.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
 
@@ -16,6 +17,8 @@ export interface RuntimeOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** The default substrate, or its spec; a request may name its own. */
   readonly substrate?: Substrate | string;
+  /** Where profiles and their documents resolve; default `runtime.sources` in the home's firstlight.yaml. */
+  readonly sources?: readonly ProfileSource[];
   /** The ledger; default the embedded one, files under `<project>/.firstlight/` (the home without a project). */
   readonly ledger?: Ledger;
   readonly log?: Logger;
@@ -49,6 +52,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
     ...(options.substrate ? { substrate: options.substrate } : {}),
+    ...(options.sources ? { sources: options.sources } : {}),
     log: options.log ?? createLogger('runtime'),
   };
   return {

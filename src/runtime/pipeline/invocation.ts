@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { type Logger, loadSettings, memoByFiles, type Settings } from '../../core/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Mode, RefusalReason } from '../policy.js';
 import type { Profile, ProfileRole, SurfaceProfile } from '../profile.js';
+import type { ProfileSource } from '../sources.js';
 import type { Substrate } from '../substrates/types.js';
 import type { Voice } from '../surfaces.js';
 import type { InvokeMeta, InvokeRequest, InvokeResult } from '../types.js';
@@ -23,6 +25,8 @@ export interface RuntimeContext {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly substrate?: Substrate | string;
+  /** Where profiles and their documents resolve; default `runtime.sources` in the home's firstlight.yaml. */
+  readonly sources?: readonly ProfileSource[];
   readonly log: Logger;
 }
 
@@ -51,6 +55,21 @@ export function settingsOf(home: string): Settings {
     settingsMemo.set(file, memo);
   }
   return memo();
+}
+
+/** The profile sources of a runtime: its own, else the settings' (directories made absolute). */
+export function sourcesOf(context: Pick<RuntimeContext, 'home' | 'sources'>): readonly ProfileSource[] {
+  if (context.sources) return context.sources;
+  return settingsOf(context.home).runtime.sources.map((source) => ({
+    ...(source.prefix ? { prefix: source.prefix } : {}),
+    dir: expandDir(source.dir, context.home),
+  }));
+}
+
+/** `~/x` under the user's home, a relative path under the firstlight home. */
+export function expandDir(dir: string, home: string): string {
+  if (dir === '~' || dir.startsWith('~/')) return join(homedir(), dir.slice(1));
+  return isAbsolute(dir) ? dir : resolve(home, dir);
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -51,6 +51,7 @@ export async function journalStart(
       voice: inv.voice,
       handoffs: meta.handoff_inputs.join(',') || undefined,
       tools: meta.tools.join(',') || undefined,
+      task_servers: Object.keys(inv.request.servers ?? {}).join(',') || undefined,
       sandbox: sandbox.journal,
     },
   });

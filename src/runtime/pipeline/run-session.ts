@@ -94,7 +94,7 @@ export async function runSession(
       mcpServers: Object.fromEntries(
         serverNames.map((name) => {
           const server = profile.servers[name]!;
-          return [name, { command: server.command, args: server.args, env: server.env }];
+          return [name, { command: server.command ?? '', args: server.args, env: server.env }];
         }),
       ),
       executeTool,
