@@ -48,6 +48,7 @@ export {
 } from './ledger/index.js';
 export type { Override } from './override.js';
 export { overrideProblems } from './override.js';
+export { sourcesOf } from './pipeline/invocation.js';
 export { parseTaskServers, withTaskServers } from './pipeline/resolve-profile.js';
 export type {
   Access,
@@ -95,6 +96,21 @@ export { readContextFile } from './sessions.js';
 export type { PersonaRef, ProfileSource, ResolvedDocument } from './sources.js';
 export { findProfile, resolveDocument, sectionOf, splitPin } from './sources.js';
 export { journalStory } from './story.js';
+export type {
+  BackpressurePolicy,
+  ChannelSpec,
+  ParticipantSpec,
+  SubscribeRequest,
+  SubscriptionEvent,
+  TeardownReason,
+} from './subscriptions/index.js';
+export {
+  BACKPRESSURE_POLICIES,
+  EventBuffer,
+  StreamLog,
+  Subscription,
+  TEARDOWN_REASONS,
+} from './subscriptions/index.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';
 export type { RealSubstrateKind, SubstrateContext } from './substrates/create.js';

@@ -4,6 +4,7 @@ import { invoke, ledgerDir, ledgerRoot, type RuntimeContext } from './invoke.js'
 import type { JournalEntry, JournalQuery } from './journal.js';
 import { createFileLedger, type Ledger } from './ledger/index.js';
 import type { ProfileSource } from './sources.js';
+import { openSubscription, type SubscribeRequest, type Subscription } from './subscriptions/index.js';
 import type { Substrate } from './substrates/types.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
 
@@ -32,6 +33,11 @@ export interface Runtime {
    * request order. Fan-in (one handoff from N outputs) is the caller's.
    */
   invokeMany(requests: readonly InvokeRequest[], options?: { concurrency?: number }): Promise<InvokeResult[]>;
+  /**
+   * Opens a subscribed session (events in, emissions out on its channels), or returns the
+   * refusal (journaled). `idleMs`: tear down after this long without an event (default 10 minutes).
+   */
+  subscribe(request: SubscribeRequest, options?: { idleMs?: number }): Promise<Subscription | InvokeResult>;
   /** The journal, as `firstlight journal` reads it. */
   journal(query?: JournalQuery): Promise<JournalEntry[]>;
   /** A stored handoff, unverified (for inspection and fan-in; a session's input is verified). */
@@ -61,6 +67,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     invoke: (request) => invoke(context, request),
     invokeMany: (requests, { concurrency = 4 } = {}) =>
       mapLimited(requests, concurrency, (request) => invoke(context, request)),
+    subscribe: (request, { idleMs = 600_000 } = {}) => openSubscription(context, request, { idleMs }),
     journal: (query) => ledger.readJournal(query),
     handoff: async (id) => (await ledger.getHandoff(id))?.record,
   };

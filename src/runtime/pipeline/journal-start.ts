@@ -15,6 +15,8 @@ export async function journalStart(
   admission: Admission,
   tools: LockedTools,
   sandbox: SessionSandbox,
+  /** More fields for the start row (a subscribed session's type, policy, channels). */
+  extra: Readonly<Record<string, string | undefined>> = {},
 ): Promise<HandoffRecord[]> {
   const { meta, role, mode, profile, baseFields } = inv;
   if (admission.prior) meta.session_id = admission.prior.id;
@@ -53,6 +55,7 @@ export async function journalStart(
       tools: meta.tools.join(',') || undefined,
       task_servers: Object.keys(inv.request.servers ?? {}).join(',') || undefined,
       sandbox: sandbox.journal,
+      ...extra,
     },
   });
   for (const ack of admission.acks) {
