@@ -40,6 +40,7 @@ export type {
 export {
   appendJournal,
   createFileLedger,
+  createMemoryLedger,
   handoffsDir,
   readHandoff,
   readJournal,

@@ -7,6 +7,7 @@
 export type { FileLedgerOptions } from './file-ledger.js';
 export { createFileLedger } from './file-ledger.js';
 export { appendJournal, journalFile, readJournal } from './journal-files.js';
+export { createMemoryLedger } from './memory-ledger.js';
 export { handoffsDir, readHandoff, readSession, readStoredHandoff, writeHandoff } from './record-files.js';
 export type {
   HandoffRow,
