@@ -1,14 +1,32 @@
 // Bundles the CLI after tsc. The hooks run on every tool call and every session start, and Node
 // spent more of their start-up resolving and compiling a few hundred small modules than running
-// them. Two esbuild builds, each with code splitting so every `await import()` stays lazy:
-// - dist/cli/main.js: the command line, its commands in dist/cli/chunks/;
-// - dist/cli/hook-entry.js: `firstlight hook`, its events in dist/cli/hook-chunks/. A build of
-//   its own: splitting one graph that holds the servers too put the search engine, the glob
-//   matcher and every tool's schema into the chunk SessionStart loads.
+// them.
+// - dist/cli/main.js: the command line, code splitting so every `await import()` stays lazy, its
+//   commands in dist/cli/chunks/;
+// - dist/cli/hook-entry.js: `firstlight hook`, which imports one bundle per event group
+//   (dist/cli/hook-bundles/: pre-tool-use, post-tool-use, session-start, capture), so what an
+//   event loads at start is one file: its handler and everything it imports statically. What an
+//   event needs only now and then (the settings parser, the glob compiler, the caution table's
+//   builder) is a dynamic import, and each such module is a bundle of its own in
+//   dist/cli/hook-bundles/lazy/, loaded when reached. Code splitting did not do this: a module
+//   both imported by the event and reachable from any dynamic import in the graph went into a
+//   shared chunk, so a tool call loaded 11 files (Node resolves, reads and links each). A module
+//   two bundles hold is in each (the lazy bundles hold their own copy of what they share).
 // main.js imports hook-entry.js at run time (external to the first build), so `firstlight hook`
 // and the installed hook commands (`… dist/cli/main.js hook EVENT`) take the small one.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { build } from 'esbuild';
+
+const BANNER = [
+  "import { createRequire as __flCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __flFileURLToPath } from 'node:url';",
+  'const require = __flCreateRequire(import.meta.url);',
+  'const __filename = __flFileURLToPath(import.meta.url);',
+  "const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, '');",
+].join('\n');
+
+const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
 
 const common = {
   bundle: true,
@@ -18,15 +36,7 @@ const common = {
   target: 'node20',
   // Bundled CommonJS dependencies call require() for Node's built-ins and read __filename
   // (write-file-atomic names its temp files from it); ESM has neither, so each file gets them.
-  banner: {
-    js: [
-      "import { createRequire as __flCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __flFileURLToPath } from 'node:url';",
-      'const require = __flCreateRequire(import.meta.url);',
-      'const __filename = __flFileURLToPath(import.meta.url);',
-      "const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, '');",
-    ].join('\n'),
-  },
+  banner: { js: BANNER },
   // jsonc-parser's `main` is a UMD build whose require('./impl/format') esbuild cannot follow;
   // its ES module build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -46,12 +56,74 @@ await build({
   // main.ts and commands/hook.ts import it; both land one directory apart as in src/cli/.
   // The BPE tokenizer's ranks (1.2 MB of JavaScript) load from node_modules only when a density
   // cap is counted: bundling them would copy them into dist for nothing.
-  external: ['./hook-entry.js', '../hook-entry.js', 'gpt-tokenizer', 'gpt-tokenizer/*'],
+  external: ['./hook-entry.js', '../hook-entry.js', './recall-entry.js', 'gpt-tokenizer', 'gpt-tokenizer/*'],
 });
 await build({
   ...common,
   entryPoints: { 'hook-entry': 'src/cli/hook-entry.ts' },
-  chunkNames: 'hook-chunks/[name]-[hash]',
+  splitting: false,
+  external: ['./hook-bundles/*'],
 });
-// tsc's maps of the two files the bundles replaced would map the bundles' lines wrongly.
-for (const name of ['main', 'hook-entry']) rmSync(`dist/cli/${name}.js.map`, { force: true });
+dropUnusedBanner('dist/cli/hook-entry.js');
+await buildHookBundles();
+// tsc's maps of the files the bundles replaced would map the bundles' lines wrongly.
+for (const name of ['main', 'hook-entry', 'recall-entry', ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`)])
+  rmSync(`dist/cli/${name}.js.map`, { force: true });
+
+/**
+ * The hook's bundles: one per event group, then one per module any of them imports
+ * dynamically (and so on, until no new module is reached). Each is a single file: its static
+ * imports inlined, each dynamic import pointed at the lazy bundle of that module.
+ */
+async function buildHookBundles() {
+  const lazy = new Map(); // absolute source path -> lazy bundle name
+  const built = new Set();
+  const toLazy = (prefix) => ({
+    name: 'hook-lazy-imports',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData?.lazy) return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { lazy: true },
+        });
+        if (found.errors.length > 0 || found.external) return undefined;
+        const name = relative(process.cwd(), found.path)
+          .replace(/^(src|node_modules)\//, '')
+          .replace(/\.[cm]?[jt]s$/, '')
+          .replace(/[^A-Za-z0-9_-]+/g, '-');
+        lazy.set(found.path, name);
+        return { path: `${prefix}${name}.js`, external: true };
+      });
+    },
+  });
+  const one = (entry, out, prefix) =>
+    build({
+      ...common,
+      splitting: false,
+      entryPoints: { [out]: entry },
+      plugins: [toLazy(prefix)],
+    }).then(() => dropUnusedBanner(`dist/cli/${out}.js`));
+  for (const name of HOOK_BUNDLES)
+    await one(`src/cli/hook-bundles/${name}.ts`, `hook-bundles/${name}`, './lazy/');
+  // `firstlight recall` (main.ts's other fast path) is built the same way: one file.
+  await one('src/cli/recall-entry.ts', 'recall-entry', './hook-bundles/lazy/');
+  for (let pending = [...lazy]; pending.length > 0; pending = [...lazy].filter(([p]) => !built.has(p))) {
+    for (const [path, name] of pending) {
+      built.add(path);
+      await one(path, `hook-bundles/lazy/${name}`, './');
+    }
+  }
+}
+
+/**
+ * The banner gives bundled CommonJS packages require() and __filename; a bundle that holds none
+ * leaves it out, and so does not load node:module and node:url for nothing.
+ */
+function dropUnusedBanner(file) {
+  const text = readFileSync(file, 'utf8');
+  const body = text.replace(BANNER, '');
+  if (!/require\(|__filename|__dirname/.test(body)) writeFileSync(file, body);
+}

@@ -83,6 +83,16 @@ export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
+export type { RedactionCounts, RedactionTotals, RedactionWriter, RedactorConfig } from './redact/index.js';
+export {
+  noteRedactions,
+  Redactor,
+  readRedactionTotals,
+  redactConfigOf,
+  redactedJson,
+  redactFor,
+  redactorFor,
+} from './redact/index.js';
 export type { RuntimeSettings } from './runtime-settings.js';
 export { runtimeSettingsSchema } from './runtime-settings.js';
 export type { LoadedSettings, Settings } from './settings.js';

@@ -43,13 +43,16 @@ export function sweepLeftovers(
     }
     for (const entry of entries) {
       if (SKIP.has(entry.name)) continue;
-      const path = join(dir, entry.name);
+      const directory = entry.isDirectory();
       const kind =
-        entry.isDirectory() && entry.name.endsWith('.lock')
+        directory && entry.name.endsWith('.lock')
           ? 'lock'
-          : entry.isFile() && TEMP.test(entry.name)
+          : !directory && TEMP.test(entry.name) && entry.isFile()
             ? 'temp'
             : undefined;
+      // Joined only for what is visited or removed: memory/ holds thousands of plain files.
+      if (!kind && !(directory && depth > 0)) continue;
+      const path = join(dir, entry.name);
       if (kind) {
         let ageMs: number;
         try {
@@ -66,7 +69,7 @@ export function sweepLeftovers(
         }
         continue;
       }
-      if (entry.isDirectory() && depth > 0) visit(path, depth - 1);
+      visit(path, depth - 1);
     }
   };
   for (const dir of dirs) visit(dir, options.depth ?? 4);

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { ConfigError } from './errors.js';
 import { readTextIfExists } from './files.js';
+import { redactConfigOf } from './redact/index.js';
 import { runtimeSettingsSchema } from './runtime-settings.js';
 import { substrateSettingsSchema } from './substrate-settings.js';
 
@@ -78,6 +79,8 @@ export const settingsSchema = z
       .object({
         /** Tool-name globs the PreToolUse gate guards (default: a list of high-blast-radius tools). */
         tools: z.array(z.string().min(1)).optional(),
+        /** More globs gated beside `tools` (or the default list): an MCP server's write tools, say. */
+        add: z.array(z.string().min(1)).optional(),
         /** How much of a transcript (newest part) the gate scans for the bootstrap proof. */
         max_transcript_mb: z.number().int().min(1).max(1024).default(32),
       })
@@ -87,6 +90,11 @@ export const settingsSchema = z
     substrates: substrateSettingsSchema.prefault({}),
     /** The persona runtime: profile sources and the service (see runtime-settings.ts). */
     runtime: runtimeSettingsSchema.prefault({}),
+    /**
+     * The redactor (`false`, or `enabled`, `patterns`, `allow`): checked by redactConfigOf, the
+     * same reader every writer's redactor uses, so its problems are reported below.
+     */
+    redact: z.unknown().optional(),
   })
   .passthrough();
 
@@ -148,6 +156,7 @@ export function loadSettings(file: string, options: { strict?: boolean } = {}): 
     }
   }
   settings ??= defaultSettings();
+  for (const problem of redactConfigOf(raw).problems) problems.push(`${file}: ${problem}`);
   const known = new Set(Object.keys(settingsSchema.shape));
   for (const key of Object.keys(raw as object)) {
     if (!known.has(key)) problems.push(`${file}: unknown key "${key}" is ignored`);

@@ -25,8 +25,9 @@ export type {
 } from './doctor.js';
 export { emitHookCrash, emitHookOutput } from './hook/emit.js';
 export { DEFAULT_GATED, DEFAULT_GATED_TOOLS, GATE_BYPASS_ENV, GATED_TOOLS_ENV } from './hook/gate-config.js';
+export { runHook } from './hook/run-any.js';
 export type { HookRunOptions } from './hook/run-hook.js';
-export { detectHost, runHook } from './hook/run-hook.js';
+export { detectHost } from './hook/run-hook.js';
 export { proveBootstrap } from './hook/transcript-scan.js';
 export type { HookEvent, HostId, Scope } from './ids.js';
 export { HOOK_EVENTS, HOST_IDS, isHookEvent, isHostId, SCOPES } from './ids.js';

@@ -38,6 +38,8 @@ export interface HookEntry {
   matcher?: string;
   /** In the host's own unit (`HostCaps.hookTimeoutUnit`): what the file's timeout field holds. */
   timeout: number;
+  /** The host runs it without waiting (Claude Code's `"async": true`): observation only. */
+  async?: true;
 }
 
 /** How a hooks file is shaped. */
@@ -144,6 +146,12 @@ export interface HostCaps {
    * an ask decision (Codex CLI refuses `permissionDecision: "ask"`).
    */
   toolHooks: { preContext: boolean; ask: boolean };
+  /**
+   * Events the host runs without waiting for the hook (Claude Code's `"async": true`): only
+   * observation, whose answer may reach the model a turn later. The gate, the cautions and
+   * SessionStart answer before the host goes on, so they are never here.
+   */
+  asyncEvents?: readonly HookEvent[];
   /** Scopes the host supports. */
   scopes: readonly Scope[];
   /** Scopes where an instruction surface has no file (Cursor User Rules): the action block prints the block to paste. */

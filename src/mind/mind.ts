@@ -10,10 +10,12 @@ import {
   silentLogger,
   sweepLeftovers,
 } from '../core/index.js';
+import { type ProjectIdentity, projectIdentity } from '../guidance/index.js';
 import { buildActiveContext } from './context.js';
 import { assembleContract, type MindContract } from './contract.js';
-import { catalogOf, type MemoryCatalog } from './memory/catalog.js';
-import type { MemoryOverview } from './memory/overview.js';
+import type { MemoryCatalog } from './memory/catalog.js';
+import { type MemoryOverview, overviewOf } from './memory/overview.js';
+import type { MemoryScope } from './memory/scope.js';
 import { MemoryStore } from './memory/store.js';
 import {
   readSurprises,
@@ -71,13 +73,24 @@ export interface MindOptions {
   sections?: PacketSections;
   /** The names of the server's tools, listed as `available_mind_tools` (none when omitted). */
   toolNames?: readonly string[];
-  /** Working directory for project-scoped state (taskspace); defaults to process.cwd() at the edge. */
+  /**
+   * Working directory for project-scoped state (taskspace) and memory (the project's own and the
+   * global memories); defaults to process.cwd() at the edge. Without it the mind sees global memories only.
+   */
   projectDir?: string;
+  /** The project's identity, when the caller already knows it (else found from projectDir on first use). */
+  project?: ProjectIdentity | null;
   /**
    * One-shot SessionStart: take memory's overview from the last scan while memory/'s mtime is
    * unchanged instead of stating every memory (see MemoryStore.overview). Servers leave it off.
    */
   quickMemoryOverview?: boolean;
+  /**
+   * Sweep what a crashed writer left (default true). The SessionStart hook passes false: the
+   * server the host starts beside it sweeps, and walking a home of 10,000 memories was a fifth
+   * of the hook's time.
+   */
+  sweepLeftovers?: boolean;
 }
 
 export interface BootstrapOptions {
@@ -115,6 +128,7 @@ export class Mind {
   /** When each keyed writeSoon last began (see writeSoon's `once`). */
   private readonly writtenAt = new Map<string, number>();
   private readonly quickOverview: boolean;
+  private projectMemo: { value: ProjectIdentity | null } | undefined;
   /** Said once, in the next packet: what the start swept after a crash. */
   private readonly startupNotices: string[] = [];
 
@@ -124,7 +138,9 @@ export class Mind {
     this.log = options.log ?? silentLogger;
     this.clock = options.clock ?? (() => new Date());
     this.projectDir = options.projectDir;
+    if (options.project !== undefined) this.projectMemo = { value: options.project };
     this.memory = new MemoryStore(this.paths.memory, {
+      scope: () => this.memoryScope(),
       cacheFile: join(this.paths.cache, 'memory-entries.json'),
       overviewFile: join(this.paths.cache, 'memory-overview.json'),
       manifestFile: join(this.paths.cache, 'memory-manifest.json'),
@@ -132,10 +148,13 @@ export class Mind {
     });
     this.ledger = new SessionLog(options.home, { onProblem: (message) => this.log.warn(message) });
     // What a process killed mid-write left (temp files, stale locks): swept and said once.
-    const swept = sweepLeftovers([
-      options.home,
-      ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : []),
-    ]);
+    const swept =
+      options.sweepLeftovers === false
+        ? []
+        : sweepLeftovers([
+            options.home,
+            ...(options.projectDir ? [join(options.projectDir, '.firstlight')] : []),
+          ]);
     if (swept.length > 0) {
       const notice = describeLeftovers(swept, options.home);
       this.log.warn(notice);
@@ -173,7 +192,27 @@ export class Mind {
   }
 
   catalog(): MemoryCatalog {
-    return catalogOf(this.memory.snapshot());
+    return overviewOf(this.memory.snapshot(), this.memoryScope()).catalog;
+  }
+
+  /**
+   * The project this mind works in (found from projectDir once: a `.firstlight/project.json`
+   * id, else the git root commit), or null outside any project. With `create`, a project
+   * without an id yet (no commit, no git) gets one written into `.firstlight/project.json`.
+   */
+  project(options: { create?: boolean } = {}): ProjectIdentity | null {
+    if (this.projectMemo && (this.projectMemo.value || !options.create)) return this.projectMemo.value;
+    const value = this.projectDir
+      ? projectIdentity(this.projectDir, { home: this.home, ...(options.create ? { create: true } : {}) })
+      : null;
+    this.projectMemo = { value };
+    return value;
+  }
+
+  /** What recall and the packet show: this project's memories and the global ones. */
+  memoryScope(): MemoryScope {
+    const project = this.project();
+    return project ? { id: project.id, name: project.name } : null;
   }
 
   /** The active context, recording the session start unless previewing. */

@@ -42,6 +42,19 @@ export const memoryCatalogSchema = z.looseObject({
   category_counts: z.record(z.string(), z.number().int()),
   tag_counts: z.record(z.string(), z.number().int()).optional(),
   skipped_count: z.number().int().optional(),
+  project: z
+    .looseObject({ id: z.string(), name: z.string(), count: z.number().int() })
+    .optional()
+    .describe(
+      'The project this session works in: its id, its name, and how many of the memories counted are its own (the rest are global). Absent outside a project.',
+    ),
+  other_projects_count: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Memories of other projects, left out of every count (recall(all_projects: true) searches them).',
+    ),
 });
 
 export const guidanceEntrySchema = z.looseObject({

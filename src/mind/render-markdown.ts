@@ -101,7 +101,15 @@ function catalogSection(packet: BootstrapPacket): string {
   const counts = Object.entries(m.category_counts)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  return `## Memory\n\n${m.total_count} memory files (${counts || 'none'}); index ${m.index_present ? 'present' : 'missing'}. Use recall(query) to search them.`;
+  const scope = m.project
+    ? ` of project ${m.project.name} (${m.project.count}) and global`
+    : m.other_projects_count
+      ? ' (global)'
+      : '';
+  const others = m.other_projects_count
+    ? ` ${m.other_projects_count} more belong to other projects (recall with all_projects to search them).`
+    : '';
+  return `## Memory\n\n${m.total_count} memory files${scope} (${counts || 'none'}); index ${m.index_present ? 'present' : 'missing'}. Use recall(query) to search them.${others}`;
 }
 
 function surprisesSection(packet: BootstrapPacket): string {

@@ -107,7 +107,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     name: 'list_memory_files',
     title: 'List memory files',
     description:
-      'Deliberate deeper access: every memory file with its name, type, description and tags (optionally only one type), plus files skipped as malformed. Prefer recall(query) to search.',
+      "Deliberate deeper access: every memory file of this project and the global ones (all_projects: true for every project's) with its name, type, description, tags and project, plus files skipped as malformed. Prefer recall(query) to search.",
     input: {
       type: z
         .string()
@@ -115,6 +115,10 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
         .max(40)
         .optional()
         .describe('Only memories of this type, e.g. feedback or custom:recipe.'),
+      all_projects: z
+        .boolean()
+        .optional()
+        .describe("Every project's memories, not only this project's and the global ones."),
     },
     output: {
       files: z.array(
@@ -124,13 +128,15 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
           type: z.string(),
           description: z.string(),
           tags: z.array(z.string()),
+          project: z.string().nullable(),
         }),
       ),
       skipped: z.array(z.object({ file: z.string(), problem: z.string() })),
+      other_projects: z.number().int(),
     },
     annotations: READ_ONLY,
-    handler: async ({ type }) => {
-      const listing = listMemories(mind.memory.snapshot());
+    handler: async ({ type, all_projects }) => {
+      const listing = listMemories(mind.memory.snapshot(), all_projects ? 'all' : mind.memoryScope());
       const wanted = type?.trim().toLowerCase();
       return wanted ? { ...listing, files: listing.files.filter((f) => f.type === wanted) } : listing;
     },

@@ -1,7 +1,16 @@
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import { byCodeUnit, isFirstlightError, readStateFile, withFileLock, writeStateFile } from '../core/index.js';
+import {
+  byCodeUnit,
+  isFirstlightError,
+  noteRedactions,
+  type RedactionCounts,
+  readStateFile,
+  redactorFor,
+  withFileLock,
+  writeStateFile,
+} from '../core/index.js';
 
 /** Anchors kept per record (the newest; only the newest five are injected). */
 export const MAX_STORED_ANCHORS = 50;
@@ -130,8 +139,17 @@ export async function captureSelfState(file: string, input: CaptureInput): Promi
     }
     const previous = current.status === 'ok' ? current.state : undefined;
     const at = input.now.toISOString();
-    const added = (input.anchors ?? []).map((a) => ({ text: a.text, trigger: a.trigger, captured_at: at }));
-    const tail = cutFront(input.streamTail, MAX_STORED_TAIL_CHARS);
+    // The agent's own words pass the home's redactor: a key it echoed, a <private> block it quoted.
+    const redactor = redactorFor(dirname(file));
+    const counts: RedactionCounts = {};
+    const added = (input.anchors ?? [])
+      .map((a) => ({
+        text: redactor.redact(a.text, counts).trim(),
+        trigger: redactor.redact(a.trigger, counts),
+        captured_at: at,
+      }))
+      .filter((a) => a.text !== '');
+    const tail = cutFront(redactor.redact(input.streamTail, counts), MAX_STORED_TAIL_CHARS);
     let written = false;
     let kept = false;
     const record = (before: CaptureRecord | undefined): CaptureRecord => {
@@ -153,7 +171,10 @@ export async function captureSelfState(file: string, input: CaptureInput): Promi
     const sessions = { ...(previous?.sessions ?? {}) };
     if (input.sessionId) sessions[input.sessionId] = record(sessions[input.sessionId]);
     const state: SelfState = { version: 1, ...record(previous), sessions: newestSessions(sessions) };
-    if (written) await writeStateFile(file, `${JSON.stringify(state, null, 2)}\n`);
+    if (written) {
+      await writeStateFile(file, `${JSON.stringify(state, null, 2)}\n`);
+      noteRedactions(dirname(file), 'capture', counts, input.now);
+    }
     return backup ? { state, written, kept, backup } : { state, written, kept };
   });
 }

@@ -62,6 +62,7 @@ export function createFirstlight(options: FirstlightOptions): Firstlight {
         store: mind.memory,
         recall: parts.recall(),
         clock: mind.clock,
+        scope: () => mind.memoryScope(),
       });
       return cognition;
     },

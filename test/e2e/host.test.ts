@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -368,7 +368,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
       const dist = join(REPO_ROOT, 'dist', 'cli');
       const inBundle = (f: string) =>
         [join(dist, 'main.js'), join(dist, 'hook-entry.js')].includes(f) ||
-        dirname(f) === join(dist, 'hook-chunks');
+        [join(dist, 'hook-bundles'), join(dist, 'hook-bundles', 'lazy')].includes(dirname(f));
       // The applies_to table is rebuilt once after memory/ changes (that run reads frontmatter and
       // may load the YAML parser); measured here is every call after it.
       loadedBy(
@@ -395,12 +395,25 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           gate.files.filter((f) => !inBundle(f)),
           fixture,
         ).toEqual([]);
-        // About 85 KB today: the CLI entry, the hook entry, the host's adapters and the gate, the
-        // matcher for compiled globs, and (about 15 KB) the applies_to caution table's reader and
-        // the record of a refused call. Not the glob compiler (picomatch: the default gate list
-        // and the table ship compiled), the prediction-error measure, yaml, zod, MiniSearch or
-        // the MCP SDK.
-        expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(100_000);
+        // Three files: the CLI entry, the hook entry and the pre-tool-use bundle (Node resolves,
+        // reads and links each, so the gate's chunks are not split out). About 90 KB today: the
+        // host's adapters and the gate, the matcher for compiled globs, SHA-256 (for the
+        // bootstrap record's name, without node:crypto), and the applies_to caution table's
+        // reader. Not the glob compiler (picomatch: the default gate list and the table ship
+        // compiled), the prediction-error measure, yaml, zod, MiniSearch or the MCP SDK.
+        // A denial (no-result) also records the refused call, through the event writer and the
+        // redactor (its pattern table), one lazy bundle more; an allowed call loads neither.
+        expect(
+          gate.files
+            .map((f) => relative(dist, f))
+            .filter((f) => !f.includes('events'))
+            .sort(),
+          fixture,
+        ).toEqual(['hook-bundles/pre-tool-use.js', 'hook-entry.js', 'main.js']);
+        expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(
+          fixture === 'no-result' ? 130_000 : 100_000,
+        );
+        if (fixture !== 'no-result') expect(gate.files.join('\n')).not.toMatch(/events/);
         const sources = gate.files.map((f) => readFileSync(f, 'utf8')).join('\n');
         expect(sources).not.toContain('// node_modules/picomatch/');
         expect(sources).not.toContain('// src/mind/observation/prediction-error.ts');
@@ -415,6 +428,11 @@ describe('firstlight hook stays light (it runs on every tool call and session st
       );
       expect(start.stdout).toContain('firstlight: session bootstrap');
       expect(start.files.filter((f) => !inBundle(f))).toEqual([]);
+      expect(start.files.map((f) => relative(dist, f)).sort()).toEqual([
+        'hook-bundles/session-start.js',
+        'hook-entry.js',
+        'main.js',
+      ]);
       // About 690 KB today, most of it yaml and zod (settings); one bundle with the servers
       // loaded 1.2 MB here (the search engine and every tool's schema).
       expect(start.bytes, start.files.join('\n')).toBeLessThanOrEqual(900_000);

@@ -29,8 +29,11 @@ export interface HostRecipe {
    * (approve or trust the project); returns the extra environment of a session.
    */
   configure(sandbox: Pick<Sandbox, 'home' | 'project'>, modelUrl: string): Record<string, string>;
-  /** The headless session command line (after the binary). */
-  sessionArgs(prompt: string): string[];
+  /**
+   * The headless session command line (after the binary). `allow`: tools the user lets run
+   * without asking, where the host asks by default (Claude Code's `--allowedTools`).
+   */
+  sessionArgs(prompt: string, allow?: string[]): string[];
   /** Directories under HOME where the host writes its transcripts. */
   transcriptDirs: string[];
   /** The host's version line. */
@@ -63,7 +66,7 @@ const claude: HostRecipe = {
   },
   // Only Bash is allowed by flag: that is the user's own choice for their shell. Whether
   // firstlight's read-only tools may run is left to what `firstlight install claude` wrote.
-  sessionArgs: (prompt) => [
+  sessionArgs: (prompt, allow = []) => [
     '-p',
     prompt,
     '--output-format',
@@ -71,6 +74,7 @@ const claude: HostRecipe = {
     '--verbose',
     '--allowedTools',
     'Bash',
+    ...allow,
   ],
   transcriptDirs: ['.claude/projects'],
   versionArgs: ['--version'],
@@ -116,10 +120,13 @@ const codex: HostRecipe = {
     writeFileSync(join(sandbox.home, '.codex', 'config.toml'), config);
     return { SCRIPTED_MODEL_KEY: 'scripted', CODEX_HOME: join(sandbox.home, '.codex') };
   },
-  sessionArgs: (prompt) => [
+  // `codex exec` refuses an MCP tool that needs approval ("approval policy is never"): a user who
+  // allows tools there allows them all, so only firstlight's gate stands before them.
+  sessionArgs: (prompt, allow = []) => [
     'exec',
     '--json',
     '--dangerously-bypass-hook-trust',
+    ...(allow.length > 0 ? ['--dangerously-bypass-approvals-and-sandbox'] : []),
     '--skip-git-repo-check',
     prompt,
   ],

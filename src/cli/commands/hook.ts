@@ -24,7 +24,7 @@ export function registerHook(program: Command): void {
         '                 observe(expected=...); a prediction error above 0.7 comes back as context',
         '  stop, pre-compact  capture resumption state from the transcript',
         '',
-        'Gated tools: gate.tools in firstlight.yaml, overridden by FIRSTLIGHT_GATED_TOOLS (comma-separated globs).',
+        'Gated tools: gate.tools in firstlight.yaml (gate.add: more beside the default list), overridden by FIRSTLIGHT_GATED_TOOLS (comma-separated globs).',
         'Bypass (environment only): FIRSTLIGHT_GATE_BYPASS=1.',
       ].join('\n'),
     )

@@ -1,9 +1,18 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { HomeOption } from '../io.js';
+import { registerMemoryTransfer } from './memory-transfer.js';
 
 interface JsonOption extends HomeOption {
   json?: boolean;
+}
+
+interface ListOptions extends JsonOption {
+  type?: string;
+  forgotten?: boolean;
+  project?: boolean;
+  global?: boolean;
+  allProjects?: boolean;
 }
 
 const HOME_HELP = 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)';
@@ -12,20 +21,26 @@ const HOME_HELP = 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)';
 export function registerMemory(program: Command): void {
   const memory = program
     .command('memory')
-    .description('see and manage memories: list, show, edit, forget, restore')
+    .description('see and manage memories: list, show, edit, forget, restore, export, import')
     .addHelpText(
       'after',
-      '\nExamples:\n  firstlight memory list --type feedback\n  firstlight memory show "Squash merges only"\n  EDITOR=nano firstlight memory edit user_alex\n  firstlight memory forget "Old cache decision"\n  firstlight memory restore "Old cache decision"',
+      '\nExamples:\n  firstlight memory list --type feedback\n  firstlight memory show "Squash merges only"\n  EDITOR=nano firstlight memory edit user_alex\n  firstlight memory forget "Old cache decision"\n  firstlight memory restore "Old cache decision"\n  firstlight memory export --out memories.jsonl\n  firstlight memory import ~/notes',
     );
+  registerMemoryTransfer(memory);
 
   memory
     .command('list')
-    .description('list memories: type, name, description, file (MEMORY.md itself is not listed)')
+    .description(
+      "list memories: type, name, description, file (MEMORY.md itself is not listed); this project's and the global ones",
+    )
     .option('--type <type>', 'only memories of this type (user, feedback, …, or custom:NAME)')
+    .option('--project', "only this project's memories (the project around the current directory)")
+    .option('--global', 'only global memories (those of no project)')
+    .option('--all-projects', "every project's memories, each with its project")
     .option('--forgotten', 'list forgotten memories (memory/.trash/) that `memory restore` can bring back')
     .option('--home <dir>', HOME_HELP)
     .option('--json', 'print JSON')
-    .action(async (options: JsonOption & { type?: string; forgotten?: boolean }) => {
+    .action(async (options: ListOptions) => {
       const { print } = await import('../io.js');
       const mind = await import('../../mind/index.js');
       const home = await homeOf(options);
@@ -40,23 +55,52 @@ export function registerMemory(program: Command): void {
         );
         return;
       }
-      const store = new mind.MemoryStore(join(home, 'memory'), {
-        cacheFile: join(home, 'cache', 'memory-entries.json'),
-      });
-      const listing = mind.listMemories(store.snapshot());
-      const all = listing.files.filter((f) => f.type !== 'index');
+      const m = new mind.Mind({ home, projectDir: process.cwd() });
+      const project = m.project();
+      const scope = options.allProjects ? 'all' : m.memoryScope();
+      const listing = mind.listMemories(m.memory.snapshot(), scope);
+      m.close();
+      const only = (f: { project: string | null }) =>
+        options.global
+          ? f.project === null
+          : options.project
+            ? f.project !== null && f.project === project?.id
+            : true;
+      const all = listing.files.filter((f) => f.type !== 'index' && only(f));
       const type = options.type === undefined ? undefined : typeFilter(options.type, all, mind.normalizeType);
       const files = type === undefined ? all : all.filter((f) => f.type === type);
       const otherTypes: Record<string, number> = {};
       for (const f of all) if (!mind.isValidType(f.type)) otherTypes[f.type] = (otherTypes[f.type] ?? 0) + 1;
-      const result = { memories: files, skipped: listing.skipped, other_types: otherTypes };
+      const result = {
+        memories: files,
+        skipped: listing.skipped,
+        other_types: otherTypes,
+        project: project ? { id: project.id, name: project.name, root: project.root } : null,
+        other_projects: listing.other_projects,
+      };
       print(options.json, result, () => {
         const lines = files.map(
-          (f) => `${f.type.padEnd(15)} ${f.name}${f.description ? ` — ${f.description}` : ''}  (${f.file})`,
+          (f) =>
+            `${f.type.padEnd(15)} ${f.name}${f.description ? ` — ${f.description}` : ''}  (${f.file}${f.project ? `, ${f.project === project?.id ? 'this project' : `project ${f.project}`}` : ''})`,
         );
+        const which = options.allProjects
+          ? 'in every project'
+          : options.global
+            ? 'global'
+            : options.project
+              ? `of project ${project?.name ?? '(none here)'}`
+              : project
+                ? `of project ${project.name} and global`
+                : 'global (no project here)';
         lines.push(
-          `${files.length} memor${files.length === 1 ? 'y' : 'ies'}${type ? ` of type ${type}` : ''}`,
+          `${files.length} memor${files.length === 1 ? 'y' : 'ies'} ${which}${type ? ` of type ${type}` : ''}`,
         );
+        if (!options.allProjects && listing.other_projects > 0)
+          lines.push(`${listing.other_projects} more in other projects (--all-projects to list them)`);
+        if (options.project && !project)
+          lines.push(
+            'no project here: a directory with .firstlight/ or a git repository with a commit is one',
+          );
         const others = Object.entries(otherTypes);
         if (others.length > 0) {
           lines.push(

@@ -10,6 +10,7 @@ interface RememberOptions extends HomeOption {
   onMatch?: string;
   repeat?: boolean;
   replace?: boolean;
+  global?: boolean;
   json?: boolean;
 }
 
@@ -23,7 +24,7 @@ export function registerRemember(program: Command): void {
       '--type <type>',
       'memory type: user, feedback, caution, project, reference, note, session, session_digest, or custom:NAME',
     )
-    .option('--name <name>', 'title (default: the first line of the content)')
+    .option('--name <name>', 'a short title (default: a few words from the first line of the content)')
     .option('--description <text>', 'one-line hook (default: the first sentence)')
     .option('--tag <tag>', 'a tag (repeatable)', collect, [])
     .option(
@@ -38,15 +39,19 @@ export function registerRemember(program: Command): void {
     )
     .option('--repeat', 'warn at every matching call, not once per session')
     .option('--replace', 'overwrite an existing memory of the same name')
+    .option(
+      '--global',
+      'for every project (default inside a project: this project only, except --type user, which is global)',
+    )
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nExample:\n  echo "Alex prefers PRs under 300 lines." | firstlight remember --type user --name "Alex PR size" --tag portal',
+      '\nExample:\n  echo "Alex prefers PRs under 300 lines." | firstlight remember --type user --name "Alex PR size" --tag portal\n\nInside a project (a directory with .firstlight/ or a git repository) the memory belongs to it:\nrecall in other projects leaves it out. Secrets and <private>…</private> blocks are redacted\nbefore writing. Similar existing memories are listed, never merged.',
     )
     .action(async (options: RememberOptions) => {
       const { UserError } = await import('../../core/index.js');
-      const { remember } = await import('../../mind/index.js');
+      const { createMind, openRecallIndex, rememberIn } = await import('../../mind/index.js');
       const content = await readStdin();
       if (content.trim() === '') {
         throw new UserError('no content on stdin', {
@@ -55,22 +60,45 @@ export function registerRemember(program: Command): void {
         });
       }
       const home = existingHome(options);
-      const result = await remember(home, {
-        content,
-        type: options.type,
-        name: options.name,
-        description: options.description,
-        tags: options.tag,
-        applies_to: options.appliesTo,
-        ...(options.onMatch ? { on_match: options.onMatch as 'warn' | 'ask' | 'deny' } : {}),
-        ...(options.repeat ? { repeat: true } : {}),
-        replace: options.replace ?? false,
-      });
-      print(
-        options.json,
-        result,
-        () =>
-          `firstlight: ${result.replaced ? 'replaced' : 'remembered'} "${result.name}" (${result.type}) in memory/${result.file}`,
+      const mind = createMind({ home, projectDir: process.cwd() });
+      let index: ReturnType<typeof openRecallIndex> | undefined;
+      const recall = () => {
+        index ??= openRecallIndex(mind);
+        return index;
+      };
+      const result = await rememberIn(
+        { mind, recall },
+        {
+          content,
+          type: options.type,
+          name: options.name,
+          description: options.description,
+          tags: options.tag,
+          applies_to: options.appliesTo,
+          ...(options.onMatch ? { on_match: options.onMatch as 'warn' | 'ask' | 'deny' } : {}),
+          ...(options.repeat ? { repeat: true } : {}),
+          replace: options.replace ?? false,
+          ...(options.global ? { scope: 'global' as const } : {}),
+        },
       );
+      print(options.json, result, () => {
+        const lines = [
+          `firstlight: ${result.replaced ? 'replaced' : 'remembered'} "${result.name}" (${result.type}${result.project ? `, project ${result.project.name}` : ', global'}) in memory/${result.file}`,
+        ];
+        if (result.redacted) {
+          const kinds = Object.entries(result.redacted).map(([kind, n]) => `${kind} ${n}`);
+          lines.push(`  redacted before writing: ${kinds.join(', ')}`);
+        }
+        if (result.similar.length > 0) {
+          lines.push(
+            '  similar memories (nothing merged; `firstlight memory show NAME`, then forget or --replace):',
+          );
+          for (const s of result.similar)
+            lines.push(`    ${s.score.toFixed(2)}  ${s.name}  (memory/${s.file})`);
+        }
+        return lines.join('\n');
+      });
+      index?.close();
+      mind.close();
     });
 }

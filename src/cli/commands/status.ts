@@ -29,7 +29,7 @@ export function registerStatus(program: Command): void {
       '\nIt records no session and changes nothing in the mind (only derived caches under cache/ may be\nrefreshed). `firstlight doctor` checks each host in depth.',
     )
     .action(async (options: StatusOptions) => {
-      const { requireHome, resolveHome } = await import('../../core/index.js');
+      const { readRedactionTotals, requireHome, resolveHome } = await import('../../core/index.js');
       const { print } = await import('../io.js');
       const { projectDir } = await import('../project.js');
       const mind = await import('../../mind/index.js');
@@ -82,6 +82,7 @@ export function registerStatus(program: Command): void {
             }
           : null,
         sessions_recorded: history.sessions.length,
+        redactions: readRedactionTotals(home),
         project,
         installed: installs,
       };
@@ -98,6 +99,17 @@ export function registerStatus(program: Command): void {
         if (others.length > 0) lines.push(`           types outside the list: ${others.join(', ')}`);
         lines.push(
           `sessions   ${status.last_session ? `last ${status.last_session.human} (${status.last_session.at})` : 'none recorded yet'}; ${status.sessions_recorded} recorded`,
+        );
+        const r = status.redactions;
+        lines.push(
+          r.total === 0
+            ? 'redacted   nothing yet (secrets and <private> blocks are taken out before anything is written)'
+            : `redacted   ${r.total} since ${r.since}: ${Object.entries(r.by_kind)
+                .sort((a, b) => b[1] - a[1])
+                .map(([k, n]) => `${k} ${n}`)
+                .join(', ')} (by writer: ${Object.entries(r.by_writer)
+                .map(([k, n]) => `${k} ${n}`)
+                .join(', ')})`,
         );
         if (installs.length === 0)
           lines.push(`hosts      none installed for ${project} (run: firstlight install HOST)`);

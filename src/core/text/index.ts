@@ -1,9 +1,11 @@
 /**
  * @module core/text — English text analysis shared by memory recall, cognition's
  * prediction error and resumption's feel check: word tokens, stop words, the Porter stemmer;
- * and the one string order used wherever output is sorted.
+ * the one string order used wherever output is sorted; and SHA-256 of a string without
+ * node:crypto (for the hooks, which hash on every tool call).
  */
 
 export { contentTerms, normalizeTerm, STOP_WORDS, tokenize, tokensWithOffsets } from './analysis.js';
+export { sha256Hex } from './hash.js';
 export { byCodeUnit } from './order.js';
 export { stem } from './stemmer.js';

@@ -34,6 +34,7 @@ export function hookEntries(host: HostId | undefined, caps: HostCaps, ctx: Insta
       argv: ctx.hookArgv(event, host),
       ...(matcher === undefined ? {} : { matcher }),
       timeout: HOOK_TIMEOUT_SEC[event] * scale,
+      ...(caps.asyncEvents?.includes(event) ? { async: true as const } : {}),
     });
   }
   return entries;

@@ -1,6 +1,7 @@
 /**
  * Which tools the gate guards. `FIRSTLIGHT_GATED_TOOLS` (comma-separated globs) overrides
- * `gate.tools` in firstlight.yaml, which overrides the default list below.
+ * `gate.tools` in firstlight.yaml, which overrides the default list below; `gate.add` in
+ * firstlight.yaml gates more beside whichever list is in force.
  *
  * The gate runs on every tool call, so the YAML parser and the settings schema load only when
  * the file has the word `gate` anywhere; the real parse (loadSettings) then decides. Parsing every
@@ -45,6 +46,27 @@ export const DEFAULT_GATED: readonly CompiledToolGlob[] = [
   { glob: 'insert_edit_into_file', source: '^(?:^(?:insert_edit_into_file)$)$' },
   { glob: 'edit_notebook_file', source: '^(?:^(?:edit_notebook_file)$)$' },
   { glob: 'Delete', source: '^(?:^(?:Delete)$)$' },
+  // The REPL harness (`firstlight install --with-repl`, MCP server `firstlight-repl`): its tools
+  // that run code. Each host spells them its own way (seen in the real hosts' PreToolUse
+  // payloads unless noted): Claude Code `mcp__firstlight-repl__execute`, Codex
+  // `mcp__firstlight_repl__execute` (it turns `-` into `_`), Gemini CLI
+  // `mcp_firstlight-repl_execute`, VS Code `mcp_firstlight-re_execute` (its `mcp_` prefix keeps
+  // 13 characters of the server's key or title, plus a digit on a clash: vscode mcpServer.ts).
+  {
+    glob: 'mcp_{,_}firstlight[-_]re*_{execute,install_capability,restore_state}',
+    source: '^(?:mcp_(|_)firstlight[-_]re.*?_(execute|install_capability|restore_state))$',
+  },
+  // Copilot CLI's `<server>-<tool>` (its hooks reference).
+  {
+    glob: 'firstlight-repl-{execute,install_capability,restore_state}',
+    source: '^(?:firstlight-repl-(execute|install_capability|restore_state))$',
+  },
+  // Cursor names an MCP tool `MCP:<tool>` in preToolUse (no server: any server's `execute` is
+  // gated there) and `MCP:<server>:<tool>` in beforeMCPExecution.
+  {
+    glob: 'MCP:{firstlight-repl:,}{execute,install_capability,restore_state}',
+    source: '^(?:MCP:(firstlight-repl:|)(execute|install_capability|restore_state))$',
+  },
   // One glob for every host's MCP naming: `mcp__<server>__<tool>` (Claude Code, Codex) is also
   // `mcp_` + `_<server>_` + `_<tool>`, so Gemini CLI's `mcp_<server>_<tool>` pattern covers it.
   {
@@ -65,10 +87,22 @@ export const GATED_TOOLS_ENV = 'FIRSTLIGHT_GATED_TOOLS';
 /** Any key `gate` contains this word (YAML escapes in a quoted key aside). */
 const MENTIONS_GATE = /\bgate\b/;
 
+/** Where a gating glob comes from, as a deny message names it. */
+export type GateRuleOrigin = 'default' | 'gate.tools' | 'gate.add' | 'env';
+
+/** The glob that gates a tool and where it was set. */
+export interface GateRule {
+  glob: string;
+  from: GateRuleOrigin;
+}
+
 export interface GateConfig {
+  /** The globs in force, `gate.add`'s after the list they extend. */
   tools: readonly string[];
   /** `tools` compiled (a glob that does not compile is left out: it matches nothing). */
   compiled: readonly CompiledToolGlob[];
+  /** Where each glob of `tools` was set (the first place that names it). */
+  origins: ReadonlyMap<string, GateRuleOrigin>;
   maxTranscriptBytes: number;
   source: 'env' | 'settings' | 'default';
   problems: string[];
@@ -84,6 +118,7 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
   }
   let tools: readonly string[] = DEFAULT_GATED_TOOLS;
   let source: GateConfig['source'] = 'default';
+  let added: readonly string[] = [];
   let maxMb = DEFAULT_MAX_TRANSCRIPT_MB;
   const problems: string[] = [];
   if (MENTIONS_GATE.test(text)) {
@@ -95,6 +130,7 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
       tools = gate.tools;
       source = 'settings';
     }
+    added = gate.add ?? [];
     maxMb = gate.max_transcript_mb;
   }
   const fromEnv = env[GATED_TOOLS_ENV];
@@ -105,10 +141,27 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
       .filter((t) => t.length > 0);
     source = 'env';
   }
+  const origin: GateRuleOrigin = source === 'env' ? 'env' : source === 'settings' ? 'gate.tools' : 'default';
+  const origins = new Map<string, GateRuleOrigin>(tools.map((t) => [t, origin]));
+  for (const t of added) if (!origins.has(t)) origins.set(t, 'gate.add');
+  const all = [...origins.keys()];
   // The user's own globs load the compiler; the default list ships compiled.
   const compiled =
-    tools === DEFAULT_GATED_TOOLS ? DEFAULT_GATED : (await loadGlobCompiler()).compileToolGlobs(tools);
-  return { tools, compiled, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
+    tools === DEFAULT_GATED_TOOLS && added.length === 0
+      ? DEFAULT_GATED
+      : (await loadGlobCompiler()).compileToolGlobs(all);
+  return { tools: all, compiled, origins, maxTranscriptBytes: maxMb * 1024 * 1024, source, problems };
+}
+
+/** A gating rule as a deny message names it: the glob and where it was set. */
+export function describeRule(rule: GateRule): string {
+  const where = {
+    default: 'default rule',
+    'gate.tools': 'rule from gate.tools in firstlight.yaml',
+    'gate.add': 'rule from gate.add in firstlight.yaml',
+    env: `rule from ${GATED_TOOLS_ENV}`,
+  }[rule.from];
+  return `${where} ${JSON.stringify(rule.glob)}`;
 }
 
 /**
@@ -121,17 +174,18 @@ export function isOwnTool(input: HookInput, tool: string): boolean {
 }
 
 /**
- * The glob that gates `tool`, or null when it runs without proof: one of our own tools, a tool
+ * The rule that gates `tool`, or null when it runs without proof: one of our own tools, a tool
  * no glob names, or the environment's bypass. Every gate (transcript or record) asks this first.
  */
 export function gatedBy(
   input: HookInput,
   tool: string,
   deps: { config: GateConfig; env: NodeJS.ProcessEnv },
-): string | null {
+): GateRule | null {
   if (isOwnTool(input, tool)) return null;
   const glob = matchCompiledToolGlob(tool, deps.config.compiled);
   if (!glob) return null;
   const bypass = deps.env[GATE_BYPASS_ENV];
-  return bypass === '1' || bypass === 'true' ? null : glob;
+  if (bypass === '1' || bypass === 'true') return null;
+  return { glob, from: deps.config.origins.get(glob) ?? 'default' };
 }

@@ -1,5 +1,6 @@
 import type { HookInput, HookResult } from '../types.js';
-import type { CaptureDeps } from './capture.js';
+import { type CaptureDeps, captureResumption } from './capture.js';
+import { countCompaction } from './ledger.js';
 
 /**
  * PreCompact: count the compaction about to happen (so the SessionStart `compact` that follows
@@ -8,13 +9,11 @@ import type { CaptureDeps } from './capture.js';
  */
 export async function preCompact(input: HookInput, deps: CaptureDeps): Promise<HookResult> {
   if (input.sessionId) {
-    const { countCompaction } = await import('./ledger.js');
     try {
       await countCompaction(deps.home, input.sessionId);
     } catch {
       // A lost count only means the next compact may not re-inject; the capture still runs.
     }
   }
-  const { captureResumption } = await import('./capture.js');
   return captureResumption(input, deps);
 }

@@ -1,8 +1,8 @@
 import { readBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import type { TranscriptFormat } from '../../resume/transcripts/index.js';
 import type { HookInput, HookResult } from '../types.js';
-import { GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
-import { SERVER_NAME } from './own-tools.js';
+import { callFirst } from './call-first.js';
+import { describeRule, GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
 import { proveBootstrap } from './transcript-scan.js';
 
 export interface GateDeps {
@@ -16,10 +16,6 @@ export interface GateDeps {
   home?: string;
 }
 
-/** What the agent must do, with the tool named as this host shows it to the model. */
-export const callFirst = (toolPrefix: string): string =>
-  `Call bootstrap_session() on the ${SERVER_NAME} MCP server first (${toolPrefix}bootstrap_session); retry this tool once it returns mind_contract_available: true.`;
-
 /**
  * PreToolUse: a gated tool runs only when the transcript holds a successful bootstrap_session
  * result, or firstlight's own record (record-gate.ts) holds one for this session id. Fails
@@ -30,14 +26,15 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   const tool = input.toolName;
   const CALL_FIRST = callFirst(deps.toolPrefix);
   if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
-  const glob = gatedBy(input, tool, deps);
-  if (!glob) return { kind: 'allow' };
+  const rule = gatedBy(input, tool, deps);
+  if (!rule) return { kind: 'allow' };
+  const gated = `${tool} is gated (${describeRule(rule)})`;
   if (deps.home && input.sessionId && readBootstrapRecord(deps.home, input.sessionId))
     return { kind: 'allow' };
   if (!input.transcriptPath) {
     return {
       kind: 'deny',
-      reason: `firstlight gate: ${tool} is gated (${glob}) and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
+      reason: `firstlight gate: ${gated} and this host sent no transcript to prove bootstrap_session ran. ${CALL_FIRST} If this host never sends one, set ${GATE_BYPASS_ENV}=1 in its environment.`,
     };
   }
   const proof = proveBootstrap(
@@ -49,6 +46,6 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
   if (proof.ok) return { kind: 'allow' };
   return {
     kind: 'deny',
-    reason: `firstlight gate: ${tool} is gated (${glob}): ${proof.reason}. ${CALL_FIRST}`,
+    reason: `firstlight gate: ${gated}: ${proof.reason}. ${CALL_FIRST}`,
   };
 }

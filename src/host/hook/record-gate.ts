@@ -6,7 +6,7 @@
  */
 import { readBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import type { HookInput, HookResult, RecordGate } from '../types.js';
-import { GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
+import { describeRule, GATE_BYPASS_ENV, type GateConfig, gatedBy } from './gate-config.js';
 import { SERVER_NAME } from './own-tools.js';
 
 export interface RecordGateDeps {
@@ -39,19 +39,20 @@ export function recordGate(input: HookInput, deps: RecordGateDeps): HookResult {
     const call = input.sessionId ? ` ${callFor(input.sessionId, deps.toolPrefix)}` : '';
     return { kind: 'deny', reason: `firstlight gate: the hook input names no tool.${call}` };
   }
-  const glob = gatedBy(input, tool, deps);
-  if (!glob) return { kind: 'allow' };
+  const rule = gatedBy(input, tool, deps);
+  if (!rule) return { kind: 'allow' };
+  const gated = `${tool} is gated (${describeRule(rule)})`;
   const id = input.sessionId;
   if (!id) {
     return {
       kind: 'deny',
-      reason: `firstlight gate: ${tool} is gated (${glob}) and this hook input carries no session id (${deps.gate.idField}), so firstlight cannot look up a bootstrap_session for it. Call bootstrap_session() on the ${SERVER_NAME} MCP server, and if this host never sends ${deps.gate.idField}, set ${GATE_BYPASS_ENV}=1 in its environment.`,
+      reason: `firstlight gate: ${gated} and this hook input carries no session id (${deps.gate.idField}), so firstlight cannot look up a bootstrap_session for it. Call bootstrap_session() on the ${SERVER_NAME} MCP server, and if this host never sends ${deps.gate.idField}, set ${GATE_BYPASS_ENV}=1 in its environment.`,
     };
   }
   const proof = proveByRecord(deps.home, id);
   if (proof.ok) return { kind: 'allow' };
   return {
     kind: 'deny',
-    reason: `firstlight gate: ${tool} is gated (${glob}): ${proof.reason}. ${callFor(id, deps.toolPrefix)}`,
+    reason: `firstlight gate: ${gated}: ${proof.reason}. ${callFor(id, deps.toolPrefix)}`,
   };
 }

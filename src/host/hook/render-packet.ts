@@ -1,3 +1,4 @@
+import { redactFor } from '../../core/index.js';
 import { createMind, renderPacketMarkdown } from '../../mind/index.js';
 
 export interface RenderSessionPacketInput {
@@ -16,6 +17,7 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     projectDir: input.projectDir,
     clock: input.clock,
     quickMemoryOverview: true,
+    sweepLeftovers: false,
   });
   try {
     const packet = await mind.bootstrap({
@@ -26,8 +28,9 @@ export async function renderSessionPacket(input: RenderSessionPacketInput): Prom
     if (!input.resume) packet.resumption = null;
     const maxChars = mind.settings().settings.packet.markdown_max_chars;
     // Resumption first: renderPacketMarkdown renders it in the resume part's shape, aged against
-    // the packet's own clock.
-    return renderPacketMarkdown(packet, { maxChars });
+    // the packet's own clock. The text goes to the model: it passes the redactor like every write
+    // (a memory or an anchor written before redaction existed, or edited by hand, may hold a key).
+    return redactFor(input.home, 'session-start', renderPacketMarkdown(packet, { maxChars }), input.clock());
   } finally {
     mind.close();
   }

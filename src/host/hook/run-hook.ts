@@ -1,15 +1,14 @@
 /**
  * The hook pipeline: parse stdin, pick the adapter (the payload's shape wins over `--host`:
  * Copilot CLI and VS Code also run the hooks in .claude/settings.json), normalise, run the
- * handler, format. Returns the output; emit.ts writes it.
+ * event's handler (handlers.ts), format. Returns the output; emit.ts writes it.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapterFor } from '../adapters/index.js';
 import { HOOK_EVENTS, type HookEvent, type HostId, isHookEvent, isHostId } from '../ids.js';
 import type { HookInput, HookOutput, HookResult, HostAdapter } from '../types.js';
-import { loadGateConfig } from './gate-config.js';
-import { callFirst, preToolUse } from './pre-tool-use.js';
+import { callFirst } from './call-first.js';
 
 export interface HookRunOptions {
   event: string;
@@ -53,9 +52,28 @@ export function detectHost(
   return hinted === 'copilot' && snake ? 'vscode' : hinted;
 }
 
-export async function runHook(options: HookRunOptions): Promise<HookOutput> {
+/**
+ * What runs for one event: the adapter that read the payload, the normalised input, the run's
+ * options, and whether the home exists (without one, nothing is created: the session goes on
+ * without a packet or capture, and only the gate keeps gating, saying how to fix it).
+ */
+export type EventHandler = (
+  adapter: HostAdapter,
+  input: HookInput,
+  options: HookRunOptions,
+  home: { exists: boolean },
+) => Promise<HookResult>;
+
+export type EventHandlers = Partial<Record<HookEvent, EventHandler>>;
+
+/**
+ * The hook pipeline with the given handlers: the hook's per-event bundles pass only their own
+ * event's handler, so a tool call loads the gate and not the packet renderer.
+ */
+export async function runHookWith(options: HookRunOptions, handlers: EventHandlers): Promise<HookOutput> {
   const hinted: HostId = options.host && isHostId(options.host) ? options.host : 'claude';
-  if (!isHookEvent(options.event)) {
+  const handler = isHookEvent(options.event) ? handlers[options.event] : undefined;
+  if (!isHookEvent(options.event) || !handler) {
     // A mistyped command is bad usage (exit 2): a silent exit 0 would leave a hook that never runs.
     return {
       stdout: '',
@@ -76,7 +94,12 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
   const adapter = adapterFor(detectHost(raw, hinted, options.env));
   const input = adapter.normalizeHookInput(event, raw);
   try {
-    return adapter.formatHookOutput(event, await handle(adapter, input, options));
+    const exists = homeExists(options.home);
+    if (!exists && event !== 'pre-tool-use') {
+      const fix = `no firstlight home at ${options.home}: run firstlight init --home ${options.home}`;
+      return adapter.formatHookOutput(event, { kind: 'none', note: `firstlight hook ${event}: ${fix}` });
+    }
+    return adapter.formatHookOutput(event, await handler(adapter, input, options, { exists }));
   } catch (error) {
     return failed(adapter, event, (error as Error).message);
   }
@@ -85,145 +108,6 @@ export async function runHook(options: HookRunOptions): Promise<HookOutput> {
 /** A home has a persona, memories or settings (core's isHome, inlined: the gate stays light). */
 function homeExists(home: string): boolean {
   return ['persona', 'memory', 'firstlight.yaml'].some((entry) => existsSync(join(home, entry)));
-}
-
-async function handle(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
-  if (homeExists(options.home)) return handleIn(adapter, input, options);
-  // No home: nothing is created. The session goes on without a packet or capture (fail open);
-  // the gate keeps gating (no bootstrap can succeed without a mind) and says how to fix it.
-  const fix = `no firstlight home at ${options.home}: run firstlight init --home ${options.home}`;
-  if (input.event !== 'pre-tool-use') return { kind: 'none', note: `firstlight hook ${input.event}: ${fix}` };
-  // Only the gate: cautions and the event store live in the home, which is not there.
-  const result = await gate(adapter, input, options);
-  return result.kind === 'deny' ? { kind: 'deny', reason: `${result.reason} (${fix})` } : result;
-}
-
-async function handleIn(
-  adapter: HostAdapter,
-  input: HookInput,
-  options: HookRunOptions,
-): Promise<HookResult> {
-  const clock = options.clock ?? (() => new Date());
-  // Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none to the
-  // gate) are read as Claude Code's, whose hooks they imitate.
-  const transcript = 'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
-  switch (input.event) {
-    case 'pre-tool-use': {
-      const verdict = await gate(adapter, input, options);
-      if (verdict.kind === 'deny') return recordDenial(input, verdict, options.home, clock());
-      // Cautions fail open: the gate has already decided what must be proven.
-      try {
-        const { toolCautions } = await import('./tool-cautions.js');
-        const cautions = await toolCautions(input, {
-          home: options.home,
-          now: clock(),
-          caps: adapter.caps.toolHooks,
-          when: 'pre',
-        });
-        if (cautions.deny)
-          return recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock());
-        if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
-        if (cautions.context) return { kind: 'context', text: cautions.context };
-      } catch (error) {
-        return {
-          kind: 'none',
-          note: `firstlight hook pre-tool-use: cautions skipped (${(error as Error).message})`,
-        };
-      }
-      return verdict;
-    }
-    case 'post-tool-use':
-    case 'post-tool-failure': {
-      const { postToolUse } = await import('./post-tool-use.js');
-      return postToolUse(input, { home: options.home, clock, caps: adapter.caps.toolHooks });
-    }
-    case 'session-start': {
-      const { sessionStart } = await import('./session-start.js');
-      return sessionStart(input, { home: options.home, projectDir: input.cwd ?? options.cwd, clock });
-    }
-    case 'stop': {
-      const { captureResumption } = await import('./capture.js');
-      const captured = await captureResumption(input, { home: options.home, clock, transcript });
-      // The session's high-surprise observations no reflect has cited: candidates for the next
-      // packet. Never blocks the stop.
-      if (input.sessionId) {
-        try {
-          const { offerSurprises } = await import('../../mind/observation/index.js');
-          await offerSurprises(options.home, input.sessionId, clock());
-        } catch (error) {
-          return {
-            kind: 'none',
-            note: `firstlight hook stop: surprises not offered (${(error as Error).message})`,
-          };
-        }
-      }
-      return captured;
-    }
-    case 'pre-compact': {
-      // Gemini CLI asks before every turn and compacts only past its threshold; its AfterAgent
-      // (our stop) has already captured the turn, so an automatic PreCompress is no event.
-      if (adapter.caps.autoPreCompactEveryTurn && input.compactTrigger !== 'manual') return { kind: 'none' };
-      const { preCompact } = await import('./pre-compact.js');
-      return preCompact(input, { home: options.home, clock, transcript });
-    }
-  }
-}
-
-/**
- * A refused call is a tool call too: it goes into the event store (`outcome: denied`), since no
- * PostToolUse follows it. Fails open: the refusal stands whatever the store does.
- */
-async function recordDenial(
-  input: HookInput,
-  result: HookResult & { kind: 'deny' },
-  home: string,
-  now: Date,
-): Promise<HookResult> {
-  if (!input.toolName) return result;
-  try {
-    const { recordDeniedCall } = await import('../../mind/cautions/index.js');
-    recordDeniedCall(
-      home,
-      {
-        host: input.host,
-        session: input.sessionId,
-        tool: input.toolName,
-        args: input.toolInput,
-        reason: result.reason,
-        toolUseId: input.toolUseId,
-      },
-      now,
-    );
-  } catch {
-    // observation fails open
-  }
-  return result;
-}
-
-/** The PreToolUse gate: allow, or deny with what the agent must call first. */
-async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
-  const { gate } = adapter.caps;
-  // Reached only through a file another host shares (.claude/settings.json) or an older install.
-  if ('none' in gate)
-    return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
-  const config = await loadGateConfig(options.home, options.env);
-  if ('record' in gate) {
-    const { recordGate } = await import('./record-gate.js');
-    return recordGate(input, {
-      config,
-      env: options.env,
-      home: options.home,
-      gate: gate.record,
-      toolPrefix: adapter.caps.toolPrefix,
-    });
-  }
-  return preToolUse(input, {
-    config,
-    env: options.env,
-    transcript: gate.transcript,
-    home: options.home,
-    toolPrefix: adapter.caps.toolPrefix,
-  });
 }
 
 /** Fail closed for the gate; never block a session over our own failure. */

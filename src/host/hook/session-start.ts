@@ -1,5 +1,6 @@
 import type { HookInput, HookResult } from '../types.js';
 import { claimInjection, compactions, releaseInjection } from './ledger.js';
+import { renderSessionPacket } from './render-packet.js';
 
 export interface SessionStartDeps {
   home: string;
@@ -20,7 +21,6 @@ export async function sessionStart(input: HookInput, deps: SessionStartDeps): Pr
     return { kind: 'none', note: `firstlight: packet already injected for session ${sessionId} (${key})` };
   }
   try {
-    const { renderSessionPacket } = await import('./render-packet.js');
     const text = await renderSessionPacket({
       home: deps.home,
       projectDir: deps.projectDir,

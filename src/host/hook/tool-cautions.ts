@@ -37,6 +37,8 @@ const quote = (m: CautionMatch) => `memory "${m.rule.name}" (applies_to ${JSON.s
 export async function toolCautions(input: HookInput, deps: CautionDeps): Promise<CautionVerdict> {
   const tool = input.toolName;
   if (!tool || isOwnTool(input, tool)) return {};
+  // After the call only a warning can come, and only on a host with no context before it.
+  if (deps.when === 'post' && deps.caps.preContext) return {};
   const table = await loadCautionTable(deps.home);
   const matches = matchCautions(table, tool, argValuesOf(input.toolInput));
   if (matches.length === 0) return {};

@@ -17,7 +17,14 @@ function entryJson(style: HookFileStyle, entry: HookEntry): JsonObject {
     case 'nested':
       return {
         ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-        hooks: [{ type: 'command', command: posixCommand(entry.argv), timeout: entry.timeout }],
+        hooks: [
+          {
+            type: 'command',
+            command: posixCommand(entry.argv),
+            timeout: entry.timeout,
+            ...(entry.async ? { async: true } : {}),
+          },
+        ],
       };
     case 'copilot':
       return {

@@ -17,9 +17,9 @@
  * older than {@link KEEP_DAYS} days and the oldest beyond {@link MAX_RECORDS}, at most every
  * {@link PRUNE_EVERY_MS} per home and process (a prune stats every record).
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256Hex } from '../../core/text/index.js';
 
 /** Records older than this are pruned: a session resumed later bootstraps again. */
 export const KEEP_DAYS = 30;
@@ -49,7 +49,7 @@ export function bootstrapRecordDir(home: string): string {
 }
 
 export function bootstrapRecordPath(home: string, sessionId: string): string {
-  const name = createHash('sha256').update(sessionId, 'utf8').digest('hex');
+  const name = sha256Hex(sessionId);
   return join(bootstrapRecordDir(home), `${name}.json`);
 }
 

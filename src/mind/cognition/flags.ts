@@ -1,5 +1,11 @@
 import { argValuesOf, callGlob } from '../../core/index.js';
-import type { MemoryEntry, MemorySnapshot, RecallHit } from '../memory/index.js';
+import {
+  inScope,
+  type MemoryEntry,
+  type MemoryScope,
+  type MemorySnapshot,
+  type RecallHit,
+} from '../memory/index.js';
 
 /** A memory the agent should weigh before acting. */
 export interface CautionaryFlag {
@@ -57,12 +63,15 @@ export function cautionaryFlags(input: {
   args?: unknown;
   hits: RecallHit[];
   queryTermCount: number;
+  /** Whose `applies_to` memories apply: the mind's project's and the global ones (default: all). */
+  scope?: MemoryScope;
 }): CautionaryFlag[] {
   const flags: CautionaryFlag[] = [];
   const seen = new Set<string>();
   if (input.toolName) {
     const argValues = argValuesOf(input.args);
     for (const rule of rulesOf(input.snapshot)) {
+      if (input.scope !== undefined && !inScope(rule.entry, input.scope)) continue;
       const matched = rule.globs.find((g) => g.test(input.toolName!, argValues));
       if (!matched) continue;
       seen.add(rule.entry.file);

@@ -1,5 +1,5 @@
 import { contentTerms, homePaths, SystemError } from '../../core/index.js';
-import type { MemoryStore, RecallHit, RecallIndex } from '../memory/index.js';
+import type { MemoryScope, MemoryStore, RecallHit, RecallIndex } from '../memory/index.js';
 import {
   CLIP,
   clip,
@@ -51,6 +51,8 @@ export interface CognitionDeps {
   store: MemoryStore;
   recall: RecallIndex;
   clock: () => Date;
+  /** Which memories are relevant: the mind's project's and the global ones (every memory when omitted). */
+  scope?: () => MemoryScope;
 }
 
 const RELEVANT_K = 3;
@@ -162,10 +164,12 @@ export class Cognition {
     toolName: string | undefined,
     args?: unknown,
   ): Pick<CognitionResult, 'relevant' | 'cautionary_flags' | 'skipped_memories'> {
-    const found = this.deps.recall.recall(query || toolName || '', { k: RELEVANT_K });
+    const scope: MemoryScope = this.deps.scope ? this.deps.scope() : 'all';
+    const found = this.deps.recall.recall(query || toolName || '', { k: RELEVANT_K, scope });
     const snapshot = this.deps.store.snapshot();
     const flags = cautionaryFlags({
       snapshot,
+      scope,
       ...(toolName ? { toolName, args } : {}),
       hits: found.results,
       queryTermCount: new Set(contentTerms(query)).size,

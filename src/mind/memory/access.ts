@@ -3,6 +3,7 @@ import { isAbsolute, join, normalize } from 'node:path';
 import { NotFoundError, PathEscapeError, parseFrontmatter, UserError } from '../../core/index.js';
 import { resolvesInside } from './confine.js';
 import { MAX_MEMORY_BYTES } from './entries.js';
+import { inScope, type MemoryScope, projectOf } from './scope.js';
 import type { MemorySnapshot } from './store.js';
 
 /** One row of `list_memory_files`: deliberate deeper access, so names are shown here. */
@@ -12,21 +13,34 @@ export interface MemoryListing {
   type: string;
   description: string;
   tags: string[];
+  /** The project id the memory belongs to; null for a global memory. */
+  project: string | null;
 }
 
-export function listMemories(snapshot: MemorySnapshot): {
+/**
+ * The memories a reader in `scope` sees (default: every one), with the files skipped as malformed,
+ * and how many other projects' memories `scope` left out.
+ */
+export function listMemories(
+  snapshot: MemorySnapshot,
+  scope: MemoryScope = 'all',
+): {
   files: MemoryListing[];
   skipped: { file: string; problem: string }[];
+  other_projects: number;
 } {
+  const seen = snapshot.entries.filter((e) => inScope(e, scope));
   return {
-    files: snapshot.entries.map((e) => ({
+    files: seen.map((e) => ({
       file: e.file,
       name: e.name,
       type: e.type,
       description: e.description,
       tags: e.tags,
+      project: projectOf(e) ?? null,
     })),
     skipped: snapshot.problems,
+    other_projects: snapshot.entries.length - seen.length,
   };
 }
 

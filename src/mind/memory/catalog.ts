@@ -1,6 +1,6 @@
 import { byCodeUnit } from '../../core/text/index.js';
 import type { MemoryEntry } from './entries.js';
-import type { MemorySnapshot } from './store.js';
+import type { ProjectRef } from './scope.js';
 
 /** The packet's view of memory: counts only, never a filename, constant size. */
 export type MemoryCatalog = {
@@ -13,42 +13,41 @@ export type MemoryCatalog = {
   tag_counts: Record<string, number>;
   /** Files skipped as unreadable or malformed. */
   skipped_count: number;
+  /** The project this mind works in and how many of the memories counted are its own (the rest are global). */
+  project?: { id: string; name: string; count: number };
+  /** Memories of other projects, left out of every count above (recall finds them with all_projects). */
+  other_projects_count?: number;
 };
 
 /** Caps keep the catalog's size independent of how many memories (or distinct types) exist. */
 const MAX_KEYS = 24;
 
-const byVersion = new WeakMap<MemorySnapshot, MemoryCatalog>();
-
-/** Counts a snapshot into a catalog; memoised per snapshot. */
-export function catalogOf(snapshot: MemorySnapshot): MemoryCatalog {
-  const hit = byVersion.get(snapshot);
-  if (hit) return hit;
-  const catalog = countCatalog(snapshot.entries, snapshot.problems.length);
-  byVersion.set(snapshot, catalog);
-  return catalog;
-}
-
 /** The catalog of `entries` (in any order) beside `skipped` files that were not readable. */
 export function countCatalog(
-  entries: readonly Pick<MemoryEntry, 'type' | 'tags'>[],
+  entries: readonly (Pick<MemoryEntry, 'type' | 'tags'> & { project?: string | undefined })[],
   skipped: number,
+  scope: { project: ProjectRef | null; hidden: number } = { project: null, hidden: 0 },
 ): MemoryCatalog {
   const types = new Map<string, number>();
   const tags = new Map<string, number>();
   let indexPresent = false;
+  let own = 0;
   for (const entry of entries) {
+    if (scope.project && entry.project === scope.project.id) own++;
     if (entry.type === 'index') indexPresent = true;
     types.set(entry.type, (types.get(entry.type) ?? 0) + 1);
     for (const tag of entry.tags) tags.set(tag, (tags.get(tag) ?? 0) + 1);
   }
-  return {
+  const catalog: MemoryCatalog = {
     total_count: entries.length + skipped,
     index_present: indexPresent,
     category_counts: top(types),
     tag_counts: top(tags),
     skipped_count: skipped,
   };
+  if (scope.project) catalog.project = { ...scope.project, count: own };
+  if (scope.hidden > 0) catalog.other_projects_count = scope.hidden;
+  return catalog;
 }
 
 function top(counts: Map<string, number>): Record<string, number> {

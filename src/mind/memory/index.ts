@@ -9,7 +9,6 @@
 export type { MemoryFile, MemoryListing } from './access.js';
 export { listMemories, readMemoryFile } from './access.js';
 export type { MemoryCatalog } from './catalog.js';
-export { catalogOf } from './catalog.js';
 export type { CheckedMemory, SaveEditResult } from './edit.js';
 export { checkMemoryText, saveEditedMemory } from './edit.js';
 export type { MemoryEntry, MemoryProblem } from './entries.js';
@@ -17,17 +16,44 @@ export { INDEX_FILE, isProblem, listMemoryFiles, MAX_MEMORY_BYTES, readMemoryEnt
 export { excerptAround } from './excerpt.js';
 export type { Facet } from './facet.js';
 export { matchesFacet, parseFacet } from './facet.js';
-export { fileNameFor } from './names.js';
+export { fileNameFor, shortTitle } from './names.js';
 export type { MemoryOverview, MemoryPerson } from './overview.js';
 export { overviewOf } from './overview.js';
 export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from './recall-index.js';
-export { FIELD_BOOST, MAX_K, RecallIndex, SUPERSEDED_FACTOR } from './recall-index.js';
-export type { RememberInput, RememberOptions, RememberResult } from './remember.js';
+export {
+  FIELD_BOOST,
+  MAX_K,
+  openHomeRecall,
+  RecallIndex,
+  SIMILAR_FLOOR,
+  SUPERSEDED_FACTOR,
+} from './recall-index.js';
+export type { RememberInput, RememberOptions, RememberResult, SimilarMemory } from './remember.js';
 export { MAX_CONTENT_CHARS, remember } from './remember.js';
+export type { MemoryScope, ProjectRef } from './scope.js';
+export { inScope, PROJECT_ID_FIELD, PROJECT_NAME_FIELD, projectOf } from './scope.js';
 export type { MemorySnapshot, MemoryStoreOptions } from './store.js';
 export { MemoryStore } from './store.js';
 export type { MemoryToolDeps } from './tools.js';
-export { memoryTools, openRecallIndex } from './tools.js';
+export { memoryTools, openRecallIndex, rememberIn } from './tools.js';
+export type {
+  ExportFormat,
+  ExportResult,
+  ImportAction,
+  ImportKind,
+  ImportPlan,
+  ImportRow,
+  ImportSource,
+} from './transfer/index.js';
+export {
+  applyImport,
+  claudeAutoMemoryDir,
+  exportMemories,
+  planImport,
+  readJsonlExport,
+  readNoteFolder,
+  readTarExport,
+} from './transfer/index.js';
 export type { ForgetResult, RestoreResult, TrashOptions, TrashRecord } from './trash.js';
 export { forgetMemory, listForgotten, memoryFileFor, restoreMemory, TRASH_DIR } from './trash.js';
 export type { MemoryType } from './types.js';

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { catalogOf, countCatalog, type MemoryCatalog } from './catalog.js';
+import { countCatalog, type MemoryCatalog } from './catalog.js';
 import type { MemoryEntry } from './entries.js';
+import { inScope, type MemoryScope, projectOf, scopeKey } from './scope.js';
 import type { MemorySnapshot } from './store.js';
 
 /** A person the packet names, from a `type: user` memory (a type, so it fits the packet's open object). */
@@ -25,34 +26,54 @@ const MAX_PEOPLE = 12;
 /** Words of a description that label a person whose memory has no `name:`. */
 const LABEL_WORDS = 6;
 
-const bySnapshot = new WeakMap<MemorySnapshot, MemoryOverview>();
+const bySnapshot = new WeakMap<MemorySnapshot, Map<string, MemoryOverview>>();
 
-/** What an overview needs of one memory's entry. */
-export type OverviewEntry = Pick<MemoryEntry, 'file' | 'type' | 'tags' | 'name' | 'description'>;
+/** What an overview needs of one memory's entry (`project`: its project id; none for a global memory). */
+export type OverviewEntry = Pick<MemoryEntry, 'file' | 'type' | 'tags' | 'name' | 'description'> & {
+  project?: string | undefined;
+};
 
-/** The overview of a snapshot; memoised per snapshot (a pass over 10,000 entries otherwise). */
-export function overviewOf(snapshot: MemorySnapshot): MemoryOverview {
-  let overview = bySnapshot.get(snapshot);
+/**
+ * The overview of a snapshot as a reader in `scope` sees it (other projects' memories are
+ * counted apart, never shown); memoised per snapshot and scope (a pass over 10,000 entries otherwise).
+ */
+export function overviewOf(snapshot: MemorySnapshot, scope: MemoryScope = null): MemoryOverview {
+  let byScope = bySnapshot.get(snapshot);
+  if (!byScope) {
+    byScope = new Map();
+    bySnapshot.set(snapshot, byScope);
+  }
+  const key = scopeKey(scope);
+  let overview = byScope.get(key);
   if (!overview) {
-    overview = {
-      present: snapshot.present,
-      catalog: catalogOf(snapshot),
-      people: peopleOf(snapshot.entries),
-      problemCount: snapshot.problems.length,
-    };
-    bySnapshot.set(snapshot, overview);
+    const entries = snapshot.entries.map((e): OverviewEntry => ({ ...e, project: projectOf(e) }));
+    overview = { ...countOverview(entries, snapshot.problems.length, scope), present: snapshot.present };
+    byScope.set(key, overview);
   }
   return overview;
 }
 
-/** The overview of a present memory/ from its entries in listing order and a count of skipped files. */
-export function countOverview(entries: readonly OverviewEntry[], problemCount: number): MemoryOverview {
+/**
+ * The overview of a present memory/ from its entries in listing order and a count of skipped
+ * files, as a reader in `scope` sees it.
+ */
+export function countOverview(
+  all: readonly OverviewEntry[],
+  problemCount: number,
+  scope: MemoryScope = null,
+): MemoryOverview {
+  const entries = scope === 'all' ? all : all.filter((e) => inScope({ fields: fieldsOf(e) }, scope));
+  const project = scope === 'all' ? null : scope;
   return {
     present: true,
-    catalog: countCatalog(entries, problemCount),
+    catalog: countCatalog(entries, problemCount, { project, hidden: all.length - entries.length }),
     people: peopleOf(entries),
     problemCount,
   };
+}
+
+function fieldsOf(entry: OverviewEntry): Record<string, string> {
+  return entry.project === undefined ? {} : { project_id: entry.project };
 }
 
 function peopleOf(entries: readonly OverviewEntry[]): MemoryPerson[] {
@@ -94,28 +115,52 @@ function personOf(entry: OverviewEntry): MemoryPerson | undefined {
 export const RACY_MS = 100;
 
 interface PersistedOverview {
-  format: 1;
-  /** memory/'s mtime when the overview was counted. */
+  format: 2;
+  /** memory/'s mtime when the overviews were counted. */
   dirMtimeMs: number;
-  overview: MemoryOverview;
+  /** The overview per scope (scopeKey): the projects whose sessions started lately. */
+  byScope: Record<string, MemoryOverview>;
 }
 
-/** The persisted overview when it was counted at memory/'s current mtime, else undefined. */
-export function readPersistedOverview(file: string, dirMtimeMs: number): MemoryOverview | undefined {
+/** Scopes a persisted overview file keeps at once (one home serves a few projects in turn). */
+const MAX_PERSISTED_SCOPES = 8;
+
+function readPersisted(file: string, dirMtimeMs: number): PersistedOverview | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as PersistedOverview;
-    return parsed.format === 1 && parsed.dirMtimeMs === dirMtimeMs ? parsed.overview : undefined;
+    return parsed.format === 2 && parsed.dirMtimeMs === dirMtimeMs && parsed.byScope ? parsed : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The persisted overview for `scope` when it was counted at memory/'s current mtime, else undefined. */
+export function readPersistedOverview(
+  file: string,
+  dirMtimeMs: number,
+  scope: MemoryScope = null,
+): MemoryOverview | undefined {
+  return readPersisted(file, dirMtimeMs)?.byScope[scopeKey(scope)];
+}
+
 /**
- * Persists an overview counted at `dirMtimeMs`, without fsync (it is derived: a torn file fails
- * to parse and the next scan writes it again).
+ * Persists an overview counted at `dirMtimeMs` for `scope`, beside the other scopes' counted
+ * at the same mtime, without fsync (it is derived: a torn file fails to parse and the next
+ * scan writes it again).
  */
-export function persistOverview(file: string, dirMtimeMs: number, overview: MemoryOverview): void {
-  const data: PersistedOverview = { format: 1, dirMtimeMs, overview };
+export function persistOverview(
+  file: string,
+  dirMtimeMs: number,
+  overview: MemoryOverview,
+  scope: MemoryScope = null,
+): void {
+  const byScope = { ...(readPersisted(file, dirMtimeMs)?.byScope ?? {}) };
+  const key = scopeKey(scope);
+  delete byScope[key];
+  byScope[key] = overview;
+  const keys = Object.keys(byScope);
+  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PERSISTED_SCOPES))) delete byScope[old];
+  const data: PersistedOverview = { format: 2, dirMtimeMs, byScope };
   writeDerivedFile(file, JSON.stringify(data));
 }
 

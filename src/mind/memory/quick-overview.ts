@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProblem, listMemoryFiles, readMemoryEntry } from './entries.js';
+import { isProblem, listMemoryFiles, type MemoryEntry, readMemoryEntry } from './entries.js';
 import {
   countOverview,
   dropDerivedFile,
@@ -12,6 +12,7 @@ import {
   readPersistedOverview,
   writeDerivedFile,
 } from './overview.js';
+import { type MemoryScope, projectOf } from './scope.js';
 import type { MemorySnapshot } from './store.js';
 
 export interface QuickOverviewFiles {
@@ -22,8 +23,9 @@ export interface QuickOverviewFiles {
 }
 
 /**
- * A manifest row: file, mtime, size, then type and tags (and name and description for `type:
- * user`, the people the packet names), or null for a file skipped as unreadable or malformed.
+ * A manifest row: file, mtime, size, then type, tags and project id ('' for a global memory)
+ * (and name and description for `type: user`, the people the packet names), or null for a
+ * file skipped as unreadable or malformed.
  */
 type Row =
   | [
@@ -32,13 +34,14 @@ type Row =
       size: number,
       type: string,
       tags: string[],
+      project: string,
       name?: string,
       description?: string,
     ]
   | [file: string, mtimeMs: number, size: number, skipped: null];
 
 interface PersistedManifest {
-  format: 1;
+  format: 2;
   rows: Row[];
 }
 
@@ -53,15 +56,16 @@ export function quickOverview(
   memoryDir: string,
   files: QuickOverviewFiles,
   scan: () => MemorySnapshot,
+  scope: MemoryScope = null,
 ): MemoryOverview {
   const startedAt = Date.now();
   let dirMtimeMs: number;
   try {
     dirMtimeMs = statSync(memoryDir).mtimeMs;
   } catch {
-    return overviewOf(scan());
+    return overviewOf(scan(), scope);
   }
-  const persisted = readPersistedOverview(files.overview, dirMtimeMs);
+  const persisted = readPersistedOverview(files.overview, dirMtimeMs, scope);
   if (persisted) return persisted;
   const known = readManifest(files.manifest);
   if (!known) {
@@ -70,7 +74,7 @@ export function quickOverview(
       ...snapshot.entries.map(rowOf),
       ...snapshot.problems.map((p): Row => [p.file, Number.NaN, Number.NaN, null]),
     ]);
-    return overviewOf(snapshot);
+    return overviewOf(snapshot, scope);
   }
   const rows: Row[] = [];
   let changed = false;
@@ -103,18 +107,19 @@ export function quickOverview(
         file: row[0],
         type: row[3],
         tags: row[4],
-        name: row[5] ?? '',
-        description: row[6] ?? '',
+        project: row[5] || undefined,
+        name: row[6] ?? '',
+        description: row[7] ?? '',
       });
   }
-  const overview = countOverview(entries, problems);
+  const overview = countOverview(entries, problems, scope);
   if (startedAt - dirMtimeMs < RACY_MS) dropDerivedFile(files.overview);
-  else persistOverview(files.overview, dirMtimeMs, overview);
+  else persistOverview(files.overview, dirMtimeMs, overview, scope);
   return overview;
 }
 
-function rowOf(entry: OverviewEntry & { mtimeMs: number; size: number }): Row {
-  const row: Row = [entry.file, entry.mtimeMs, entry.size, entry.type, entry.tags];
+function rowOf(entry: MemoryEntry): Row {
+  const row: Row = [entry.file, entry.mtimeMs, entry.size, entry.type, entry.tags, projectOf(entry) ?? ''];
   if (entry.type === 'user') row.push(entry.name, entry.description);
   return row;
 }
@@ -122,7 +127,7 @@ function rowOf(entry: OverviewEntry & { mtimeMs: number; size: number }): Row {
 function readManifest(file: string): Map<string, Row> | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as PersistedManifest;
-    if (parsed.format !== 1 || !Array.isArray(parsed.rows)) return undefined;
+    if (parsed.format !== 2 || !Array.isArray(parsed.rows)) return undefined;
     return new Map(parsed.rows.map((row) => [row[0], row]));
   } catch {
     return undefined;
@@ -130,6 +135,6 @@ function readManifest(file: string): Map<string, Row> | undefined {
 }
 
 function writeManifest(file: string, rows: Row[]): void {
-  const data: PersistedManifest = { format: 1, rows };
+  const data: PersistedManifest = { format: 2, rows };
   writeDerivedFile(file, JSON.stringify(data));
 }

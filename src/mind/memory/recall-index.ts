@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchOptions, SearchResult } from 'minisearch';
-import { contentTerms, normalizeTerm, tokenize, UserError } from '../../core/index.js';
+import { contentTerms, homePaths, normalizeTerm, tokenize, UserError } from '../../core/index.js';
 import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
 import type { MemoryProblem } from './entries.js';
 import { excerptAround } from './excerpt.js';
@@ -9,7 +9,8 @@ import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { LiveIndex, type LiveIndexOptions } from './live-index.js';
 import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './saved-terms.js';
-import type { MemoryStore } from './store.js';
+import { inScope, type MemoryScope, projectOf } from './scope.js';
+import { homeMemoryStore, type MemoryStore } from './store.js';
 import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 
 /** One recall result. `match` is the share of the query's distinct terms the memory contains. */
@@ -21,6 +22,8 @@ export interface RecallHit {
   /** File name in memory/ (for read_memory_file). */
   file: string;
   match: number;
+  /** The project id the memory belongs to; null for a global memory. */
+  project: string | null;
 }
 
 export interface RecallResult {
@@ -41,6 +44,28 @@ export interface RecallOptions {
   k?: number;
   /** `key:value`: a frontmatter field (`type:feedback`, `relationship:bob`) or a tag. */
   facet?: string;
+  /**
+   * Whose memories: a project's and the global ones, the global ones only (null), or every
+   * project's ('all', the default for a caller that names none).
+   */
+  scope?: MemoryScope;
+}
+
+/**
+ * The saved recall index under cache/: a snapshot (a JSON header line, then one
+ * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
+ * and its change log beside it, `recall-index.log` (see index-log.ts).
+ */
+export const RECALL_INDEX_FILE = 'recall-index.idx';
+
+/**
+ * A home's recall index for a one-shot command (`firstlight recall`): the memory store and the
+ * saved index alone, not the mind (whose start sweeps the home, reads settings and builds the
+ * guidance part, none of which a search needs). Close it after printing: that saves what changed.
+ */
+export function openHomeRecall(home: string): RecallIndex {
+  const paths = homePaths(home);
+  return new RecallIndex(homeMemoryStore(paths), { cacheFile: join(paths.cache, RECALL_INDEX_FILE) });
 }
 
 /** Field weights: a word in a memory's name or description says more than one in its body. */
@@ -49,6 +74,16 @@ export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1, when: 1 
 export const SUPERSEDED_FACTOR = 0.5;
 const STALE_STATUSES = new Set(['superseded', 'stale', 'obsolete', 'outdated', 'archived', 'deprecated']);
 export const MAX_K = 50;
+/**
+ * `remember`'s similar memories: candidates taken from the index, the least similarity listed,
+ * how many listed, and how much of the new memory's text queries the index. The floor was
+ * measured on near-duplicate and merely related pairs (docs/memory.md): listing is advice, never
+ * a merge, so it leans toward showing a related memory rather than hiding a rewrite.
+ */
+const SIMILAR_CANDIDATES = 8;
+export const SIMILAR_FLOOR = 0.45;
+const SIMILAR_K = 5;
+const SIMILAR_QUERY_CHARS = 2000;
 /** A memory about the time a query names gains this share of the best word score. */
 const TIME_WEIGHT = 1;
 
@@ -79,6 +114,7 @@ export class RecallIndex {
       });
     }
     const facet = options.facet ? parseFacet(options.facet) : undefined;
+    const scope = options.scope === undefined ? 'all' : options.scope;
     const snapshot = this.live.refresh();
     // A time phrase ("early October") selects by date, not by the word: memories that merely
     // mention October elsewhere should not outrank the digests of that week.
@@ -93,7 +129,10 @@ export class RecallIndex {
       prefix: (term: string) => term.length >= PREFIX_MIN,
       fuzzy: (term: string) => (term.length >= FUZZY_MIN ? FUZZY : false),
       combineWith: 'OR',
-      filter: facet ? (r: SearchResult) => this.facetMatches(r.id as string, facet) : undefined,
+      filter:
+        facet || scope !== 'all'
+          ? (r: SearchResult) => this.visible(r.id as string, facet, scope)
+          : undefined,
       boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
     } as const;
     const found = queryTerms.size > 0 ? this.search(words, search) : [];
@@ -108,9 +147,48 @@ export class RecallIndex {
       }
       found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
     }
-    const timed = range ? this.applyTime(range, found, facet) : new Set<string>();
+    const timed = range ? this.applyTime(range, found, facet, scope) : new Set<string>();
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
     return { query, results, skipped, indexed };
+  }
+
+  /**
+   * Existing memories like `text` (a new memory's name, description and body), best first, each
+   * with a 0-1 similarity: the cosine of the two texts' term counts (stemmed, stop words out).
+   * Candidates come from the index (BM25, exact terms only), so a call reads at most
+   * SIMILAR_CANDIDATES files; only those at or above `floor` are returned.
+   */
+  similar(
+    text: string,
+    options: { exclude?: string; scope?: MemoryScope; k?: number; floor?: number } = {},
+  ): { name: string; file: string; score: number }[] {
+    const scope = options.scope === undefined ? 'all' : options.scope;
+    const floor = options.floor ?? SIMILAR_FLOOR;
+    const mine = termCounts(text);
+    if (mine.size === 0) return [];
+    this.live.refresh();
+    const found = this.search(text.slice(0, SIMILAR_QUERY_CHARS), {
+      boost: { ...FIELD_BOOST },
+      prefix: false,
+      fuzzy: false,
+      combineWith: 'OR',
+      filter: (r: SearchResult) => r.id !== options.exclude && this.visible(r.id as string, undefined, scope),
+    });
+    const out: { name: string; file: string; score: number }[] = [];
+    for (const r of found.slice(0, SIMILAR_CANDIDATES)) {
+      const entry = this.live.entries.get(r.id as string);
+      if (!entry) continue;
+      let body = '';
+      try {
+        body = bodyOf(readFileSync(join(this.store.memoryDir, entry.file), 'utf8'));
+      } catch {
+        continue; // deleted since the refresh
+      }
+      const score = cosine(mine, termCounts(`${entry.name}\n${entry.description}\n${body}`));
+      if (score >= floor)
+        out.push({ name: entry.name, file: entry.file, score: Math.round(score * 100) / 100 });
+    }
+    return out.sort((a, b) => b.score - a.score).slice(0, options.k ?? SIMILAR_K);
   }
 
   /** How many documents are indexed and how many files this instance has read to index them. */
@@ -147,6 +225,7 @@ export class RecallIndex {
       score: Math.round(r.score * 1000) / 1000,
       excerpt: excerptAround(source, terms),
       file: entry.file,
+      project: projectOf(entry) ?? null,
       // A named time counts as one query term, met by memories about that time.
       match:
         Math.round(
@@ -161,7 +240,12 @@ export class RecallIndex {
    * range that matched no word join the list below the best hit (a digest of that week may
    * share no word with the question).
    */
-  private applyTime(range: DateRange, found: SearchResult[], facet: Facet | undefined): Set<string> {
+  private applyTime(
+    range: DateRange,
+    found: SearchResult[],
+    facet: Facet | undefined,
+    scope: MemoryScope,
+  ): Set<string> {
     const top = found[0]?.score ?? 1;
     const timed = new Set<string>();
     for (const r of found) {
@@ -172,7 +256,7 @@ export class RecallIndex {
       }
     }
     for (const [file, entry] of this.live.entries) {
-      if (timed.has(file) || (facet && !matchesFacet(entry, facet))) continue;
+      if (timed.has(file) || (facet && !matchesFacet(entry, facet)) || !inScope(entry, scope)) continue;
       const day = this.dayOf(file);
       if (!day || !inRange(day, range)) continue;
       found.push({ id: file, score: top * TIME_WEIGHT, terms: [], queryTerms: [], match: {} });
@@ -187,9 +271,11 @@ export class RecallIndex {
     return entry ? dateOf(entry) : undefined;
   }
 
-  private facetMatches(file: string, facet: Facet): boolean {
+  /** The facet and the project scope, on the entry the index holds for `file`. */
+  private visible(file: string, facet: Facet | undefined, scope: MemoryScope): boolean {
     const entry = this.live.entries.get(file);
-    return entry !== undefined && matchesFacet(entry, facet);
+    if (entry === undefined) return false;
+    return (!facet || matchesFacet(entry, facet)) && inScope(entry, scope);
   }
 
   private isStale(file: string): boolean {
@@ -197,6 +283,27 @@ export class RecallIndex {
     if (!entry) return false;
     return STALE_STATUSES.has(entry.fields.status ?? '') || entry.fields.superseded_by !== undefined;
   }
+}
+
+/** Stemmed content terms of a text and how often each occurs. */
+function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of contentTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+/** The cosine of two term-count vectors: 1 for the same words in the same proportions, 0 for none shared. */
+function cosine(a: Map<string, number>, b: Map<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [term, n] of a) {
+    na += n * n;
+    const m = b.get(term);
+    if (m !== undefined) dot += n * m;
+  }
+  for (const n of b.values()) nb += n * n;
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 function hasAny(text: string, terms: ReadonlySet<string>): boolean {

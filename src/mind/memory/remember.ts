@@ -4,7 +4,10 @@ import {
   callGlob,
   homePaths,
   mtimeMs,
+  noteRedactions,
+  type RedactionCounts,
   readTextIfExists,
+  redactorFor,
   renderFrontmatter,
   UserError,
   withFileLock,
@@ -12,7 +15,8 @@ import {
 } from '../../core/index.js';
 import { INDEX_FILE } from './entries.js';
 import { readFrontmatter } from './fast-frontmatter.js';
-import { fileNameFor, indexTitle, oneLine } from './names.js';
+import { fileNameFor, indexTitle, oneLine, shortTitle } from './names.js';
+import { PROJECT_ID_FIELD, PROJECT_NAME_FIELD, type ProjectRef } from './scope.js';
 import { MemoryStore } from './store.js';
 import { normalizeType } from './types.js';
 
@@ -30,6 +34,19 @@ export interface RememberInput {
   repeat?: boolean | undefined;
   /** Overwrite a memory of the same name instead of refusing. */
   replace?: boolean | undefined;
+  /**
+   * `project`: the memory belongs to the current project (recall elsewhere leaves it out);
+   * `global`: every project sees it. Default: project inside one, except `type: user` (a person
+   * is the same everywhere); outside any project always global.
+   */
+  scope?: 'project' | 'global' | undefined;
+}
+
+/** A memory that looks like the one just written: its name, file and a 0-1 similarity. */
+export interface SimilarMemory {
+  name: string;
+  file: string;
+  score: number;
 }
 
 export interface RememberResult {
@@ -39,12 +56,22 @@ export interface RememberResult {
   file: string;
   replaced: boolean;
   index_line: string;
+  /** The project the memory belongs to, or null for a global memory. */
+  project: ProjectRef | null;
+  /** Existing memories this one resembles (never merged: read them, then forget or replace one). */
+  similar: SimilarMemory[];
+  /** What the redactor took out before writing, by kind (absent when nothing). */
+  redacted?: RedactionCounts;
 }
 
 export interface RememberOptions {
   now?: Date;
   /** The caller's view of memory/ (a server's store); a one-shot caller gets one on the home's entry cache. */
   store?: MemoryStore;
+  /** The current project, asked only for a project memory (it may write the project's id file). */
+  project?: () => ProjectRef | null;
+  /** Finds existing memories like the new one (the recall index's similar()); none when omitted. */
+  similar?: (text: string, exclude: string) => SimilarMemory[];
 }
 
 /** Content above this is refused: a memory is a note, recall reads whole files. */
@@ -79,14 +106,20 @@ export async function remember(
   input: RememberInput,
   options: RememberOptions = {},
 ): Promise<RememberResult> {
-  const valid = validate(input);
+  const redacted: RedactionCounts = {};
+  const valid = validate(redactInput(home, input, redacted));
   const now = options.now ?? new Date();
   const paths = homePaths(home);
-  const wanted = valid.name.toLowerCase();
+  const project = valid.scope === 'project' ? (options.project?.() ?? null) : null;
   // Frontmatter names are read before the lock (a rescan stats every file). A memory another
   // process writes meanwhile is found under the lock by its MEMORY.md line.
   const store =
     options.store ?? new MemoryStore(paths.memory, { cacheFile: join(paths.cache, 'memory-entries.json') });
+  // A name derived from the content that another memory holds gets a number (`Deploy on Fridays
+  // (2)`): a short title is more often shared than a whole first line was. A given name is refused.
+  if (valid.derivedName && !valid.replace)
+    valid.name = freeName(valid.name, (n) => store.fileNamed(n) !== undefined);
+  const wanted = valid.name.toLowerCase();
   const namedFile = store.fileNamed(wanted);
   // The lock directory sits beside memory/, not in it: creating and removing it there moved
   // memory/'s mtime at every remember, and every snapshot (this process's too) then rescanned.
@@ -118,6 +151,8 @@ export async function remember(
       applies_to: valid.appliesTo.length > 0 ? valid.appliesTo : undefined,
       on_match: valid.onMatch,
       repeat: valid.repeat,
+      [PROJECT_ID_FIELD]: project?.id,
+      [PROJECT_NAME_FIELD]: project?.name,
       created: exists ? (createdOf(path) ?? undefined) : stamp,
       updated: exists ? stamp : undefined,
     };
@@ -133,8 +168,38 @@ export async function remember(
     }
     // This process's next snapshot takes the two files in without stat'ing every other one.
     store.noteWritten([file, INDEX_FILE], dirMtimeBefore);
-    return { name: valid.name, type: valid.type, file, replaced: exists, index_line: line };
-  });
+    noteRedactions(home, 'remember', redacted, now);
+    return { name: valid.name, type: valid.type, file, replaced: exists, index_line: line, project };
+  }).then((written) => ({
+    ...written,
+    similar: options.similar?.(`${valid.name}\n${valid.description}\n${valid.content}`, written.file) ?? [],
+    ...(Object.keys(redacted).length > 0 ? { redacted } : {}),
+  }));
+}
+
+/** Content, name, description and tags through the home's redactor (a pasted key, a <private> block). */
+function redactInput(home: string, input: RememberInput, counts: RedactionCounts): RememberInput {
+  const redactor = redactorFor(home);
+  if (!redactor.enabled) return input;
+  const text = (value: string | undefined) =>
+    typeof value === 'string' ? redactor.redact(value, counts) : value;
+  return {
+    ...input,
+    content: typeof input.content === 'string' ? redactor.redact(input.content, counts) : input.content,
+    name: text(input.name),
+    description: text(input.description),
+    tags: input.tags?.map((t) => redactor.redact(String(t), counts)),
+  };
+}
+
+/** `name`, or `name (2)`, `name (3)`, … the first that `taken` says is free. */
+function freeName(name: string, taken: (name: string) => boolean): string {
+  if (!taken(name.toLowerCase())) return name;
+  for (let i = 2; i < 1000; i++) {
+    const candidate = `${name} (${i})`;
+    if (!taken(candidate.toLowerCase())) return candidate;
+  }
+  return name;
 }
 
 interface ValidInput {
@@ -147,6 +212,9 @@ interface ValidInput {
   onMatch: 'ask' | 'deny' | undefined;
   repeat: true | undefined;
   replace: boolean;
+  /** The name was made from the content (no name given). */
+  derivedName: boolean;
+  scope: 'project' | 'global';
 }
 
 function validate(input: RememberInput): ValidInput {
@@ -170,11 +238,8 @@ function validate(input: RememberInput): ValidInput {
     });
   }
   const type = normalizeType(input.type ?? '');
-  const firstLine = oneLine(content.split('\n').find((l) => l.trim() !== '') ?? content).replace(
-    /^#+\s*/,
-    '',
-  );
-  const name = oneLine(input.name ?? '') || clip(firstLine, 60);
+  const given = oneLine(input.name ?? '');
+  const name = given || shortTitle(content);
   if (name.length > 200) {
     throw new UserError('name is longer than 200 characters', {
       code: 'INVALID_ARGUMENT',
@@ -217,7 +282,18 @@ function validate(input: RememberInput): ValidInput {
     onMatch,
     repeat: input.repeat === true ? true : undefined,
     replace: input.replace === true,
+    derivedName: given === '',
+    scope: scopeOf(input.scope, type),
   };
+}
+
+function scopeOf(scope: unknown, type: string): 'project' | 'global' {
+  if (scope === undefined || scope === null) return type === 'user' ? 'global' : 'project';
+  if (scope === 'project' || scope === 'global') return scope;
+  throw new UserError(`scope "${String(scope)}" is not project or global`, {
+    code: 'INVALID_ARGUMENT',
+    hint: 'scope: project (this project only; the default) or global (every project)',
+  });
 }
 
 /** A MEMORY.md line `- [Title](file.md) - hook`, found by a predicate on title and file. */

@@ -18,6 +18,7 @@ import {
   readPersistedOverview,
 } from './overview.js';
 import { quickOverview } from './quick-overview.js';
+import type { MemoryScope } from './scope.js';
 
 /** A consistent view of memory/ at one moment. `version` changes whenever anything changed. */
 export interface MemorySnapshot {
@@ -44,6 +45,21 @@ export interface MemoryStoreOptions {
   manifestFile?: string;
   /** Watch memory/ for in-place edits (long-running servers); off for one-shot commands. */
   watch?: boolean;
+  /** Which memories the packet's overview counts (the mind's project and the global ones); asked when needed. */
+  scope?: () => MemoryScope;
+}
+
+/** The store of a home's memory/ with its caches under cache/, as the mind and one-shot commands open it. */
+export function homeMemoryStore(
+  paths: { memory: string; cache: string },
+  options: Pick<MemoryStoreOptions, 'watch'> = {},
+): MemoryStore {
+  return new MemoryStore(paths.memory, {
+    cacheFile: join(paths.cache, 'memory-entries.json'),
+    overviewFile: join(paths.cache, 'memory-overview.json'),
+    manifestFile: join(paths.cache, 'memory-manifest.json'),
+    ...options,
+  });
 }
 
 type Cached = MemorySnapshot & { dirMtimeMs: number };
@@ -61,6 +77,7 @@ export class MemoryStore {
   private readonly cacheFile: string | undefined;
   private readonly overviewFile: string | undefined;
   private readonly manifestFile: string | undefined;
+  private readonly scope: () => MemoryScope;
   private snapshotCache: Cached | undefined;
   /** Changed since snapshotCache: 'all' (rescan) or the files the watcher named (re-read alone). */
   private changed: Set<string> | 'all' = new Set();
@@ -75,6 +92,7 @@ export class MemoryStore {
     this.cacheFile = options.cacheFile;
     this.overviewFile = options.overviewFile;
     this.manifestFile = options.manifestFile;
+    this.scope = options.scope ?? (() => null);
     if (options.watch) this.startWatching();
   }
 
@@ -112,9 +130,9 @@ export class MemoryStore {
   overview(options: { quick?: boolean } = {}): MemoryOverview {
     if (options.quick && !this.snapshotCache && this.overviewFile && this.manifestFile) {
       const files = { overview: this.overviewFile, manifest: this.manifestFile };
-      return quickOverview(this.memoryDir, files, () => this.snapshot());
+      return quickOverview(this.memoryDir, files, () => this.snapshot(), this.scope());
     }
-    return overviewOf(this.snapshot());
+    return overviewOf(this.snapshot(), this.scope());
   }
 
   /** Forget the in-memory view (another writer in this process changed a file in place). */
@@ -209,7 +227,7 @@ export class MemoryStore {
     if (changed) this.persist({ format: 2, dirMtimeMs, entries, problems });
     this.unpersisted = false;
     const next: Cached = { version, entries, problems, present: true, dirMtimeMs };
-    if (changed || (this.overviewFile && !readPersistedOverview(this.overviewFile, dirMtimeMs)))
+    if (changed || (this.overviewFile && !readPersistedOverview(this.overviewFile, dirMtimeMs, this.scope())))
       this.persistOverview(next, startedAt);
     return next;
   }
@@ -222,7 +240,10 @@ export class MemoryStore {
   private persistOverview(snapshot: Cached, startedAt: number): void {
     if (!this.overviewFile || !snapshot.present) return;
     if (startedAt - snapshot.dirMtimeMs < RACY_MS) dropDerivedFile(this.overviewFile);
-    else persistOverview(this.overviewFile, snapshot.dirMtimeMs, overviewOf(snapshot));
+    else {
+      const scope = this.scope();
+      persistOverview(this.overviewFile, snapshot.dirMtimeMs, overviewOf(snapshot, scope), scope);
+    }
   }
 
   /**

@@ -2,17 +2,10 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
 import type { Mind } from '../mind.js';
-import { MAX_K, RecallIndex } from './recall-index.js';
-import { remember } from './remember.js';
+import { MAX_K, RECALL_INDEX_FILE, RecallIndex } from './recall-index.js';
+import { type RememberInput, type RememberResult, remember } from './remember.js';
 import { forgetMemory, restoreMemory } from './trash.js';
 import { MEMORY_TYPES } from './types.js';
-
-/**
- * The saved recall index under cache/: a snapshot (a JSON header line, then one
- * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
- * and its change log beside it, `recall-index.log` (see index-log.ts).
- */
-const RECALL_INDEX_FILE = 'recall-index.idx';
 
 /**
  * A recall index over a mind's memory, saved under its cache. The caller owns it: one per process
@@ -36,7 +29,25 @@ const hitSchema = z.object({
   excerpt: z.string(),
   file: z.string(),
   match: z.number(),
+  project: z.string().nullable(),
 });
+
+/**
+ * `remember` as the mind server and the CLI run it: in the mind's project (unless the memory
+ * is global), through the home's redactor, answering with the similar memories the recall
+ * index finds (listed, never merged).
+ */
+export function rememberIn({ mind, recall }: MemoryToolDeps, input: RememberInput): Promise<RememberResult> {
+  return remember(mind.home, input, {
+    now: mind.clock(),
+    store: mind.memory,
+    project: () => {
+      const project = mind.project({ create: true });
+      return project ? { id: project.id, name: project.name } : null;
+    },
+    similar: (text, exclude) => recall().similar(text, { exclude, scope: mind.memoryScope() }),
+  });
+}
 export const recallHitSchema = hitSchema;
 
 /** `remember`, `recall`, `forget_memory` and `restore_memory`. */
@@ -44,7 +55,7 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
   const rememberTool = defineTool({
     name: 'remember',
     title: 'Remember',
-    description: `Store something that should outlive this session as one memory file (markdown + frontmatter) and one MEMORY.md index line. type: one of ${MEMORY_TYPES.join(' | ')}, or custom:NAME for another kind. Give applies_to tool-name globs on feedback/caution memories so observe() raises them before those tools. An existing name is refused unless replace is true.`,
+    description: `Store something that should outlive this session as one memory file (markdown + frontmatter) and one MEMORY.md index line. type: one of ${MEMORY_TYPES.join(' | ')}, or custom:NAME for another kind. Give applies_to tool-name globs on feedback/caution memories so observe() raises them before those tools. An existing name is refused unless replace is true. The answer lists similar existing memories (name, file, 0-1 score): nothing is merged; read them and forget or replace one if it was a duplicate. Secrets and <private> blocks are redacted before writing. Inside a project the memory belongs to it unless scope is "global".`,
     input: {
       content: z.string().min(1).describe('The memory itself, markdown.'),
       type: z
@@ -52,7 +63,11 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
         .min(1)
         .max(40)
         .describe(`Memory type: ${MEMORY_TYPES.join(', ')}; or custom:NAME (e.g. custom:recipe).`),
-      name: z.string().max(200).optional().describe('Title; defaults to the first line of content.'),
+      name: z
+        .string()
+        .max(200)
+        .optional()
+        .describe('A short title (a few words); defaults to one made from the first line of content.'),
       description: z.string().max(500).optional().describe('One-line hook; defaults to the first sentence.'),
       tags: z.array(z.string().max(80)).max(32).optional(),
       applies_to: z
@@ -70,6 +85,12 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
         ),
       repeat: z.boolean().optional().describe('Warn at every matching call, not once per session.'),
       replace: z.boolean().optional().describe('Overwrite an existing memory of the same name.'),
+      scope: z
+        .enum(['project', 'global'])
+        .optional()
+        .describe(
+          'project (the default inside a project): only sessions in this project recall it; global: every project does (use it for facts about the user and preferences that hold everywhere; type user is global by default).',
+        ),
     },
     output: {
       name: z.string(),
@@ -77,21 +98,28 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
       file: z.string(),
       replaced: z.boolean(),
       index_line: z.string(),
+      project: z.object({ id: z.string(), name: z.string() }).nullable(),
+      similar: z.array(z.object({ name: z.string(), file: z.string(), score: z.number() })),
+      redacted: z.record(z.string(), z.number()).optional(),
     },
     // replace: true overwrites a memory, so the tool is truthfully marked destructive.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    handler: async (args) => remember(mind.home, args, { now: mind.clock(), store: mind.memory }),
+    handler: async (args) => rememberIn({ mind, recall }, args),
   });
 
   const recallTool = defineTool({
     name: 'recall',
     title: 'Recall memories',
     description:
-      'Search memory (BM25 over name, description, tags and body). Returns the k best {name, type, score, excerpt, file, match}; match is the share of your query terms the memory contains. facet "key:value" filters by a frontmatter field or tag (type:feedback, relationship:bob, project:portal). Read a whole memory with read_memory_file(file).',
+      'Search memory (BM25 over name, description, tags and body): this project\'s memories and the global ones (all_projects: true for every project\'s). Returns the k best {name, type, score, excerpt, file, match, project}; match is the share of your query terms the memory contains. facet "key:value" filters by a frontmatter field or tag (type:feedback, relationship:bob, tag:portal). Read a whole memory with read_memory_file(file).',
     input: {
       query: z.string().min(1).max(2000).describe('What you are looking for, in words.'),
       k: z.number().int().min(1).max(MAX_K).optional().describe('How many results (default 5).'),
       facet: z.string().max(200).optional().describe('key:value filter, e.g. type:feedback or tag:portal.'),
+      all_projects: z
+        .boolean()
+        .optional()
+        .describe("Search every project's memories, not only this project's and the global ones."),
     },
     output: {
       query: z.string(),
@@ -100,8 +128,12 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
       indexed: z.number(),
     },
     annotations: READ_ONLY,
-    handler: async ({ query, k, facet }) =>
-      recall().recall(query, { k: k ?? 5, ...(facet ? { facet } : {}) }),
+    handler: async ({ query, k, facet, all_projects }) =>
+      recall().recall(query, {
+        k: k ?? 5,
+        ...(facet ? { facet } : {}),
+        scope: all_projects ? 'all' : mind.memoryScope(),
+      }),
   });
 
   const forgetTool = defineTool({

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { argsDigest, CLIP, clip, eventId } from './digest.js';
-import { appendEvent, type CognitionEvent } from './events.js';
+import type { CognitionEvent } from './events.js';
 
 /** What every observation of a host tool call starts with (`source: hook`). */
 export function hookObservation(
@@ -32,8 +32,11 @@ export interface DeniedCall {
 /**
  * Records a refused call (`source: hook`, `outcome: denied`): no PostToolUse follows it, and it is
  * a tool call of the session all the same. Never paired with an expectation. One O_APPEND write.
+ * The event writer (with the redactor) loads here, on a denial: the PreToolUse hook that imports
+ * this on every call mostly allows, and then never loads it.
  */
-export function recordDeniedCall(home: string, call: DeniedCall, now: Date): CognitionEvent {
+export async function recordDeniedCall(home: string, call: DeniedCall, now: Date): Promise<CognitionEvent> {
+  const { appendEvent } = await import('./events.js');
   const event: CognitionEvent = {
     ...hookObservation(call, now),
     ...argsDigest(call.args),

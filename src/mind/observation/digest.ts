@@ -1,17 +1,23 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { byCodeUnit } from '../../core/text/index.js';
+import { byCodeUnit, sha256Hex } from '../../core/text/index.js';
 
 /** Field limits: an event line stays a few KB however large the call was. */
 export const CLIP = { args: 2000, result: 4000, expected: 1000, observation: 4000, error: 1000 } as const;
 
-/** `ev_<ms base36>_<8 hex>`: sortable by time, unique across processes. */
+/**
+ * `ev_<ms base36>_<8 hex>`: sortable by time, unique across processes. The 32 random bits need
+ * not be unpredictable, only distinct: Math.random (seeded per process) spares the hook that
+ * writes most events loading node:crypto.
+ */
 export function eventId(now: Date): string {
-  return `ev_${now.getTime().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const random = Math.floor(Math.random() * 0x1_0000_0000)
+    .toString(16)
+    .padStart(8, '0');
+  return `ev_${now.getTime().toString(36)}_${random}`;
 }
 
 /** The first 16 hex digits of the text's SHA-256. */
 export function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }
 
 /** JSON with sorted keys, so the same args hash the same however they were ordered. */

@@ -1,5 +1,6 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { appendStateLine as appendLine, readStateTail as readTailLines } from '../../core/confine-light.js';
+import { redactedJson } from '../../core/redact/index.js';
 
 /** One line of `events/YYYY-MM-DD.jsonl`, written by observe/reflect or by a host's hooks. */
 export interface CognitionEvent {
@@ -41,10 +42,11 @@ export function eventFileFor(eventsDir: string, at: Date): string {
 /**
  * Appends one event as one line: one write with O_APPEND (core/append-log), so concurrent
  * writers never interleave within a line and a killed one cannot tear a line it handed to the
- * kernel. Fields are clipped upstream so a line stays small.
+ * kernel. Fields are clipped upstream so a line stays small. Every string field passes the
+ * home's redactor on the way (secrets and `<private>` blocks never reach the file).
  */
 export function appendEvent(eventsDir: string, event: CognitionEvent, at: Date): void {
-  appendLine(eventFileFor(eventsDir, at), JSON.stringify(event));
+  appendLine(eventFileFor(eventsDir, at), redactedJson(dirname(eventsDir), 'event', event, at));
 }
 
 /** How much of a day file's tail is searched for a pending expectation (the recent past). */

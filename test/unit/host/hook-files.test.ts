@@ -57,7 +57,11 @@ function nestedGroup(file: HooksFile, event: string) {
   );
   expect(group.hooks).toHaveLength(1);
   const hook = (group.hooks as Obj[])[0]!;
-  expect(Object.keys(hook).sort()).toEqual(['command', 'timeout', 'type']);
+  expect(
+    Object.keys(hook)
+      .filter((k) => k !== 'async')
+      .sort(),
+  ).toEqual(['command', 'timeout', 'type']);
   expect(hook.type).toBe('command');
   expect(typeof hook.timeout).toBe('number');
   return { group, hook };
@@ -79,6 +83,11 @@ describe('hooks files on disk, per host format', () => {
     expect(start.group.matcher).toBe('startup|resume|clear|compact');
     expect(start.hook.command).toMatch(/ hook session-start\b/);
     expect(nestedGroup(file, 'PreToolUse').group.matcher).toBe('*');
+    // Observation runs in the background; what must answer (the gate, the packet, the capture) does not.
+    expect(nestedGroup(file, 'PostToolUse').hook.async).toBe(true);
+    expect(nestedGroup(file, 'PostToolUseFailure').hook.async).toBe(true);
+    for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact'])
+      expect(nestedGroup(file, event).hook.async, event).toBeUndefined();
     for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact']) {
       const { hook } = nestedGroup(file, event);
       // Seconds: a value of 1000+ would mean a quarter of an hour or more per hook.

@@ -1,0 +1,40 @@
+/**
+ * `firstlight recall WORDS… [--k N] [--facet KEY:VALUE] [--all-projects] [--home DIR] [--json]` without commander:
+ * a one-shot recall is run by hand and by scripts all day, and commander with every command's
+ * registration cost about as much as Node's own start. Parses those options by hand; anything
+ * else (`--help`, a typo, a missing value) returns null and commander takes over, as does any
+ * error before output (commander's path prints it with its code and hint).
+ */
+import type { RecallOptions } from './commands/recall.js';
+import { runRecall } from './recall-run.js';
+
+function parseRecallArgs(argv: string[]): { words: string[]; options: RecallOptions } | null {
+  const words: string[] = [];
+  const options: RecallOptions = { k: '5' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--json') options.json = true;
+    else if (arg === '--all-projects') options.allProjects = true;
+    else if (arg === '--k' || arg === '--facet' || arg === '--home') {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('-')) return null;
+      if (arg === '--k') options.k = value;
+      else if (arg === '--facet') options.facet = value;
+      else options.home = value;
+    } else if (arg.startsWith('-')) return null;
+    else words.push(arg);
+  }
+  return words.length > 0 ? { words, options } : null;
+}
+
+/** Runs the recall and returns its exit code, or null to let commander handle the arguments. */
+export async function runRecallFast(argv: string[]): Promise<number | null> {
+  const parsed = parseRecallArgs(argv);
+  if (!parsed) return null;
+  try {
+    await runRecall(parsed.words, parsed.options);
+    return 0;
+  } catch {
+    return null;
+  }
+}
