@@ -1,8 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { asFirstlightError } from '../../core/index.js';
-import { checkProvenance, type InvokeResult, listProfiles, sourcesOf } from '../../runtime/index.js';
+import { type InvokeResult, listProfiles, sourcesOf } from '../../runtime/index.js';
 import { packageVersion } from '../version.js';
+import { readHandoffChecked, readJournalRows } from './reads.js';
 import { invokeRequestOf, type ServiceDeps } from './routes.js';
 import { handoffQuery, invocationFields, journalQuery } from './schemas.js';
 
@@ -115,12 +116,7 @@ export function createRuntimeMcpServer(deps: ServiceDeps): McpServer {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async (args) => {
-      let entries = await deps.runtime.journal({
-        ...(args.since ? { since: args.since } : {}),
-        ...(args.type ? { type: args.type } : {}),
-      });
-      if (args.session) entries = entries.filter((e) => e.session === args.session);
-      return json({ entries: entries.slice(-(args.limit ?? 200)) });
+      return json({ entries: await readJournalRows(deps.runtime, args, 200) });
     }),
   );
 
@@ -134,9 +130,8 @@ export function createRuntimeMcpServer(deps: ServiceDeps): McpServer {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async (args) => {
-      const ledger = deps.runtime.ledger;
-      const stored = await ledger.getHandoff(args.id);
-      if (!stored) {
+      const read = await readHandoffChecked(deps.runtime, args.id);
+      if (!read) {
         return {
           content: [
             {
@@ -147,13 +142,7 @@ export function createRuntimeMcpServer(deps: ServiceDeps): McpServer {
           isError: true,
         };
       }
-      const check = await checkProvenance(ledger, stored);
-      return json({
-        handoff: stored.record,
-        sha256: stored.sha256,
-        verified: check.ok,
-        ...(check.ok ? { provenance: check.provenance } : { problem: check.problem }),
-      });
+      return json(read);
     }),
   );
   return server;

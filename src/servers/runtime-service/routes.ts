@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as z from 'zod';
 import type { Logger } from '../../core/index.js';
 import {
-  checkProvenance,
   type InvokeRequest,
   type InvokeResult,
   listProfiles,
@@ -16,6 +15,7 @@ import { readBody } from '../mcp-sessions.js';
 import { packageVersion } from '../version.js';
 import { ApiError, invalidRequest, sendJson } from './errors.js';
 import type { Invocations } from './invocations.js';
+import { readHandoffChecked, readJournalRows } from './reads.js';
 import { refusalError } from './refusals.js';
 import {
   eventsRequest,
@@ -343,13 +343,7 @@ export const ROUTES: readonly Route[] = [
     query: journalQuery,
     responses: { '200': '{entries: [...]}', '400': 'a bad query' },
     async handle(ctx) {
-      const query = queryOf(ctx, journalQuery);
-      let entries = await ctx.deps.runtime.journal({
-        ...(query.since ? { since: query.since } : {}),
-        ...(query.type ? { type: query.type } : {}),
-      });
-      if (query.session) entries = entries.filter((e) => e.session === query.session);
-      entries = entries.slice(-(query.limit ?? 1000));
+      const entries = await readJournalRows(ctx.deps.runtime, queryOf(ctx, journalQuery), 1000);
       sendJson(ctx.res, 200, { entries });
     },
   },
@@ -361,22 +355,15 @@ export const ROUTES: readonly Route[] = [
     tags: ['ledger'],
     responses: { '200': '{handoff, sha256, verified, provenance | problem}', '404': 'no such handoff' },
     async handle({ res, params, deps }) {
-      const ledger = deps.runtime.ledger;
-      const stored = await ledger.getHandoff(params.id!);
-      if (!stored)
+      const read = await readHandoffChecked(deps.runtime, params.id!);
+      if (!read)
         throw new ApiError(
           404,
           'NOT_FOUND',
           `no handoff ${params.id}`,
           'use an id from meta.handoff_id or the journal',
         );
-      const check = await checkProvenance(ledger, stored);
-      sendJson(res, 200, {
-        handoff: stored.record,
-        sha256: stored.sha256,
-        verified: check.ok,
-        ...(check.ok ? { provenance: check.provenance } : { problem: check.problem }),
-      });
+      sendJson(res, 200, read);
     },
   },
 ];
