@@ -94,6 +94,8 @@ export {
   redactFor,
   redactorFor,
 } from './redact/index.js';
+export type { RuntimeSettings } from './runtime-settings.js';
+export { runtimeSettingsSchema } from './runtime-settings.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export type { SubstrateSettings } from './substrate-settings.js';

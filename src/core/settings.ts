@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { ConfigError } from './errors.js';
 import { readTextIfExists } from './files.js';
 import { redactConfigOf } from './redact/index.js';
+import { runtimeSettingsSchema } from './runtime-settings.js';
 import { substrateSettingsSchema } from './substrate-settings.js';
 
 /**
@@ -87,6 +88,8 @@ export const settingsSchema = z
       .prefault({}),
     /** The persona runtime's substrates (see substrate-settings.ts). */
     substrates: substrateSettingsSchema.prefault({}),
+    /** The persona runtime: profile sources and the service (see runtime-settings.ts). */
+    runtime: runtimeSettingsSchema.prefault({}),
     /**
      * The redactor (`false`, or `enabled`, `patterns`, `allow`): checked by redactConfigOf, the
      * same reader every writer's redactor uses, so its problems are reported below.

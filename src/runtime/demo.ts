@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, packagePath } from '../core/index.js';
-import { type JournalEntry, readJournal } from './journal.js';
-import { ledgerDir } from './pipeline/invocation.js';
+import type { JournalEntry } from './journal.js';
 import { createRuntime } from './runtime.js';
 import type { InvokeResult } from './types.js';
 
@@ -63,6 +62,6 @@ export async function runDemo(dir: string): Promise<DemoRun> {
     ok:
       results.length === DEMO_STEPS.length &&
       results.every((r) => r.status === 'completed' && r.meta.handoff_id),
-    journal: readJournal(join(ledgerDir({ home: dir, project }), 'journal')),
+    journal: await runtime.journal(),
   };
 }

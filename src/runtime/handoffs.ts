@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../core/index.js';
+import type { Ledger } from './ledger/types.js';
 import { DISPOSITIONS, HANDOFF_FIELDS, HANDOFF_KINDS, type HandoffKind } from './policy.js';
 
 /**
- * Encoded handoffs: one JSON file per handoff in `<ledger>/handoffs/<id>.json`, validated for
- * the minimal content of its transition. Reversion and skip are acknowledgements that stand in
+ * Encoded handoffs, validated for the minimal content of their transition; the ledger stores
+ * them (as one JSON file each in the embedded store). Reversion and skip are acknowledgements that stand in
  * for a missing handoff; they carry no content of their own and are journaled.
  */
 
@@ -38,10 +39,11 @@ export interface HandoffRecord {
   readonly imported_from?: string;
 }
 
-/** A stored handoff as read: the record, its file, and the sha256 of the file's bytes. */
+/** A stored handoff as read: the record, where it is stored, and the sha256 of its stored bytes. */
 export interface StoredHandoff {
   readonly record: HandoffRecord;
-  readonly file: string;
+  /** For messages: the file (relative to the project), or the store's own name for it. */
+  readonly location: string;
   readonly sha256: string;
 }
 
@@ -59,58 +61,18 @@ export type HandoffInput =
   | { readonly type: 'acknowledgement'; readonly ref: string; readonly ack: Acknowledgement }
   | { readonly type: 'not_found'; readonly ref: string };
 
-export function handoffsDir(ledger: string): string {
-  return join(ledger, 'handoffs');
-}
-
 export function newHandoffId(kind: HandoffKind): string {
   return `${kind}-${randomBytes(4).toString('hex')}`;
 }
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** The sha256 of a handoff file's bytes, as its journal row records it. */
+/** The sha256 of a handoff's stored bytes, as its journal row records it. */
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Reads a stored handoff by id with its file's sha256, or undefined. */
-export function readStoredHandoff(ledger: string, id: string): StoredHandoff | undefined {
-  if (!ID_PATTERN.test(id)) return undefined;
-  const file = join(handoffsDir(ledger), `${id}.json`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  let record: HandoffRecord;
-  try {
-    record = JSON.parse(text) as HandoffRecord;
-  } catch {
-    // A stored handoff that no longer parses was changed by hand: its hash check says so.
-    record = { id, kind: 'artifact', content: {}, created: '' };
-  }
-  return { record, file, sha256: sha256Hex(text) };
-}
-
-/** Reads a stored handoff by id, or undefined (unverified: for inspection; the pipeline verifies). */
-export function readHandoff(ledger: string, id: string): HandoffRecord | undefined {
-  return readStoredHandoff(ledger, id)?.record;
-}
-
-/**
- * Stores a handoff and returns its file and sha256 (which its journal row records). Its id is
- * new and published (returned, journaled) only after this write, so one exclusive create
- * (`wx`) is as safe as temp+rename here and costs one file creation instead of two plus a rename.
- */
-export function writeHandoff(ledger: string, record: HandoffRecord): { file: string; sha256: string } {
-  const dir = handoffsDir(ledger);
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${record.id}.json`);
-  const text = `${JSON.stringify(record, null, 2)}\n`;
-  writeFileSync(file, text, { flag: 'wx' });
-  return { file, sha256: sha256Hex(text) };
+/** A handoff's stored form: what its sha256 is of. */
+export function handoffText(record: HandoffRecord): string {
+  return `${JSON.stringify(record, null, 2)}\n`;
 }
 
 /**
@@ -118,8 +80,11 @@ export function writeHandoff(ledger: string, record: HandoffRecord): { file: str
  * YAML: a record with `kind` and `content`, or `kind` beside the fields; or a `reversion`/`skip`
  * acknowledgement).
  */
-export function resolveHandoffInput(ref: string, options: { ledger: string; cwd: string }): HandoffInput {
-  const stored = readStoredHandoff(options.ledger, ref);
+export async function resolveHandoffInput(
+  ref: string,
+  options: { ledger: Ledger; cwd: string },
+): Promise<HandoffInput> {
+  const stored = await options.ledger.getHandoff(ref);
   if (stored) return { type: 'stored', ref, stored };
   const path = resolve(options.cwd, ref);
   if (existsSync(path)) return fromFile(ref, path);

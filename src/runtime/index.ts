@@ -11,21 +11,46 @@ export { DEMO_STEPS, runDemo } from './demo.js';
 export type { DetectorFlag } from './detectors.js';
 export { DETECTOR_FLAGS, detect, redesignFindings } from './detectors.js';
 export type { Acknowledgement, HandoffInput, HandoffRecord, StoredHandoff } from './handoffs.js';
-export { handoffsDir, missingFields, readHandoff, readStoredHandoff, sha256Hex } from './handoffs.js';
+export { handoffText, missingFields, sha256Hex } from './handoffs.js';
+export type { RuntimeContext } from './invoke.js';
 export { ledgerDir, ledgerRoot } from './invoke.js';
 export type { JournalEntry, JournalKind, JournalQuery, JournalWrite } from './journal.js';
 export {
-  appendJournal,
   formatEntry,
   JOURNAL_HEADER,
   JOURNAL_KINDS,
+  journalFilter,
   parseFields,
+  parseRow,
   parseSince,
-  readJournal,
   TYPE_NAMES,
 } from './journal.js';
+export type {
+  FileLedgerOptions,
+  HandoffRow,
+  HandoffRowMissing,
+  InvocationRecord,
+  InvocationState,
+  Ledger,
+  StreamRecord,
+  SubscriptionCounts,
+  SubscriptionRecord,
+  SubscriptionState,
+} from './ledger/index.js';
+export {
+  appendJournal,
+  createFileLedger,
+  createMemoryLedger,
+  handoffsDir,
+  readHandoff,
+  readJournal,
+  readSession,
+  readStoredHandoff,
+} from './ledger/index.js';
 export type { Override } from './override.js';
 export { overrideProblems } from './override.js';
+export { sourcesOf } from './pipeline/invocation.js';
+export { parseTaskServers, withTaskServers } from './pipeline/resolve-profile.js';
 export type {
   Access,
   FailureCode,
@@ -52,15 +77,41 @@ export {
   ROLES,
   SURFACE_ENGAGEMENT,
 } from './policy.js';
-export type { Profile, ProfileRole, ServerConfig, SurfaceProfile } from './profile.js';
-export { loadProfile, parseProfile, profilePath } from './profile.js';
+export type {
+  Profile,
+  ProfileOptions,
+  ProfileRole,
+  PromptSource,
+  ServerConfig,
+  SurfaceProfile,
+} from './profile.js';
+export { parseProfile } from './profile.js';
+export type { ProfileListing } from './profile-load.js';
+export { listProfiles, loadProfile, profilePath } from './profile-load.js';
 export type { Provenance, ProvenanceCheck } from './provenance.js';
-export { checkProvenance, journalRef } from './provenance.js';
+export { checkProvenance } from './provenance.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
-export { createRuntime } from './runtime.js';
+export { createRuntime, mapLimited } from './runtime.js';
 export type { SessionState } from './sessions.js';
-export { readContextFile, readSession } from './sessions.js';
+export { readContextFile } from './sessions.js';
+export type { PersonaRef, ProfileSource, ResolvedDocument } from './sources.js';
+export { findProfile, resolveDocument, sectionOf, splitPin } from './sources.js';
 export { journalStory } from './story.js';
+export type {
+  BackpressurePolicy,
+  ChannelSpec,
+  ParticipantSpec,
+  SubscribeRequest,
+  SubscriptionEvent,
+  TeardownReason,
+} from './subscriptions/index.js';
+export {
+  BACKPRESSURE_POLICIES,
+  EventBuffer,
+  StreamLog,
+  Subscription,
+  TEARDOWN_REASONS,
+} from './subscriptions/index.js';
 export { claudeArgs, claudeToolName } from './substrates/claude-cli.js';
 export { codexArgs } from './substrates/codex-cli.js';
 export type { RealSubstrateKind, SubstrateContext } from './substrates/create.js';
@@ -105,5 +156,6 @@ export type {
   InvokeRequest,
   InvokeResult,
   Outcome,
+  TaskServer,
   TurnYielded,
 } from './types.js';

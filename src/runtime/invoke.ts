@@ -1,9 +1,8 @@
 import type { Hub } from '../hub/index.js';
-import { type HandoffRecord, readHandoff } from './handoffs.js';
 import { checkPolicy } from './pipeline/check-policy.js';
 import { composePrompt } from './pipeline/compose-prompt.js';
 import { finish } from './pipeline/finish.js';
-import { ledgerDir, type RuntimeContext } from './pipeline/invocation.js';
+import type { RuntimeContext } from './pipeline/invocation.js';
 import { journalStart } from './pipeline/journal-start.js';
 import { lockTools } from './pipeline/lock-tools.js';
 import { resolveProfile } from './pipeline/resolve-profile.js';
@@ -38,14 +37,6 @@ export async function invoke(context: RuntimeContext, request: InvokeRequest): P
   } finally {
     if (hub) await hub.closeAll();
   }
-}
-
-/** Reads one stored handoff (for consumers doing fan-in). */
-export function getHandoff(
-  context: Pick<RuntimeContext, 'home' | 'project'>,
-  id: string,
-): HandoffRecord | undefined {
-  return readHandoff(ledgerDir(context), id);
 }
 
 export type { Profile, ProfileRole };

@@ -1,12 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { appendLine, UserError, withFileLock } from '../core/index.js';
+import { UserError } from '../core/index.js';
 
 /**
- * The DOLCHEO journal: append-only TSV, one file a day (UTC) in `<ledger>/journal/`, written
- * with the 8-column header and read in that form or the headerless 3-column `LETTER	title	content`.
- * Appends take the file's cross-process lock, so the header is written exactly once and lines
- * from concurrent sessions never interleave.
+ * The DOLCHEO journal's rows: the kinds the runtime writes, a row's 8-column TSV form (read
+ * also in the headerless 3-column `LETTER	title	content`), its `key=value` fields, and the
+ * filters `firstlight journal` takes. Where rows are kept is the ledger's (ledger/).
  */
 
 export const JOURNAL_HEADER =
@@ -36,6 +33,9 @@ export const JOURNAL_KINDS = [
   'acknowledgement',
   'turn_yielded',
   'import',
+  'participant',
+  'backpressure',
+  'teardown',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
@@ -51,6 +51,9 @@ const KIND_LETTER: Readonly<Record<JournalKind, { letter: JournalLetter; facet?:
   acknowledgement: { letter: 'D' },
   turn_yielded: { letter: 'O', facet: 'open' },
   import: { letter: 'H' },
+  participant: { letter: 'O' },
+  backpressure: { letter: 'O' },
+  teardown: { letter: 'O' },
 };
 
 /** One entry to write. `fields` become `key=value` pairs in `content`, after `at` and `session`. */
@@ -117,11 +120,6 @@ export function parseFields(content: string): Record<string, string> {
   return fields;
 }
 
-/** The journal file for a moment: `<dir>/YYYY-MM-DD.tsv` (UTC). */
-export function journalFile(dir: string, at: Date): string {
-  return join(dir, `${at.toISOString().slice(0, 10)}.tsv`);
-}
-
 /** Formats one entry as a TSV row (8 columns). */
 export function formatEntry(entry: JournalWrite, at: Date): string {
   const { letter, facet } = KIND_LETTER[entry.kind];
@@ -142,38 +140,6 @@ export function formatEntry(entry: JournalWrite, at: Date): string {
   ]
     .map(escapeCell)
     .join('\t');
-}
-
-/**
- * Appends entries (in order) as ONE write with O_APPEND, which concurrent writers cannot
- * interleave (core's append-log). Only creating a day's file takes the cross-process lock, so
- * its header is written exactly once and always first: the first writer puts header and rows
- * down in one write while holding it; everyone after sees the file and appends.
- */
-export async function appendJournal(
-  dir: string,
-  entries: readonly JournalWrite[],
-  now = new Date(),
-): Promise<string> {
-  const file = journalFile(dir, now);
-  if (entries.length === 0) return file;
-  const rows = entries.map((entry) => formatEntry(entry, now)).join('\n');
-  if (hasContent(file)) {
-    appendLine(file, rows);
-    return file;
-  }
-  await withFileLock(
-    file,
-    async () => {
-      appendLine(file, hasContent(file) ? rows : `${JOURNAL_HEADER}\n${rows}`);
-    },
-    { waitMs: 10_000 },
-  );
-  return file;
-}
-
-function hasContent(file: string): boolean {
-  return (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 
 export interface JournalQuery {
@@ -201,27 +167,12 @@ export function parseSince(since: string, now = new Date()): Date {
   return date;
 }
 
-/** Reads every journal file in `dir`, oldest first, in both the 8-column and 3-column forms. */
-export function readJournal(dir: string, query: JournalQuery = {}): JournalEntry[] {
-  if (!existsSync(dir)) return [];
+/** The query's filter: rows since a moment, of a type (letter, type name, kind or facet). */
+export function journalFilter(query: JournalQuery = {}): (entry: JournalEntry) => boolean {
   const since = query.since ? parseSince(query.since, query.now) : undefined;
   const wanted = query.type?.trim();
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith('.tsv'))
-    .sort();
-  const out: JournalEntry[] = [];
-  for (const name of files) {
-    const file = join(dir, name);
-    const fileDate = /^\d{4}-\d{2}-\d{2}/.exec(basename(name))?.[0];
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      const entry = parseRow(line, file, fileDate);
-      if (!entry) continue;
-      if (since && entry.at && new Date(entry.at) < since) continue;
-      if (wanted && !matchesType(entry, wanted)) continue;
-      out.push(entry);
-    }
-  }
-  return out;
+  return (entry) =>
+    !(since && entry.at && new Date(entry.at) < since) && !(wanted && !matchesType(entry, wanted));
 }
 
 function matchesType(entry: JournalEntry, wanted: string): boolean {

@@ -1,9 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
+import { dirname } from 'node:path';
 import * as z from 'zod';
-import { ConfigError, memoByFiles, NotFoundError } from '../core/index.js';
+import { ConfigError } from '../core/index.js';
 import {
   ACCESS_LEVELS,
   type Access,
@@ -17,19 +14,24 @@ import {
   type RolePolicy,
   type ToolClass,
 } from './policy.js';
+import type { ProfileSource, ResolvedDocument } from './sources.js';
 
 /**
- * Persona profiles: YAML, found by name in `<home>/personas/`, by path, or by `file:` URI.
- * Both spellings the canon uses are read (`role`/`role_default`, `brand_discipline`/
- * `brand_discipline_uri`, `real_time_stream`/`real-time-stream`); the loaded profile carries
- * one canonical form.
+ * Persona profiles: the schema and its canonical form. Both spellings the canon uses are read
+ * (`role`/`role_default`, `brand_discipline`/`brand_discipline_uri`,
+ * `real_time_stream`/`real-time-stream`); the parsed profile carries one. Finding and reading
+ * one (YAML, JSON or voice-canon markdown, by name, version or URI) is profile-load.ts.
  */
 
 const accessSchema = z.enum(ACCESS_LEVELS);
 
 const serverSchema = z
   .object({
-    command: z.string().min(1),
+    /**
+     * How to start it. Without a command the entry is a rule only: how to classify the tools
+     * of a server of this name that an invocation brings (`servers` in the request).
+     */
+    command: z.string().min(1).optional(),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
@@ -94,7 +96,8 @@ const profileSchema = z
     persona: z.string().min(1),
     version: z.union([z.number(), z.string()]).default(1),
     description: z.string().optional(),
-    system_prompt_uri: z.string().min(1),
+    /** Optional only in a markdown profile, whose body is then the prompt. */
+    system_prompt_uri: z.string().min(1).optional(),
     role: z.string().min(1).optional(),
     role_default: z.string().min(1).optional(),
     roles: z.array(z.union([z.string().min(1), customRoleSchema])).optional(),
@@ -148,7 +151,12 @@ export interface Profile {
   readonly version: number | string;
   readonly description?: string;
   readonly file: string;
+  /** The profile's `system_prompt_uri`, or its own file when a markdown body is the prompt. */
   readonly systemPromptUri: string;
+  /** Where the prompt's text comes from, resolved at load. */
+  readonly prompt: PromptSource;
+  /** The brand discipline's document, resolved at load (the prompt still carries only its URI). */
+  readonly brandDiscipline?: ResolvedDocument;
   readonly roleDefault?: string;
   readonly roles: ReadonlyMap<string, ProfileRole>;
   readonly operational: readonly string[];
@@ -159,6 +167,8 @@ export interface Profile {
   /** Keyed by canonical (hyphenated) surface name. */
   readonly surfaces: Readonly<Record<string, SurfaceProfile>>;
   readonly brandDisciplineUri?: string;
+  /** Which spelling gave it (errors name the field as written). */
+  readonly brandDisciplineField?: 'brand_discipline_uri' | 'brand_discipline';
   readonly inheritance: readonly string[];
   readonly retractionConditions: readonly string[];
   readonly budget?: RawProfile['budget'];
@@ -167,77 +177,28 @@ export interface Profile {
   readonly sandbox: SandboxConfig;
 }
 
+/** The system prompt's text: the home's mind contract, a document (a section of it), or the profile's own markdown body. */
+export type PromptSource =
+  | { readonly kind: 'contract' }
+  | ({ readonly kind: 'document' } & ResolvedDocument)
+  | { readonly kind: 'body'; readonly text: string };
+
+/** Where profiles are looked for and what their URIs resolve through. */
+export interface ProfileOptions {
+  readonly home: string;
+  readonly cwd?: string;
+  /** `runtime.sources` of `firstlight.yaml`: directories, and URI prefixes mapped to directories. */
+  readonly sources?: readonly ProfileSource[];
+}
+
 /** Older canon role names, read as the named role they became. */
 const LEGACY_ROLES: Readonly<Record<string, NamedRole>> = {
   'detection-only': 'validator',
   detection_only: 'validator',
 };
 
-/** Where a `--persona` value points: a path, a `file:` URI, or a name under `<home>/personas/`. */
-export function profilePath(ref: string, options: { home: string; cwd?: string }): string {
-  if (ref.startsWith('file:')) return fileURLToPath(ref);
-  const looksLikePath = ref.includes('/') || ref.includes('\\') || /\.ya?ml$/i.test(ref);
-  if (looksLikePath) return isAbsolute(ref) ? ref : resolve(options.cwd ?? process.cwd(), ref);
-  for (const ext of ['.yaml', '.yml']) {
-    const candidate = join(options.home, 'personas', `${ref}${ext}`);
-    if (existsSync(candidate)) return candidate;
-  }
-  return join(options.home, 'personas', `${ref}.yaml`);
-}
-
-/** Reads and validates a profile; every problem is a ConfigError naming the field. */
-export function loadProfile(ref: string, options: { home: string; cwd?: string }): Profile {
-  return readProfileFile(profilePath(ref, options), ref, options.home);
-}
-
-/** Reads the profile at `file`; `ref` is what the caller asked for, for the hint. */
-function readProfileFile(file: string, ref: string, home: string): Profile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    const personas = join(home, 'personas');
-    const available = existsSync(personas)
-      ? readdirSync(personas)
-          .filter((name) => /\.ya?ml$/i.test(name))
-          .map((name) => name.replace(/\.ya?ml$/i, ''))
-      : [];
-    const hint =
-      file === join(personas, `${ref}.yaml`)
-        ? `put ${ref}.yaml in ${personas} (firstlight init puts the five role personas there), or pass --persona a path or file: URI`
-        : `create ${file}, or pass --persona the name of a profile in ${personas}`;
-    throw new NotFoundError(
-      `persona profile "${ref}" not found (looked at ${file})`,
-      available.length > 0 ? `${hint}; there: ${available.join(', ')}` : hint,
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (error) {
-    throw invalid(file, '(file)', `not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
-  return parseProfile(raw, file);
-}
-
-const cached = new Map<string, () => Profile>();
-
-/**
- * {@link loadProfile}, reusing the parsed profile while its file is unchanged (by mtime, size
- * and inode): a long-lived runtime resolves a profile with one stat.
- */
-export function loadProfileCached(ref: string, options: { home: string; cwd?: string }): Profile {
-  const file = profilePath(ref, options);
-  let memo = cached.get(file);
-  if (!memo) {
-    memo = memoByFiles(() => ({ value: readProfileFile(file, ref, options.home), files: [file] }));
-    cached.set(file, memo);
-  }
-  return memo();
-}
-
 /** Validates a parsed profile document (the YAML's value) from `file`. */
-export function parseProfile(raw: unknown, file: string): Profile {
+export function parseProfile(raw: unknown, file: string, options: { readonly body?: string } = {}): Profile {
   const parsed = profileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -249,6 +210,14 @@ export function parseProfile(raw: unknown, file: string): Profile {
     throw invalid(file, path, message);
   }
   const p = parsed.data;
+  if (!p.system_prompt_uri && !options.body) {
+    throw invalid(
+      file,
+      'system_prompt_uri',
+      'required: a file, a URI the sources resolve, or mind:contract',
+      `set system_prompt_uri in ${file}, or write the profile as markdown whose body is the prompt (see docs/runtime.md, "Persona profiles")`,
+    );
+  }
   if (p.role && p.role_default && p.role !== p.role_default) {
     throw invalid(file, 'role_default', `"role" (${p.role}) and "role_default" (${p.role_default}) disagree`);
   }
@@ -281,6 +250,13 @@ export function parseProfile(raw: unknown, file: string): Profile {
       if (!p.servers[name]) {
         throw invalid(file, `${key}.${i}`, `server "${name}" is not defined under "servers"`);
       }
+      if (!p.servers[name].command) {
+        throw invalid(
+          file,
+          `servers.${name}.command`,
+          `server "${name}" is listed in ${key} and has no command`,
+        );
+      }
     });
   }
   const surfaces: Record<string, SurfaceProfile> = {};
@@ -291,7 +267,8 @@ export function parseProfile(raw: unknown, file: string): Profile {
     version: p.version,
     ...(p.description ? { description: p.description } : {}),
     file,
-    systemPromptUri: p.system_prompt_uri,
+    systemPromptUri: p.system_prompt_uri ?? file,
+    prompt: promptSource(p.system_prompt_uri, options.body),
     ...(roleDefault ? { roleDefault } : {}),
     roles,
     operational: p.mcp_servers.operational,
@@ -301,7 +278,10 @@ export function parseProfile(raw: unknown, file: string): Profile {
     knowledgeBases: p.knowledge_bases,
     surfaces,
     ...(p.brand_discipline_uri || p.brand_discipline
-      ? { brandDisciplineUri: p.brand_discipline_uri ?? p.brand_discipline }
+      ? {
+          brandDisciplineUri: p.brand_discipline_uri ?? p.brand_discipline,
+          brandDisciplineField: p.brand_discipline_uri ? 'brand_discipline_uri' : 'brand_discipline',
+        }
       : {}),
     inheritance: p.inheritance,
     retractionConditions:
@@ -316,6 +296,13 @@ export function parseProfile(raw: unknown, file: string): Profile {
   };
   checkOperationalConflicts(profile);
   return profile;
+}
+
+/** The prompt's source before documents are resolved (loadProfile resolves a document's URI). */
+function promptSource(uri: string | undefined, body: string | undefined): PromptSource {
+  if (!uri) return { kind: 'body', text: body ?? '' };
+  if (uri === 'mind:contract' || uri === 'firstlight://mind/contract') return { kind: 'contract' };
+  return { kind: 'document', file: uri };
 }
 
 function namedRole(name: NamedRole): ProfileRole {
@@ -394,7 +381,7 @@ function checkOperationalConflicts(profile: Profile): void {
   });
 }
 
-function invalid(file: string, field: string, message: string, hint?: string): ConfigError {
+export function invalid(file: string, field: string, message: string, hint?: string): ConfigError {
   return new ConfigError(`${file}: ${field}: ${message}`, {
     code: 'PROFILE_INVALID',
     file,

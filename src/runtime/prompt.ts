@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ConfigError, memoByFiles } from '../core/index.js';
 import type { HandoffRecord } from './handoffs.js';
 import { HANDOFF_FIELDS, type Mode } from './policy.js';
-import { type Profile, type ProfileRole, profileDir, type SurfaceProfile } from './profile.js';
+import type { Profile, ProfileRole, SurfaceProfile } from './profile.js';
+import { sectionOf } from './sources.js';
 
 /**
  * The system prompt: the profile's body (a file, or the home's mind contract), then mode,
@@ -14,10 +14,11 @@ import { type Profile, type ProfileRole, profileDir, type SurfaceProfile } from 
 
 const bodies = new Map<string, () => string>();
 
-/** The system prompt body behind `system_prompt_uri`. */
+/** The system prompt body: the mind contract, the document (or its section) the profile resolved, or its markdown body. */
 export async function promptBody(profile: Profile, home: string): Promise<string> {
-  const uri = profile.systemPromptUri;
-  if (uri === 'mind:contract' || uri === 'firstlight://mind/contract') {
+  const source = profile.prompt;
+  if (source.kind === 'body') return source.text;
+  if (source.kind === 'contract') {
     const { assembleContract } = await import('../mind/index.js');
     const contract = assembleContract(join(home, 'persona'));
     if (!contract.available) {
@@ -30,26 +31,24 @@ export async function promptBody(profile: Profile, home: string): Promise<string
     }
     return contract.text;
   }
-  const isFile = uri.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(uri);
-  if (!isFile) return `Your system prompt is the document at ${uri}; read it with your tools before you act.`;
-  const path = uri.startsWith('file:')
-    ? fileURLToPath(uri)
-    : isAbsolute(uri)
-      ? uri
-      : resolve(profileDir(profile), uri);
+  const { file, fragment } = source;
   try {
-    let memo = bodies.get(path);
+    const key = `${file}#${fragment ?? ''}`;
+    let memo = bodies.get(key);
     if (!memo) {
-      memo = memoByFiles(() => ({ value: readFileSync(path, 'utf8').trim(), files: [path] }));
-      bodies.set(path, memo);
+      memo = memoByFiles(() => {
+        const text = readFileSync(file, 'utf8');
+        return { value: (fragment ? sectionOf(text, fragment) : text)?.trim() ?? '', files: [file] };
+      });
+      bodies.set(key, memo);
     }
     return memo();
   } catch {
-    throw new ConfigError(`system_prompt_uri: cannot read ${path}`, {
+    throw new ConfigError(`system_prompt_uri: cannot read ${file}`, {
       code: 'PROFILE_INVALID',
       file: profile.file,
       field: 'system_prompt_uri',
-      hint: 'give a file (relative to the profile), a file: URI, or mind:contract',
+      hint: 'give a file (relative to the profile), a file: URI, a URI runtime.sources maps, or mind:contract',
     });
   }
 }

@@ -1,14 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { StoredHandoff } from './handoffs.js';
-import { parseRow } from './journal.js';
+import type { Ledger } from './ledger/index.js';
 
 /**
  * Provenance by content hash. Every stored handoff's sha256 is in the journal row that stored
  * it — its transition (a session produced it) or its import (brought in from a file) — and the
- * handoff names that row as `FILE#SESSION`, FILE relative to the ledger's root (the project, or
- * the home without one), so a moved or cloned project keeps a valid ledger. Reading a handoff
- * checks the file against its row: a file changed after it was stored is refused, naming it.
+ * handoff names that row by the reference the ledger gave (`FILE#SESSION` in the embedded
+ * store, FILE relative to the project). Reading a handoff checks it against its row: a handoff
+ * changed after it was stored is refused, naming it.
  */
 
 /** How a stored handoff came into the ledger, as its journal row says. */
@@ -25,18 +23,16 @@ export type ProvenanceCheck =
   | { readonly ok: true; readonly provenance: Provenance }
   | { readonly ok: false; readonly problem: string };
 
-/** `FILE#SESSION` for a journal file, FILE relative to `root` with forward slashes. */
-export function journalRef(root: string, journalFile: string, session: string): string {
-  return `${relative(root, journalFile).split(sep).join('/')}#${session}`;
-}
-
 /**
  * Checks a stored handoff against the journal row its record names: the row must exist, name
- * this handoff and hold the sha256 of the file as it is now.
+ * this handoff and hold the sha256 of the handoff as stored now.
  */
-export function checkProvenance(root: string, stored: StoredHandoff): ProvenanceCheck {
-  const { record, file, sha256 } = stored;
-  const where = relative(root, file) || file;
+export async function checkProvenance(
+  ledger: Ledger,
+  stored: StoredHandoff,
+  where = stored.location,
+): Promise<ProvenanceCheck> {
+  const { record, sha256 } = stored;
   const ref = record.journal;
   const at = ref?.lastIndexOf('#') ?? -1;
   if (!ref || at <= 0) {
@@ -45,20 +41,15 @@ export function checkProvenance(root: string, stored: StoredHandoff): Provenance
       problem: `handoff ${record.id} (${where}) names no journal row: the ledger has no record of it (written outside the runtime?)`,
     };
   }
-  const journalPath = ref.slice(0, at);
   const session = ref.slice(at + 1);
-  const journalFile = isAbsolute(journalPath) ? journalPath : resolve(root, journalPath);
-  let text: string;
-  try {
-    text = readFileSync(journalFile, 'utf8');
-  } catch {
+  const row = await ledger.handoffRow(ref, record.id);
+  if (row === 'no_such_journal') {
     return {
       ok: false,
       problem: `handoff ${record.id} (${where}) names journal row ${ref}, and that journal file is missing`,
     };
   }
-  const row = findRow(text, journalFile, session, record.id);
-  if (!row) {
+  if (row === 'no_such_row') {
     return {
       ok: false,
       problem: `handoff ${record.id} (${where}) names journal row ${ref}, and that file has no row storing it`,
@@ -72,33 +63,6 @@ export function checkProvenance(root: string, stored: StoredHandoff): Provenance
   }
   return {
     ok: true,
-    provenance: {
-      via: row.kind,
-      session,
-      role: row.fields.role ?? '',
-      mode: row.fields.mode ?? 'none',
-    },
+    provenance: { via: row.kind, session, role: row.fields.role ?? '', mode: row.fields.mode ?? 'none' },
   };
-}
-
-/**
- * The `transition` or `import` row of `session` that stores handoff `id`. Rows are scanned as
- * text first (a day's journal holds many sessions), and only candidates are parsed.
- */
-function findRow(
-  text: string,
-  file: string,
-  session: string,
-  id: string,
-): { kind: 'transition' | 'import'; fields: Readonly<Record<string, string>> } | undefined {
-  const sessionNeedle = `session=${session}`;
-  const idNeedle = `handoff=${id}`;
-  for (const line of text.split('\n')) {
-    if (!line.includes(sessionNeedle) || !line.includes(idNeedle)) continue;
-    const entry = parseRow(line, file);
-    if (entry?.kind !== 'transition' && entry?.kind !== 'import') continue;
-    if (entry.fields.session === session && entry.fields.handoff === id)
-      return { kind: entry.kind, fields: entry.fields };
-  }
-  return undefined;
 }

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { UserError, writeFileAtomicallySync } from '../core/index.js';
+import { UserError } from '../core/index.js';
 import type { Mode } from './policy.js';
 import type { SubstrateMessage } from './substrates/types.js';
 
 /**
- * Session state in `<ledger>/sessions/<id>.json`: enough to continue an assistant session that
- * yielded the turn, and to refuse continuing any session into another mode.
+ * Session state, kept by the ledger (`<ledger>/sessions/<id>.json` in the embedded store): enough
+ * to continue an assistant session that yielded the turn, and to refuse continuing any session
+ * into another mode.
  */
 
 export interface SessionState {
@@ -27,27 +27,6 @@ export interface SessionState {
   readonly handoffs: readonly string[];
   readonly created: string;
   readonly updated: string;
-}
-
-const ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-export function sessionFile(ledger: string, id: string): string {
-  return join(ledger, 'sessions', `${id}.json`);
-}
-
-export function readSession(ledger: string, id: string): SessionState | undefined {
-  if (!ID.test(id)) return undefined;
-  try {
-    return JSON.parse(readFileSync(sessionFile(ledger, id), 'utf8')) as SessionState;
-  } catch {
-    return undefined;
-  }
-}
-
-export function writeSession(ledger: string, state: SessionState): void {
-  writeFileAtomicallySync(sessionFile(ledger, state.id), `${JSON.stringify(state, null, 2)}\n`, {
-    fsync: false,
-  });
 }
 
 /**

@@ -2,9 +2,27 @@ import type { FailureCode, HandoffKind, Mode, ProposedResolution, RefusalReason 
 import type { Substrate, SubstrateEvent, SubstrateMessage, Usage } from './substrates/types.js';
 import type { FieldTag, Voice } from './surfaces.js';
 
+/**
+ * An MCP server an invocation brings for its task ("a PR audit gets the GitHub MCP"): started
+ * for this session only, as task-relevant, its tools classified by the profile's rules for a
+ * server of that name (`servers.NAME` without a command) and the role's access, like the
+ * profile's own; with no rule, unknown tools are mutating.
+ */
+export interface TaskServer {
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Which of its tools to use (globs over tool names); default all. */
+  readonly tools?: readonly string[];
+}
+
 /** One invocation: a persona in a role, on a surface, under an engagement, for a task. */
 export interface InvokeRequest {
-  /** A profile name (under `<home>/personas/`), a path, or a `file:` URI. */
+  /**
+   * A profile: a name (in `<home>/personas/` or a directory source), pinned with `@N`
+   * (`oddie@2`), a path, a `file:` URI, or a URI a configured source maps (`klappy://personas/oddie`).
+   */
   readonly persona: string;
   /** The role; the profile's `role_default` when omitted. */
   readonly role?: string;
@@ -18,6 +36,8 @@ export interface InvokeRequest {
   readonly handoffs?: readonly string[];
   /** An override declaration, or a file holding one. */
   readonly override?: unknown;
+  /** Task-relevant MCP servers for this invocation, by name (`--server NAME=CMD`). */
+  readonly servers?: Readonly<Record<string, TaskServer>>;
   /** Explicitly requested tools (`server__tool`, or an agent CLI's built-in). */
   readonly tools?: readonly string[];
   /** Prior conversation to carry in (refused for validators: fresh context). */

@@ -1,7 +1,9 @@
 /**
  * @module servers — the composition root (createFirstlight), MCP server factories (one per server: mind, repl) and the
  * transports they attach to: stdio (exits when stdin closes) and streamable HTTP (loopback by
- * default, token beyond it, Host/Origin checked).
+ * default, token beyond it, Host/Origin checked). The runtime service (its HTTP API and MCP
+ * door) is the folder `runtime-service/`, with its own public index: it loads the runtime, which
+ * the mind's server never needs.
  */
 
 export { BoundedStdioServerTransport, MAX_REQUEST_BYTES } from './bounded-stdio.js';
@@ -23,6 +25,8 @@ export {
   urlHost,
 } from './http-guard.js';
 export { listen } from './listen.js';
+export type { McpSessions, McpSessionsOptions } from './mcp-sessions.js';
+export { mcpSessions } from './mcp-sessions.js';
 export type { MindServerDeps } from './mind-server.js';
 export { createMindServer, MIND_INSTRUCTIONS } from './mind-server.js';
 export { registerTools } from './register.js';

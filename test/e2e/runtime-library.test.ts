@@ -275,7 +275,9 @@ describe('createRuntime', () => {
     expect(failed.status).toBe('failed');
     expect(failed.meta.failure_reason).toBe('substrate_error');
     expect(failed.meta.detail).toBe('connection reset');
-    const end = runtime.journal({ type: 'session_end' }).find((e) => e.session === failed.meta.session_id);
+    const end = (await runtime.journal({ type: 'session_end' })).find(
+      (e) => e.session === failed.meta.session_id,
+    );
     expect(end?.title).toContain('failed (substrate_error)');
   });
 
@@ -305,6 +307,6 @@ describe('createRuntime', () => {
     expect(peak).toBe(2);
     expect(results.map((r) => r.output?.text)).toEqual([0, 1, 2, 3, 4].map((n) => `explorer ${n}`));
     expect(new Set(results.map((r) => r.meta.session_id)).size).toBe(5);
-    expect(runtime.journal({ type: 'transition' }).length).toBeGreaterThanOrEqual(5);
+    expect((await runtime.journal({ type: 'transition' })).length).toBeGreaterThanOrEqual(5);
   });
 });

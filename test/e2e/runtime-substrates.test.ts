@@ -49,9 +49,9 @@ describe('the seed workflow on the anthropic substrate', () => {
     model.assertComplete();
     expect(results.every((r) => r.meta.substrate === 'anthropic')).toBe(true);
     expect(results[0]!.meta.usage).toMatchObject({ inputTokens: 10 });
-    const shape = journalShape(runtime);
+    const shape = await journalShape(runtime);
     expect(shape.length).toBeGreaterThanOrEqual(SEED_WORKFLOW.length * 2);
-    expect(shape).toEqual(journalShape(scriptedRuntime));
+    expect(shape).toEqual(await journalShape(scriptedRuntime));
     if (process.env.SHOW_SHAPE) console.log(shape.join('\n'));
     // Each session fresh: one model request each, holding only its own task and handoff.
     expect(model.turns).toHaveLength(SEED_WORKFLOW.length);
@@ -104,7 +104,9 @@ describe('a validator on the anthropic substrate', () => {
       { tool: 'memory__create_entities', reason: 'not_in_session_tool_set' },
     ]);
     expect(
-      runtime.journal().some((e) => e.kind === 'denial' && e.title.includes('memory__create_entities')),
+      (await runtime.journal()).some(
+        (e) => e.kind === 'denial' && e.title.includes('memory__create_entities'),
+      ),
     ).toBe(true);
   });
 

@@ -255,7 +255,7 @@ describe('the persona runtime on claude-cli', () => {
       SEED_WORKFLOW.map(() => ['completed', undefined]),
     );
     expect(results.every((r) => r.meta.substrate === 'claude-cli')).toBe(true);
-    expect(journalShape(runtime)).toEqual(journalShape(scriptedRuntime));
+    expect(await journalShape(runtime)).toEqual(await journalShape(scriptedRuntime));
     model.assertComplete();
     // Fresh sessions: each model request holds one user message (the task and its handoff).
     for (const turn of model.turns)
@@ -309,7 +309,7 @@ describe('the persona runtime on claude-cli', () => {
     expect(result.meta.denials).toEqual([
       { tool: 'memory__create_entities', reason: 'substrate_permission_denial' },
     ]);
-    const denial = runtime.journal().find((e) => e.kind === 'denial');
+    const denial = (await runtime.journal()).find((e) => e.kind === 'denial');
     expect(denial?.title).toBe('denial: memory__create_entities refused to validator by claude-cli');
     expect(denial?.content).toContain('substrate_permission_denial');
     rmSync(place.root, { recursive: true, force: true });

@@ -134,13 +134,13 @@ const call =
   (request) => ({ toolCalls: [{ id, name, input: input(request) }] });
 
 /** The session's denials are the OS sandbox's refusals of `tools`, in `meta` and the journal. */
-function expectSandboxDenials(
+async function expectSandboxDenials(
   place: { runtime: Runtime; kind: string },
   result: InvokeResult,
   tools: string[],
 ) {
   expect(result.meta.denials).toEqual(tools.map((tool) => ({ tool, reason: 'sandbox_write_denied' })));
-  const denials = rows(place.runtime, result, 'denial');
+  const denials = await rows(place.runtime, result, 'denial');
   expect(denials.map((e) => [e.type, e.title])).toEqual(
     tools.map((tool) => ['C', `denial: ${tool} refused to validator by ${place.kind}'s OS sandbox`]),
   );
@@ -149,8 +149,8 @@ function expectSandboxDenials(
 }
 
 /** The session's journal rows of one kind. */
-function rows(runtime: Runtime, result: InvokeResult, kind: string) {
-  return runtime.journal().filter((e) => e.session === result.meta.session_id && e.kind === kind);
+async function rows(runtime: Runtime, result: InvokeResult, kind: string) {
+  return (await runtime.journal()).filter((e) => e.session === result.meta.session_id && e.kind === kind);
 }
 
 describe('a validator on claude-cli in the OS sandbox', () => {
@@ -186,10 +186,10 @@ describe('a validator on claude-cli in the OS sandbox', () => {
     const sent = toolResults(model.turns[3]!);
     expect(sent.find((r) => r.callId === 'toolu_touch')?.text).toContain('Read-only file system');
     expect(sent.find((r) => r.callId === 'toolu_write')?.text).toContain('EROFS: read-only file system');
-    const denials = expectSandboxDenials(place, result, ['Bash', 'Write']);
+    const denials = await expectSandboxDenials(place, result, ['Bash', 'Write']);
     expect(denials[0]!.content).toContain(`touch ${place.project}/x`);
     expect(denials[1]!.content).toContain(`${place.project}/notes.md`);
-    expect(rows(place.runtime, result, 'session_start')[0]!.content).toContain('sandbox=bwrap');
+    expect((await rows(place.runtime, result, 'session_start'))[0]!.content).toContain('sandbox=bwrap');
     rmSync(place.root, { recursive: true, force: true });
   });
 
@@ -213,7 +213,9 @@ describe('a validator on claude-cli in the OS sandbox', () => {
     const result = await validate(place, 'shell-auditor', ['Bash']);
     expect(result.status, result.meta.detail).toBe('completed');
     expect(result.meta.sandbox).toEqual({ kind: 'off', reason });
-    expect(rows(place.runtime, result, 'session_start')[0]!.content).toContain(`sandbox=off: ${reason}`);
+    expect((await rows(place.runtime, result, 'session_start'))[0]!.content).toContain(
+      `sandbox=off: ${reason}`,
+    );
     // Unconfined, the write happened: opting out is real, and on record.
     expect(existsSync(join(place.project, 'x'))).toBe(true);
     expect(result.meta.denials).toEqual([]);
@@ -244,7 +246,7 @@ describe('a validator on codex-cli in the OS sandbox', () => {
       'Read-only file system',
     );
     expect(result.meta.sandbox?.kind).toBe('bwrap');
-    const denials = expectSandboxDenials(place, result, ['shell']);
+    const denials = await expectSandboxDenials(place, result, ['shell']);
     expect(denials[0]!.content).toContain(`touch ${place.project}/x`);
     rmSync(place.root, { recursive: true, force: true });
   });
@@ -271,7 +273,7 @@ describe('a validator on gemini-cli in the OS sandbox', () => {
     expect(result.status, result.meta.detail).toBe('completed');
     expect(existsSync(join(place.project, 'x'))).toBe(false);
     expect(existsSync(join(place.project, 'notes.md'))).toBe(false);
-    expectSandboxDenials(place, result, ['Bash', 'Write']);
+    await expectSandboxDenials(place, result, ['Bash', 'Write']);
     rmSync(place.root, { recursive: true, force: true });
   });
 });

@@ -195,14 +195,12 @@ export function scriptFiles(dir: string): string[] {
  * A journal's shape: each entry's kind and title with session ids, handoff ids and the
  * substrate's name masked, so runs on different substrates compare equal.
  */
-export function journalShape(runtime: Runtime): string[] {
-  return runtime
-    .journal()
-    .map((entry) =>
-      `${entry.kind ?? entry.typeName}: ${entry.title}`
-        .replace(/\b(inv|ses|sess|hof|handoff)[-_][A-Za-z0-9_-]+/g, '$1-ID')
-        .replace(/\b[0-9a-f]{8,}\b/g, 'ID'),
-    );
+export async function journalShape(runtime: Runtime): Promise<string[]> {
+  return (await runtime.journal()).map((entry) =>
+    `${entry.kind ?? entry.typeName}: ${entry.title}`
+      .replace(/\b(inv|ses|sess|hof|handoff)[-_][A-Za-z0-9_-]+/g, '$1-ID')
+      .replace(/\b[0-9a-f]{8,}\b/g, 'ID'),
+  );
 }
 
 /** @modelcontextprotocol/server-memory's entry, run with this Node. */

@@ -21,12 +21,14 @@ const ALLOWED: Record<string, string[]> = {
   servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
   ui: ['core', 'mind', 'resume', 'host', 'runtime', 'servers'],
   cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers', 'ui'],
+  client: ['runtime'],
 };
 /**
  * Light faces: files inside a folder that the named folders may import instead of its index.ts
  * (the hooks run on every tool call and must stay small; the mind's observation code, which the
  * hooks load, takes only core's globs, text analysis and state-file helpers; the CLI's hook
- * entry takes the host's hook runner without the rest of the host index).
+ * entry takes the host's hook runner without the rest of the host index; the runtime service
+ * is a face of its own, so the mind's server never loads the runtime).
  */
 const LIGHT_FACES: Record<string, string[]> = {
   'core/glob/index.js': ['host', 'mind'],
@@ -36,6 +38,7 @@ const LIGHT_FACES: Record<string, string[]> = {
   'mind/bootstrap-record/index.js': ['host'],
   'mind/cautions/index.js': ['host'],
   'mind/observation/index.js': ['host'],
+  'servers/runtime-service/index.js': ['cli', 'client'],
   'host/hook/index.js': ['cli'],
 };
 

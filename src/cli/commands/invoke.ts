@@ -15,6 +15,7 @@ interface InvokeOptions extends HomeOption {
   handoff: string[];
   override?: string;
   tool: string[];
+  server: string[];
   context?: string;
   governance: string[];
   printHandoffId?: boolean;
@@ -64,6 +65,12 @@ export function registerInvoke(program: Command): void {
     .option(
       '--tool <name>',
       'request a tool by name (server__tool or an agent built-in; repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--server <name=command>',
+      'a task-relevant MCP server for this invocation, e.g. everything="npx -y @modelcontextprotocol/server-everything" (repeatable; classified by the profile\'s rules for that name)',
       collect,
       [],
     )
@@ -163,7 +170,7 @@ export function registerInvoke(program: Command): void {
         hint: `pass --mode one of: ${MODES.join(', ')}`,
       });
     }
-    const { readContextFile } = await import('../../runtime/index.js');
+    const { readContextFile, parseTaskServers } = await import('../../runtime/index.js');
     const context = options.context === undefined ? undefined : readContextFile(options.context);
     const runtime = createRuntime({ home, ...(project ? { project } : {}) });
     const result = await runtime.invoke({
@@ -177,6 +184,7 @@ export function registerInvoke(program: Command): void {
       handoffs: options.handoff,
       ...(options.override ? { override: options.override } : {}),
       ...(options.tool.length > 0 ? { tools: options.tool } : {}),
+      ...(options.server.length > 0 ? { servers: parseTaskServers(options.server) } : {}),
       ...(context ? { context } : {}),
       ...(options.governance.length > 0 ? { governance: options.governance } : {}),
       ...(options.substrate ? { substrate: options.substrate } : {}),

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { NotFoundError, UserError } from '../../core/index.js';
 import {
   type Acknowledgement,
@@ -7,7 +7,6 @@ import {
   resolveHandoffInput,
   type StoredHandoff,
 } from '../handoffs.js';
-import { readJournal } from '../journal.js';
 import { type Override, overrideProblems, readOverrideFile } from '../override.js';
 import {
   type Access,
@@ -21,7 +20,7 @@ import {
   SURFACE_ENGAGEMENT,
 } from '../policy.js';
 import { checkProvenance } from '../provenance.js';
-import { readSession, type SessionState } from '../sessions.js';
+import type { SessionState } from '../sessions.js';
 import { staticToolClass, widestAccess } from '../tools.js';
 import type { InvokeResult } from '../types.js';
 import { type Invocation, refuse } from './invocation.js';
@@ -91,8 +90,8 @@ export async function checkPolicy(inv: Invocation): Promise<Admission | InvokeRe
   }
 
   // The handoffs: each stored one checked against its journal row before anything reads it.
-  const inputs = (request.handoffs ?? []).map((ref) =>
-    resolveHandoffInput(ref, { ledger, cwd: inv.context.cwd }),
+  const inputs = await Promise.all(
+    (request.handoffs ?? []).map((ref) => resolveHandoffInput(ref, { ledger, cwd: inv.context.cwd })),
   );
   const handoffs: AdmittedHandoff[] = [];
   const untraced: HandoffRecord[] = [];
@@ -104,7 +103,7 @@ export async function checkPolicy(inv: Invocation): Promise<Admission | InvokeRe
       if (mustTrace(inv, input.record.kind, handoffRuleSuspended)) untraced.push(input.record);
     }
     if (input.type !== 'stored') continue;
-    const check = checkProvenance(inv.root, input.stored);
+    const check = await checkProvenance(ledger, input.stored);
     if (!check.ok) return refuse(inv, 'handoff_unverified', check.problem);
     const { record } = input.stored;
     handoffs.push({ record, stored: input.stored });
@@ -155,7 +154,7 @@ export async function checkPolicy(inv: Invocation): Promise<Admission | InvokeRe
   }
 
   if (!continued) {
-    const store = join(ledger, 'handoffs');
+    const store = `the ledger (${ledger.location})`;
     if (notFound.length > 0) {
       return role.requires.includes('artifact')
         ? refuse(
@@ -234,13 +233,13 @@ async function continuation(
   inv: Invocation,
   id: string,
 ): Promise<{ prior: SessionState } | { refused: InvokeResult }> {
-  const prior = readSession(inv.ledger, id);
+  const prior = await inv.ledger.getSession(id);
   // Only sessions that yielded the turn keep a state file; any other session is known by its
   // journal start row, which is enough to refuse continuing it into another mode.
-  const known = prior ?? sessionFromJournal(inv.journalDir, id);
+  const known = prior ?? (await sessionFromJournal(inv, id));
   if (!known) {
     throw new NotFoundError(
-      `no session "${id}" in ${inv.ledger}`,
+      `no session "${id}" in ${inv.ledger.location}`,
       'pass --continue the session_id an assistant session returned (and the same --project)',
     );
   }
@@ -258,8 +257,11 @@ async function continuation(
 }
 
 /** A session's role and mode from its journal start row (sessions without a state file). */
-function sessionFromJournal(dir: string, id: string): { role: string; mode: Mode | null } | undefined {
-  const start = readJournal(dir, { type: 'session_start' }).find((entry) => entry.session === id);
+async function sessionFromJournal(
+  inv: Invocation,
+  id: string,
+): Promise<{ role: string; mode: Mode | null } | undefined> {
+  const start = await inv.ledger.sessionStart(id);
   if (!start) return undefined;
   const mode = start.fields.mode;
   return { role: start.fields.role ?? '', mode: !mode || mode === 'none' ? null : (mode as Mode) };

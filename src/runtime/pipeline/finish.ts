@@ -1,9 +1,8 @@
 import { detect } from '../detectors.js';
-import { type HandoffRecord, newHandoffId, writeHandoff } from '../handoffs.js';
-import { appendJournal, type JournalWrite, journalFile } from '../journal.js';
+import { type HandoffRecord, newHandoffId } from '../handoffs.js';
+import type { JournalWrite } from '../journal.js';
 import { CONSUMER_MODE } from '../policy.js';
-import { journalRef } from '../provenance.js';
-import { type SessionState, writeSession } from '../sessions.js';
+import type { SessionState } from '../sessions.js';
 import { applyVoice } from '../surfaces.js';
 import type { InvokeOutput, InvokeResult } from '../types.js';
 import type { Admission } from './check-policy.js';
@@ -41,7 +40,6 @@ export async function finish(
   const status: InvokeResult['status'] = failure ? 'failed' : 'completed';
   const produces = role.produces;
   const at = new Date();
-  const journal = journalFile(inv.journalDir, at);
   let handoffId: string | undefined;
   const entries: JournalWrite[] = [];
   const voicedHandoff = handoffContent ? applyVoice(handoffContent, voice, 'machine') : undefined;
@@ -55,12 +53,12 @@ export async function finish(
       from_session: session,
       from_role: role.name,
       persona: profile.persona,
-      journal: journalRef(inv.root, journal, session),
+      journal: inv.ledger.journalRef(session, at),
       ...(override ? { override_produced: true } : {}),
       ...(lineage.length > 0 ? { override_lineage: lineage } : {}),
       inputs: meta.handoff_inputs,
     };
-    const { sha256 } = writeHandoff(inv.ledger, record);
+    const { sha256 } = await inv.ledger.putHandoff(record);
     entries.push({
       kind: 'transition',
       title: `${mode ?? role.name} → ${CONSUMER_MODE[produces]} (${produces} handoff ${handoffId})`,
@@ -140,8 +138,8 @@ export async function finish(
     created: admission.prior?.created ?? inv.startedAt.toISOString(),
     updated: at.toISOString(),
   };
-  if (state.status === 'yielded' || admission.prior) writeSession(inv.ledger, state);
-  await appendJournal(inv.journalDir, entries, at);
+  if (state.status === 'yielded' || admission.prior) await inv.ledger.putSession(state);
+  await inv.ledger.appendJournal(entries, at);
   const lineageField = lineage.length > 0 ? { override_lineage: lineage } : {};
   const output: InvokeOutput | null =
     status === 'completed'

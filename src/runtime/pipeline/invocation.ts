@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { type Logger, loadSettings, memoByFiles, type Settings } from '../../core/index.js';
-import { appendJournal } from '../journal.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Mode, RefusalReason } from '../policy.js';
 import type { Profile, ProfileRole, SurfaceProfile } from '../profile.js';
+import type { ProfileSource } from '../sources.js';
 import type { Substrate } from '../substrates/types.js';
 import type { Voice } from '../surfaces.js';
 import type { InvokeMeta, InvokeRequest, InvokeResult } from '../types.js';
@@ -16,15 +18,19 @@ import type { InvokeMeta, InvokeRequest, InvokeResult } from '../types.js';
 /** What every invocation of one runtime shares. */
 export interface RuntimeContext {
   readonly home: string;
-  /** The project root; its `.firstlight/` is the ledger. Without it the home is. */
+  /** The project root; its `.firstlight/` holds the embedded ledger and scratch. Without it the home does. */
   readonly project?: string;
+  /** Where journal, handoffs, sessions, invocations and subscriptions are kept. */
+  readonly ledger: Ledger;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly substrate?: Substrate | string;
+  /** Where profiles and their documents resolve; default `runtime.sources` in the home's firstlight.yaml. */
+  readonly sources?: readonly ProfileSource[];
   readonly log: Logger;
 }
 
-/** Where journal, handoffs and sessions live: `<project>/.firstlight`, else the home. */
+/** The embedded ledger's directory (and scratch's parent): `<project>/.firstlight`, else the home. */
 export function ledgerDir(context: Pick<RuntimeContext, 'home' | 'project'>): string {
   return context.project ? join(context.project, '.firstlight') : context.home;
 }
@@ -51,6 +57,21 @@ export function settingsOf(home: string): Settings {
   return memo();
 }
 
+/** The profile sources of a runtime: its own, else the settings' (directories made absolute). */
+export function sourcesOf(context: Pick<RuntimeContext, 'home' | 'sources'>): readonly ProfileSource[] {
+  if (context.sources) return context.sources;
+  return settingsOf(context.home).runtime.sources.map((source) => ({
+    ...(source.prefix ? { prefix: source.prefix } : {}),
+    dir: expandDir(source.dir, context.home),
+  }));
+}
+
+/** `~/x` under the user's home, a relative path under the firstlight home. */
+export function expandDir(dir: string, home: string): string {
+  if (dir === '~' || dir.startsWith('~/')) return join(homedir(), dir.slice(1));
+  return isAbsolute(dir) ? dir : resolve(home, dir);
+}
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The meta being filled in as the stages run; `finishMeta` stamps the end and the timings. */
@@ -65,10 +86,9 @@ export interface Invocation {
   /** `performance.now()` at the start, for the timings. */
   readonly t0: number;
   readonly startedAt: Date;
-  readonly ledger: string;
-  /** What the ledger's references are relative to (the project, else the home). */
-  readonly root: string;
-  readonly journalDir: string;
+  readonly ledger: Ledger;
+  /** `<project>/.firstlight` (the home without a project): where scratch directories go. */
+  readonly dataDir: string;
   readonly profile: Profile;
   readonly role: ProfileRole;
   readonly mode: Mode | null;
@@ -110,8 +130,7 @@ function round(ms: number): number {
  */
 export async function refuse(inv: Invocation, reason: RefusalReason, detail: string): Promise<InvokeResult> {
   const at = new Date();
-  await appendJournal(
-    inv.journalDir,
+  await inv.ledger.appendJournal(
     [
       {
         kind: 'refusal',

@@ -1,6 +1,5 @@
-import { type HandoffRecord, writeHandoff } from '../handoffs.js';
-import { appendJournal, type JournalWrite, journalFile } from '../journal.js';
-import { journalRef } from '../provenance.js';
+import type { HandoffRecord } from '../handoffs.js';
+import type { JournalWrite } from '../journal.js';
 import type { SessionSandbox } from '../substrates/index.js';
 import type { Admission } from './check-policy.js';
 import type { Invocation } from './invocation.js';
@@ -16,12 +15,13 @@ export async function journalStart(
   admission: Admission,
   tools: LockedTools,
   sandbox: SessionSandbox,
+  /** More fields for the start row (a subscribed session's type, policy, channels). */
+  extra: Readonly<Record<string, string | undefined>> = {},
 ): Promise<HandoffRecord[]> {
   const { meta, role, mode, profile, baseFields } = inv;
   if (admission.prior) meta.session_id = admission.prior.id;
   const session = meta.session_id;
   const at = new Date();
-  const file = journalFile(inv.journalDir, at);
   const entries: JournalWrite[] = [];
   const records: HandoffRecord[] = [];
   for (const { record, stored } of admission.handoffs) {
@@ -30,8 +30,8 @@ export async function journalStart(
       continue;
     }
     // An import: stored now, its hash in this session's `import` row, which the record names.
-    const imported: HandoffRecord = { ...record, journal: journalRef(inv.root, file, session) };
-    const { sha256 } = writeHandoff(inv.ledger, imported);
+    const imported: HandoffRecord = { ...record, journal: inv.ledger.journalRef(session, at) };
+    const { sha256 } = await inv.ledger.putHandoff(imported);
     records.push(imported);
     entries.push({
       kind: 'import',
@@ -53,7 +53,9 @@ export async function journalStart(
       voice: inv.voice,
       handoffs: meta.handoff_inputs.join(',') || undefined,
       tools: meta.tools.join(',') || undefined,
+      task_servers: Object.keys(inv.request.servers ?? {}).join(',') || undefined,
       sandbox: sandbox.journal,
+      ...extra,
     },
   });
   for (const ack of admission.acks) {
@@ -82,6 +84,6 @@ export async function journalStart(
       },
     });
   }
-  await appendJournal(inv.journalDir, entries, at);
+  await inv.ledger.appendJournal(entries, at);
   return records;
 }

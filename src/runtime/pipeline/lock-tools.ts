@@ -41,7 +41,8 @@ export async function lockTools(
       serverNames.map((name) => {
         const server = profile.servers[name]!;
         return hub!.connect(name, {
-          command: server.command,
+          // Every listed server has one (the profile, or the request's `servers`, gave it).
+          command: server.command ?? '',
           args: server.args,
           env: server.env,
           cwd: server.cwd ? resolve(inv.context.cwd, server.cwd) : inv.context.cwd,

@@ -1,14 +1,14 @@
-import { join } from 'node:path';
 import { UserError } from '../../core/index.js';
-import { journalFile } from '../journal.js';
 import { canonicalSurface, type Mode } from '../policy.js';
-import { loadProfileCached } from '../profile.js';
+import type { Profile } from '../profile.js';
+import { loadProfileCached } from '../profile-load.js';
 import { VOICES, type Voice } from '../surfaces.js';
-import type { InvokeRequest } from '../types.js';
-import { type Invocation, ledgerDir, ledgerRoot, newSessionId, type RuntimeContext } from './invocation.js';
+import type { InvokeRequest, TaskServer } from '../types.js';
+import { type Invocation, ledgerDir, newSessionId, type RuntimeContext, sourcesOf } from './invocation.js';
 
 /**
- * Stage 1, resolve the profile: by name in `<home>/personas/`, a path or a `file:` URI; the
+ * Stage 1, resolve the profile: by name (pinned `NAME@N`) in `<home>/personas/` and the
+ * configured sources, a path, a `file:` URI or a URI a source maps; the
  * role (the profile's `role_default` when none is asked for), the mode and the surface checked
  * against it. Mistakes here are bad usage (a UserError, exit 2): nothing is journaled.
  */
@@ -34,7 +34,10 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       hint: 'pass --task TEXT or --task-file FILE',
     });
   }
-  const profile = loadProfileCached(request.persona, { home: context.home, cwd: context.cwd });
+  const profile = withTaskServers(
+    loadProfileCached(request.persona, { home: context.home, cwd: context.cwd, sources: sourcesOf(context) }),
+    request.servers,
+  );
   const roleName = request.role ?? profile.roleDefault;
   if (!roleName) {
     throw new UserError(`no role asked for, and persona "${profile.persona}" has no role_default`, {
@@ -67,16 +70,14 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       hint: `pass --surface one of: ${surfaceNames.join(', ')} (surface_profiles in ${profile.file})`,
     });
   }
-  const ledger = ledgerDir(context);
-  const journalDir = join(ledger, 'journal');
+  const sessionId = newSessionId();
   return {
     context,
     request,
     t0,
     startedAt,
-    ledger,
-    root: ledgerRoot(context),
-    journalDir,
+    ledger: context.ledger,
+    dataDir: ledgerDir(context),
     profile,
     role,
     mode,
@@ -91,7 +92,7 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       engagement: request.engagement,
     },
     meta: {
-      session_id: newSessionId(),
+      session_id: sessionId,
       persona: profile.persona,
       persona_version: profile.version,
       role: role.name,
@@ -107,7 +108,87 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
       denials: [],
       flags: [],
       acknowledgements: [],
-      journal: journalFile(journalDir, startedAt),
+      journal: context.ledger.journalRef(sessionId, startedAt),
     },
   };
+}
+
+const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The profile with the invocation's task-relevant servers added (a copy: the cached profile is
+ * shared). Each takes the profile's rule for a server of its name (`servers.NAME` without a
+ * command: access, classify, trust_read_only_hint, tools); a name the profile already runs is
+ * bad usage.
+ */
+export function withTaskServers(
+  profile: Profile,
+  servers: Readonly<Record<string, TaskServer>> | undefined,
+): Profile {
+  const names = Object.keys(servers ?? {});
+  if (!servers || names.length === 0) return profile;
+  const merged = { ...profile.servers };
+  for (const name of names) {
+    const given = servers[name]!;
+    const rule = profile.servers[name];
+    if (!SERVER_NAME.test(name)) {
+      throw new UserError(`servers.${name}: a server name is letters, digits, _ and - only`, {
+        code: 'INVALID_ARGUMENT',
+        hint: 'name the server like github or files (its tools are named NAME__tool)',
+      });
+    }
+    if (rule?.command) {
+      throw new UserError(`servers.${name}: persona "${profile.persona}" already runs a server "${name}"`, {
+        code: 'INVALID_ARGUMENT',
+        hint: `give the task's server another name (the profile's own is in ${profile.file})`,
+      });
+    }
+    if (!given.command) {
+      throw new UserError(`servers.${name}: no command`, {
+        code: 'INVALID_ARGUMENT',
+        hint: 'give the command that starts the MCP server: --server NAME="npx -y @scope/server" or {"command": "…", "args": […]}',
+      });
+    }
+    merged[name] = {
+      trust_read_only_hint: false,
+      classify: {},
+      ...rule,
+      command: given.command,
+      args: [...(given.args ?? [])],
+      env: { ...(given.env ?? {}) },
+      ...(given.cwd ? { cwd: given.cwd } : {}),
+      // The profile's rule on which tools to use wins; else the request's.
+      ...(given.tools || rule?.tools ? { tools: [...(rule?.tools ?? given.tools ?? [])] } : {}),
+    };
+  }
+  return {
+    ...profile,
+    servers: merged,
+    taskRelevant: [...profile.taskRelevant, ...names.filter((n) => !profile.taskRelevant.includes(n))],
+  };
+}
+
+/** `--server NAME=COMMAND` values as task servers (the command line split on spaces). */
+export function parseTaskServers(values: readonly string[]): Record<string, TaskServer> {
+  const servers: Record<string, TaskServer> = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    const name = eq > 0 ? value.slice(0, eq).trim() : '';
+    const argv =
+      eq > 0
+        ? value
+            .slice(eq + 1)
+            .trim()
+            .split(/\s+/)
+            .filter(Boolean)
+        : [];
+    if (!name || argv.length === 0) {
+      throw new UserError(`--server "${value}" is not NAME=COMMAND`, {
+        code: 'INVALID_ARGUMENT',
+        hint: 'pass --server github="npx -y @scope/github-mcp" (the command line is split on spaces)',
+      });
+    }
+    servers[name] = { command: argv[0]!, args: argv.slice(1) };
+  }
+  return servers;
 }

@@ -46,7 +46,7 @@ export async function resolveSessionSubstrate(
     mayWrite: admission.access === 'mutating',
     config: profile.sandbox,
     projectDir: context.project ?? context.cwd,
-    scratchDir: join(inv.ledger, 'scratch', admission.prior?.id ?? inv.meta.session_id),
+    scratchDir: join(inv.dataDir, 'scratch', admission.prior?.id ?? inv.meta.session_id),
   });
   if (sandbox.request) {
     const why = await substrate.sandbox!.unavailable();

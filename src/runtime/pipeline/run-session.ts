@@ -1,5 +1,4 @@
 import { type AttemptsResult, runAttempts } from '../attempts.js';
-import { appendJournal } from '../journal.js';
 import { SANDBOX_DENIAL } from '../substrates/index.js';
 import type { SubstrateEvent, ToolCall, ToolCallResult } from '../substrates/types.js';
 import type { Admission } from './check-policy.js';
@@ -36,7 +35,7 @@ export async function runSession(
     if (!tool) {
       const reason = 'not_in_session_tool_set';
       meta.denials.push({ tool: call.name, reason });
-      await appendJournal(inv.journalDir, [
+      await inv.ledger.appendJournal([
         {
           kind: 'denial',
           title: `${call.name} refused to ${role.name} at execution`,
@@ -95,7 +94,7 @@ export async function runSession(
       mcpServers: Object.fromEntries(
         serverNames.map((name) => {
           const server = profile.servers[name]!;
-          return [name, { command: server.command, args: server.args, env: server.env }];
+          return [name, { command: server.command ?? '', args: server.args, env: server.env }];
         }),
       ),
       executeTool,
@@ -124,8 +123,7 @@ export async function runSession(
   if (result.permissionDenials.length > 0) {
     for (const denial of result.permissionDenials)
       meta.denials.push({ tool: denial.tool, reason: denial.reason ?? 'substrate_permission_denial' });
-    await appendJournal(
-      inv.journalDir,
+    await inv.ledger.appendJournal(
       result.permissionDenials.map((denial) => ({
         kind: 'denial' as const,
         title: `${denial.tool} refused to ${role.name} by ${substrate.kind}${denial.reason === SANDBOX_DENIAL ? "'s OS sandbox" : ''}`,

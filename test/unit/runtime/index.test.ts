@@ -18,6 +18,12 @@ describe('runtime public surface', () => {
       'applyVoice',
       'computeToolSet',
       'detect',
+      'createFileLedger',
+      'createMemoryLedger',
+      'listProfiles',
+      'EventBuffer',
+      'StreamLog',
+      'BACKPRESSURE_POLICIES',
     ]) {
       expect(runtime, name).toHaveProperty(name);
     }

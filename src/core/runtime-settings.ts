@@ -1,0 +1,39 @@
+import * as z from 'zod';
+
+/**
+ * `runtime:` in `firstlight.yaml`: where persona profiles and the documents they point at are
+ * found (`sources`), and how `firstlight runtime serve` serves (`service`).
+ */
+const sourceSchema = z
+  .object({
+    /** A URI prefix mapped to `dir` (`klappy://`); absent: `dir` is searched by persona name. */
+    prefix: z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*:/i, 'must start with a URI scheme, such as klappy://')
+      .optional(),
+    /** A directory: absolute, `~/…` (the user's home), or relative to the firstlight home. */
+    dir: z.string().min(1),
+  })
+  .strict();
+
+export const runtimeSettingsSchema = z
+  .object({
+    /** Tried after `<home>/personas/`, in order; a URI takes the source with the longest matching prefix. */
+    sources: z.array(sourceSchema).default([]),
+    service: z
+      .object({
+        host: z.string().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(7822),
+        /** One-shot invocations running at once; more wait their turn. */
+        concurrency: z.number().int().min(1).max(1000).default(8),
+        /** A subscription with no event for this long is torn down (journaled `idle`). */
+        subscription_idle_s: z.number().positive().max(604_800).default(600),
+        /** The project whose `.firstlight/` holds the ledger (default: the directory it starts in). */
+        project: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;

@@ -1,0 +1,18 @@
+/**
+ * @module servers/runtime-service — the persona runtime as a service: the HTTP API (`/v1/…`,
+ * its OpenAPI document generated from the schemas that validate it) and the MCP door (`/mcp`,
+ * and on stdio), one-shot invocations under a concurrency limit, subscribed sessions.
+ */
+
+export type { InvocationsOptions } from './invocations.js';
+export { Invocations, newInvocationId } from './invocations.js';
+export { createRuntimeMcpServer, RUNTIME_INSTRUCTIONS } from './mcp.js';
+export { openApiDocument } from './openapi.js';
+export type { Route, ServiceDeps } from './routes.js';
+export { ROUTES } from './routes.js';
+export type { EventsBody, InvocationBody, JournalQueryBody, SubscriptionBody } from './schemas.js';
+export { eventsRequest, invocationRequest, journalQuery, subscriptionRequest } from './schemas.js';
+export type { RunningRuntimeService, RuntimeServiceOptions } from './service.js';
+export { startRuntimeService } from './service.js';
+export type { SubscriptionSummary } from './subscriptions.js';
+export { Subscriptions } from './subscriptions.js';
