@@ -56,7 +56,17 @@ await build({
   // main.ts and commands/hook.ts import it; both land one directory apart as in src/cli/.
   // The BPE tokenizer's ranks (1.2 MB of JavaScript) load from node_modules only when a density
   // cap is counted: bundling them would copy them into dist for nothing.
-  external: ['./hook-entry.js', '../hook-entry.js', './recall-entry.js', 'gpt-tokenizer', 'gpt-tokenizer/*'],
+  external: [
+    './hook-entry.js',
+    '../hook-entry.js',
+    './recall-entry.js',
+    'gpt-tokenizer',
+    'gpt-tokenizer/*',
+    // The Postgres client and queue load only for a postgres:// store (pg requires an optional
+    // native binding by name, which a bundle cannot resolve).
+    'pg',
+    'pg-boss',
+  ],
 });
 await build({
   ...common,

@@ -20,6 +20,14 @@ export const runtimeSettingsSchema = z
   .object({
     /** Tried after `<home>/personas/`, in order; a URI takes the source with the longest matching prefix. */
     sources: z.array(sourceSchema).default([]),
+    /**
+     * Where the ledger lives: `embedded` (files under the project's `.firstlight/`) or a
+     * Postgres URL shared by several replicas of `runtime serve`.
+     */
+    store: z
+      .string()
+      .regex(/^(embedded|postgres(ql)?:\/\/.+)$/, 'must be "embedded" or a postgres:// URL')
+      .optional(),
     service: z
       .object({
         host: z.string().min(1).default('127.0.0.1'),
@@ -30,6 +38,12 @@ export const runtimeSettingsSchema = z
         subscription_idle_s: z.number().positive().max(604_800).default(600),
         /** The project whose `.firstlight/` holds the ledger (default: the directory it starts in). */
         project: z.string().min(1).optional(),
+        /**
+         * On a Postgres store: how long a replica's claim on a running invocation lasts without
+         * renewal (it renews every third of it); a replica silent that long is taken to be lost
+         * and another runs the invocation again as its next attempt.
+         */
+        lease_s: z.number().min(1).max(3600).default(30),
       })
       .strict()
       .prefault({}),

@@ -39,13 +39,27 @@ export type {
 } from './ledger/index.js';
 export {
   appendJournal,
+  claimInvocation,
   createFileLedger,
   createMemoryLedger,
+  expiredInvocations,
+  exportLedger,
+  finishInvocation,
   handoffsDir,
+  importLedger,
+  type OpenLedger,
+  openLedger,
+  openPgLedger,
+  type PgLedger,
+  parseStore,
   readHandoff,
   readJournal,
   readSession,
   readStoredHandoff,
+  renewLease,
+  STORE_HELP,
+  type StoreSpec,
+  type TransferCounts,
 } from './ledger/index.js';
 export type { Override } from './override.js';
 export { overrideProblems } from './override.js';

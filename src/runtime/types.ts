@@ -50,6 +50,11 @@ export interface InvokeRequest {
   readonly substrate?: Substrate | string;
   /** Receives the substrate's events as they happen (text, tool calls and results, usage). */
   readonly onEvent?: (event: SubstrateEvent) => void;
+  /**
+   * The service's invocation this session runs (set by the service, never by a client), on the
+   * start row: `invocation`, `attempt`, and `reason` when an attempt after the first took over.
+   */
+  readonly invocation?: { readonly id: string; readonly attempt: number; readonly reason?: string };
 }
 
 /** A receiving session's structured refusal of its input. */

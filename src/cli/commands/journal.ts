@@ -6,6 +6,7 @@ interface JournalOptions extends HomeOption {
   since?: string;
   type?: string;
   project?: string;
+  store?: string;
   json?: boolean;
 }
 
@@ -19,6 +20,10 @@ export function registerJournal(program: Command): void {
       'a DOLCHEO letter (D, O, L, C, H, E), a kind (refusal, transition, denial, …) or a facet (open)',
     )
     .option('--project <dir>', PROJECT_OR_HOME_HELP)
+    .option(
+      '--store <store>',
+      'embedded, or the postgres:// URL of a shared ledger (default: runtime.store in firstlight.yaml)',
+    )
     .option('--home <dir>', HOME_HELP)
     .option('--json', JSON_HELP);
   withExamples(
@@ -33,14 +38,29 @@ export function registerJournal(program: Command): void {
     const { join } = await import('node:path');
     const { homeFrom, print } = await import('../io.js');
     const { projectFor } = await import('./invoke-project.js');
-    const { readJournal, ledgerDir } = await import('../../runtime/index.js');
+    const { storeFor } = await import('./runtime-ledger.js');
+    const { readJournal, ledgerDir, openLedger } = await import('../../runtime/index.js');
     const home = homeFrom(options);
-    const project = await projectFor(options.project, home);
-    const dir = join(ledgerDir({ home, ...(project ? { project } : {}) }), 'journal');
-    const entries = readJournal(dir, {
+    const query = {
       ...(options.since ? { since: options.since } : {}),
       ...(options.type ? { type: options.type } : {}),
-    });
+    };
+    const store = await storeFor(options.store, home);
+    let dir: string;
+    let entries: Awaited<ReturnType<typeof readJournal>>;
+    if (store.kind === 'postgres') {
+      const ledger = await openLedger(store, { home });
+      try {
+        dir = ledger.location;
+        entries = await ledger.readJournal(query);
+      } finally {
+        await ledger.close();
+      }
+    } else {
+      const project = await projectFor(options.project, home);
+      dir = join(ledgerDir({ home, ...(project ? { project } : {}) }), 'journal');
+      entries = readJournal(dir, query);
+    }
     print(options.json, { journal: dir, entries }, () => {
       if (entries.length === 0) return `no journal entries in ${dir}`;
       return entries

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { JSON_HELP, withExamples } from '../help-text.js';
 import type { HomeOption } from '../io.js';
+import { registerLedgerTransfer } from './runtime-ledger.js';
 
 interface DemoOptions {
   keep?: boolean;
@@ -14,6 +15,8 @@ interface ServeOptions extends HomeOption {
   project?: string;
   concurrency?: string;
   subscriptionIdle?: string;
+  store?: string;
+  lease?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -32,6 +35,7 @@ export function registerRuntime(program: Command): void {
   ]);
   registerServe(runtime);
   registerMcp(runtime);
+  registerLedgerTransfer(runtime);
   runtime
     .command('demo')
     .description(
@@ -110,7 +114,18 @@ function registerServe(runtime: Command): void {
       '--project <dir>',
       'project whose .firstlight/ holds the ledger (default: found from here, else the home)',
     )
-    .option('--concurrency <n>', 'one_shot invocations running at once; more wait their turn (default 8)')
+    .option(
+      '--concurrency <n>',
+      'one_shot invocations running at once (on this replica); more wait their turn (default 8)',
+    )
+    .option(
+      '--store <store>',
+      'embedded (files under the project, the default) or postgres://USER:PASSWORD@HOST:5432/DB, a ledger and queue several replicas share',
+    )
+    .option(
+      '--lease <seconds>',
+      'Postgres store: a replica silent this long loses its running invocations to another (default 30)',
+    )
     .option(
       '--subscription-idle <seconds>',
       'tear a subscription down after this long without an event (default 600)',
@@ -123,8 +138,10 @@ function registerServe(runtime: Command): void {
         'Defaults come from runtime.service in firstlight.yaml; flags win. Set FIRSTLIGHT_TOKEN (16+ characters)',
         'to require "Authorization: Bearer <token>" (mandatory off loopback). The Host header must name this',
         'server; a foreign Origin is refused. Ctrl-C tears open subscriptions down (journaled) and stops.',
+        'With --store postgres://… any number of replicas share one ledger and queue (docs/scale.md).',
         'See docs/runtime-service.md. Example:',
         '  firstlight runtime serve --port 7822 &',
+        '  firstlight runtime serve --store postgres://firstlight@db:5432/firstlight --host 0.0.0.0',
         '  curl -s localhost:7822/v1/invocations -H content-type:application/json -d \'{"persona":"explorer",',
         '    "surface":"synthesis-ledger","engagement":"agent","task":"Map the options","substrate":"scripted:explorer"}\'',
       ].join('\n'),
@@ -162,20 +179,40 @@ function registerServe(runtime: Command): void {
       checkBind(host, token);
       const project = await projectFor(options.project ?? service.project, home);
       const log = createLogger('runtime-serve');
+      const { openLedger } = await import('../../runtime/index.js');
+      const { storeFor } = await import('./runtime-ledger.js');
+      const store = await storeFor(options.store, home);
+      const ledger = await openLedger(store, { home, project });
       const runtime = createRuntime({
         home,
         ...(project ? { project } : {}),
         ...(project ? { cwd: project } : {}),
         log,
+        ledger,
       });
+      const leaseS = number('--lease', options.lease, service.lease_s, 1, 3600);
+      const concurrency = Math.floor(
+        number('--concurrency', options.concurrency, service.concurrency, 1, 1000),
+      );
+      const queue =
+        store.kind === 'postgres'
+          ? await (await import('../../servers/runtime-service/index.js')).createPgQueue({
+              ledger: ledger as import('../../runtime/index.js').PgLedger,
+              url: store.url,
+              concurrency,
+              leaseS,
+              log,
+            })
+          : undefined;
       const running = await startRuntimeService({
         runtime,
+        ...(queue ? { queue } : {}),
         host,
         port,
         token,
         allowedHosts: options.allowedHost,
         log,
-        concurrency: Math.floor(number('--concurrency', options.concurrency, service.concurrency, 1, 1000)),
+        concurrency,
         subscriptionIdleMs:
           number('--subscription-idle', options.subscriptionIdle, service.subscription_idle_s, 1, 604_800) *
           1000,
@@ -196,6 +233,7 @@ function registerServe(runtime: Command): void {
         if (stopping) return;
         stopping = true;
         await running.close();
+        await ledger.close();
         process.exit(0);
       };
       process.on('SIGINT', () => void stop());

@@ -8,6 +8,19 @@ export type { FileLedgerOptions } from './file-ledger.js';
 export { createFileLedger } from './file-ledger.js';
 export { appendJournal, journalFile, readJournal } from './journal-files.js';
 export { createMemoryLedger } from './memory-ledger.js';
+export {
+  exportLedger,
+  importLedger,
+  type OpenLedger,
+  openLedger,
+  openPgLedger,
+  parseStore,
+  STORE_HELP,
+  type StoreSpec,
+} from './open.js';
+export { claimInvocation, expiredInvocations, finishInvocation, renewLease } from './pg-claims.js';
+export type { PgLedger } from './pg-ledger.js';
+export type { TransferCounts } from './pg-transfer.js';
 export { handoffsDir, readHandoff, readSession, readStoredHandoff, writeHandoff } from './record-files.js';
 export type {
   HandoffRow,

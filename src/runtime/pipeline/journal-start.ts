@@ -55,6 +55,9 @@ export async function journalStart(
       tools: meta.tools.join(',') || undefined,
       task_servers: Object.keys(inv.request.servers ?? {}).join(',') || undefined,
       sandbox: sandbox.journal,
+      invocation: inv.request.invocation?.id,
+      attempt: inv.request.invocation?.attempt,
+      reason: inv.request.invocation?.reason,
       ...extra,
     },
   });

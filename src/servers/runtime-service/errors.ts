@@ -59,7 +59,7 @@ export function errorReply(error: unknown): { status: number; body: Record<strin
 function statusOf(error: Error): number {
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ConfigError) return 422;
-  if (error instanceof SystemError) return 500;
+  if (error instanceof SystemError) return error.code === 'STORE_UNAVAILABLE' ? 503 : 500;
   return 400;
 }
 
@@ -84,5 +84,6 @@ export function sendError(res: ServerResponse, error: unknown): void {
   const { status, body } = errorReply(error);
   const headers: Record<string, string> = {};
   if (error instanceof ApiError && error.status === 429) headers['retry-after'] = '1';
+  if (status === 503) headers['retry-after'] = '2';
   sendJson(res, status, body, headers);
 }

@@ -8,6 +8,13 @@ export type { InvocationsOptions } from './invocations.js';
 export { Invocations, newInvocationId } from './invocations.js';
 export { createRuntimeMcpServer, RUNTIME_INSTRUCTIONS } from './mcp.js';
 export { openApiDocument } from './openapi.js';
+export type { PgQueue, PgQueueOptions } from './pg-queue.js';
+
+/** The queue replicas share on a Postgres store (pg-boss loads only here). */
+export async function createPgQueue(options: import('./pg-queue.js').PgQueueOptions) {
+  const { PgQueue } = await import('./pg-queue.js');
+  return new PgQueue(options);
+}
 export type { Route, ServiceDeps } from './routes.js';
 export { ROUTES } from './routes.js';
 export type { EventsBody, InvocationBody, JournalQueryBody, SubscriptionBody } from './schemas.js';

@@ -9,6 +9,7 @@ import {
   type SubstrateEvent,
 } from '../../runtime/index.js';
 import { errorReply } from './errors.js';
+import type { Lease, PgQueue } from './pg-queue.js';
 import { type CursorStream, endedStream } from './sse.js';
 
 /**
@@ -25,6 +26,11 @@ export interface InvocationsOptions {
   readonly concurrency: number;
   /** Finished invocations whose streams stay in memory (older ones are read from the ledger). */
   readonly keepStreams?: number;
+  /**
+   * The queue several replicas share (a Postgres store): submitted invocations go on it and
+   * whichever replica's worker claims one runs it; `concurrency` is then that replica's workers.
+   */
+  readonly queue?: PgQueue;
 }
 
 export function newInvocationId(): string {
@@ -71,6 +77,10 @@ export class Invocations {
     };
     const { record, created } = await this.ledger.createInvocation(fresh);
     if (!created) return { record, created, done: this.inflight.get(record.id) ?? this.settled(record) };
+    if (this.options.queue) {
+      await this.options.queue.enqueue(record.id);
+      return { record, created, done: this.settled(record) };
+    }
     const stream = this.streamFor(record.id, 0);
     const done = this.run(record, request, stream);
     this.inflight.set(record.id, done);
@@ -89,6 +99,23 @@ export class Invocations {
     const record = await this.ledger.getInvocation(id);
     if (!record) return undefined;
     const ledger = this.ledger;
+    const queue = this.options.queue;
+    if (queue && (record.state === 'queued' || record.state === 'running')) {
+      // Running on another replica: follow its events in the ledger, woken by its notices.
+      let ended = false;
+      return {
+        read: (after, limit = 500) => ledger.readInvocationEvents(id, after, limit),
+        async wait(_after, signal) {
+          await queue.changed(id, 1000, signal);
+          const now = await ledger.getInvocation(id).catch(() => undefined);
+          if (now && now.state !== 'queued' && now.state !== 'running') ended = true;
+        },
+        get isEnded() {
+          return ended;
+        },
+        lastSeq: 0,
+      };
+    }
     return endedStream(
       (after, limit) => ledger.readInvocationEvents(id, after, limit),
       Number.MAX_SAFE_INTEGER,
@@ -97,7 +124,26 @@ export class Invocations {
 
   /** Waits for every invocation under way (at shutdown). */
   async drain(): Promise<void> {
+    await this.options.queue?.close();
     await Promise.allSettled([...this.inflight.values()]);
+  }
+
+  /** Starts this replica's workers on the shared queue (a Postgres store). */
+  async startWorkers(): Promise<void> {
+    await this.options.queue?.start(async (claimed, lease) => {
+      const events = await this.ledger.readInvocationEvents(claimed.id, 0, Number.MAX_SAFE_INTEGER);
+      const stream = this.streamFor(claimed.id, events.at(-1)?.seq ?? 0);
+      const request = claimed.request as Omit<InvokeRequest, 'onEvent' | 'substrate'> & {
+        substrate?: string;
+      };
+      const done = this.run(claimed, request, stream, lease);
+      this.inflight.set(claimed.id, done);
+      try {
+        return await done;
+      } finally {
+        this.inflight.delete(claimed.id);
+      }
+    });
   }
 
   private get ledger() {
@@ -108,15 +154,33 @@ export class Invocations {
     record: InvocationRecord,
     request: Omit<InvokeRequest, 'onEvent' | 'substrate'> & { substrate?: string },
     stream: StreamLog,
+    lease?: Lease,
   ): Promise<InvocationRecord> {
-    void stream.append([{ event: 'state', data: { state: 'queued' } }]);
-    await this.slot();
+    // On the shared queue the claim made it `running`, and the queue's workers are the slots.
+    if (!lease) {
+      void stream.append([{ event: 'state', data: { state: 'queued' } }]);
+      await this.slot();
+    }
     let current: InvocationRecord = { ...record, state: 'running', updated: new Date().toISOString() };
     try {
-      await this.ledger.updateInvocation(current);
-      void stream.append([{ event: 'state', data: { state: 'running', attempt: current.attempt } }]);
+      if (!lease) await this.ledger.updateInvocation(current);
+      void stream.append([
+        {
+          event: 'state',
+          data: {
+            state: 'running',
+            attempt: current.attempt,
+            ...(current.reason ? { reason: current.reason } : {}),
+          },
+        },
+      ]);
       const result = await this.options.runtime.invoke({
         ...request,
+        invocation: {
+          id: current.id,
+          attempt: current.attempt,
+          ...(current.reason ? { reason: current.reason } : {}),
+        },
         onEvent: (event) => void stream.append([streamEvent(event)]).catch(() => {}),
       });
       current = {
@@ -139,12 +203,14 @@ export class Invocations {
         updated: new Date().toISOString(),
       };
     } finally {
-      this.release();
+      if (!lease) this.release();
     }
-    await this.ledger.updateInvocation(current);
+    // The result goes on the stream before the record ends, so a reader that sees the end has it.
     await stream.append([{ event: 'result', data: current.result }]);
     stream.end();
     await stream.flushed();
+    if (lease) await lease.finish(current);
+    else await this.ledger.updateInvocation(current);
     return current;
   }
 
@@ -152,15 +218,22 @@ export class Invocations {
     // Claimed by another process (a shared store) or finished before: wait for its end.
     for (let current = record; ; ) {
       if (current.state !== 'queued' && current.state !== 'running') return current;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      current = (await this.ledger.getInvocation(record.id)) ?? current;
+      const queue = this.options.queue;
+      if (queue) await queue.changed(record.id, 2000);
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+      // The database away for a moment: keep waiting (the invocation is not lost).
+      current = (await this.ledger.getInvocation(record.id).catch(() => undefined)) ?? current;
     }
   }
 
   private streamFor(id: string, lastSeq: number): StreamLog {
     const ledger = this.ledger;
+    const queue = this.options.queue;
     const stream = new StreamLog({
-      persist: (records) => ledger.appendInvocationEvents(id, records),
+      persist: async (records) => {
+        await ledger.appendInvocationEvents(id, records);
+        await queue?.notify(id);
+      },
       readBack: (after, limit) => ledger.readInvocationEvents(id, after, limit),
       keep: 512,
       lastSeq,

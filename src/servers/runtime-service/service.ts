@@ -8,6 +8,7 @@ import { ApiError, sendError, sendJson } from './errors.js';
 import { Invocations } from './invocations.js';
 import { createRuntimeMcpServer } from './mcp.js';
 import { openApiDocument } from './openapi.js';
+import type { PgQueue } from './pg-queue.js';
 import { ROUTES, type Route, type ServiceDeps } from './routes.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -31,6 +32,8 @@ export interface RuntimeServiceOptions {
   readonly subscriptionIdleMs: number;
   /** MCP sessions with no request for this long are closed. */
   readonly sessionIdleMs?: number;
+  /** The queue replicas share (a Postgres store); absent: invocations run in this process. */
+  readonly queue?: PgQueue;
 }
 
 export interface RunningRuntimeService {
@@ -63,7 +66,13 @@ function compile(routes: readonly Route[]): Compiled[] {
 export async function startRuntimeService(options: RuntimeServiceOptions): Promise<RunningRuntimeService> {
   checkBind(options.host, options.token);
   const { runtime, log } = options;
-  const invocations = new Invocations({ runtime, log, concurrency: options.concurrency });
+  const invocations = new Invocations({
+    runtime,
+    log,
+    concurrency: options.concurrency,
+    ...(options.queue ? { queue: options.queue } : {}),
+  });
+  await invocations.startWorkers();
   const subscriptions = new Subscriptions({ runtime, log, idleMs: options.subscriptionIdleMs });
   const deps: ServiceDeps = { runtime, invocations, subscriptions, log };
   const compiled = compile(ROUTES);
