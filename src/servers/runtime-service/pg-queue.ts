@@ -61,15 +61,19 @@ export class PgQueue {
     await this.boss.start();
     await this.boss.createQueue(QUEUE).catch(() => {}); // already there (another replica made it)
     for (let i = 0; i < this.options.concurrency; i++) {
-      this.workers.push(
-        await this.boss.work<{ id: string }>(
-          QUEUE,
-          { batchSize: 1, pollingIntervalSeconds: 0.5 },
-          async ([job]) => {
-            if (job) await this.runJob(job.data.id, run);
-          },
-        ),
+      let worker = '';
+      worker = await this.boss.work<{ id: string }>(
+        QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: 0.5 },
+        async ([job]) => {
+          if (!job) return;
+          await this.runJob(job.data.id, run);
+          // A worker that just finished fetches again at once, not after its polling interval:
+          // under load the queue is never empty, and waiting would idle the slot.
+          this.boss.notifyWorker(worker);
+        },
       );
+      this.workers.push(worker);
     }
     await this.listen();
     const every = Math.max(250, (this.options.leaseS * 1000) / 3);
