@@ -252,6 +252,10 @@ function registerMcp(runtime: Command): void {
       'project whose .firstlight/ holds the ledger (default: found from here, else the home)',
     )
     .option('--concurrency <n>', 'invocations running at once (default 8)', '8')
+    .option(
+      '--store <store>',
+      'embedded (files under the project, the default) or the postgres:// URL of a shared ledger (default: runtime.store)',
+    )
     .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
     .addHelpText(
       'after',
@@ -262,7 +266,7 @@ function registerMcp(runtime: Command): void {
         '  {"mcpServers": {"firstlight-runtime": {"command": "firstlight", "args": ["runtime", "mcp"]}}}',
       ].join('\n'),
     )
-    .action(async (options: HomeOption & { project?: string; concurrency: string }) => {
+    .action(async (options: HomeOption & { project?: string; concurrency: string; store?: string }) => {
       const { createLogger } = await import('../../core/index.js');
       const { serveStdio } = await import('../../servers/index.js');
       const { createRuntimeMcpServer, Invocations, Subscriptions } = await import(
@@ -274,13 +278,21 @@ function registerMcp(runtime: Command): void {
       const home = existingHome(options);
       const project = await projectFor(options.project, home);
       const log = createLogger('runtime-mcp');
-      const runtime = createRuntime({ home, ...(project ? { project } : {}), log });
+      const { openLedger } = await import('../../runtime/index.js');
+      const { storeFor } = await import('./runtime-ledger.js');
+      // On a shared store the stdio door reads and writes the same ledger as the replicas; its
+      // invocations run here, in this process.
+      const ledger = await openLedger(await storeFor(options.store, home), { home, project });
+      const runtime = createRuntime({ home, ...(project ? { project } : {}), log, ledger });
       const concurrency = Math.max(1, Math.floor(Number(options.concurrency) || 8));
       const invocations = new Invocations({ runtime, log, concurrency });
       const subscriptions = new Subscriptions({ runtime, log, idleMs: 600_000 });
       await serveStdio(createRuntimeMcpServer({ runtime, invocations, subscriptions, log }), {
         log,
-        onShutdown: () => invocations.drain(),
+        onShutdown: async () => {
+          await invocations.drain();
+          await ledger.close();
+        },
       });
     });
 }
