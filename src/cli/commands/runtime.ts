@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { JSON_HELP, withExamples } from '../help-text.js';
+import {
+  collect,
+  HOME_HELP,
+  JSON_HELP,
+  numberOption,
+  PROJECT_OR_HOME_HELP,
+  withExamples,
+} from '../help-text.js';
 import type { HomeOption } from '../io.js';
 import { registerLedgerTransfer } from './runtime-ledger.js';
 
@@ -18,8 +25,6 @@ interface ServeOptions extends HomeOption {
   store?: string;
   lease?: string;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `firstlight runtime …`: the persona runtime's own commands (`invoke` and `journal` stand alone). */
 export function registerRuntime(program: Command): void {
@@ -110,10 +115,7 @@ function registerServe(runtime: Command): void {
       collect,
       [],
     )
-    .option(
-      '--project <dir>',
-      'project whose .firstlight/ holds the ledger (default: found from here, else the home)',
-    )
+    .option('--project <dir>', PROJECT_OR_HOME_HELP)
     .option(
       '--concurrency <n>',
       'one_shot invocations running at once (on this replica); more wait their turn (default 8)',
@@ -130,7 +132,7 @@ function registerServe(runtime: Command): void {
       '--subscription-idle <seconds>',
       'tear a subscription down after this long without an event (default 600)',
     )
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--home <dir>', HOME_HELP)
     .addHelpText(
       'after',
       [
@@ -138,8 +140,10 @@ function registerServe(runtime: Command): void {
         'Defaults come from runtime.service in firstlight.yaml; flags win. Set FIRSTLIGHT_TOKEN (16+ characters)',
         'to require "Authorization: Bearer <token>" (mandatory off loopback). The Host header must name this',
         'server; a foreign Origin is refused. Ctrl-C tears open subscriptions down (journaled) and stops.',
-        'With --store postgres://… any number of replicas share one ledger and queue (docs/scale.md).',
-        'See docs/runtime-service.md. Example:',
+        'With --store postgres://… any number of replicas share one ledger and queue (firstlight help scale).',
+        'More: firstlight help runtime-service.',
+        '',
+        'Examples:',
         '  firstlight runtime serve --port 7822 &',
         '  firstlight runtime serve --store postgres://firstlight@db:5432/firstlight --host 0.0.0.0',
         '  curl -s localhost:7822/v1/invocations -H content-type:application/json -d \'{"persona":"explorer",',
@@ -247,52 +251,54 @@ function registerMcp(runtime: Command): void {
     .description(
       "serve the runtime's MCP door on stdio: invoke_persona, list_personas, read_journal, read_handoff",
     )
-    .option(
-      '--project <dir>',
-      'project whose .firstlight/ holds the ledger (default: found from here, else the home)',
-    )
-    .option('--concurrency <n>', 'invocations running at once (default 8)', '8')
+    .option('--project <dir>', PROJECT_OR_HOME_HELP)
+    .addOption(numberOption('--concurrency <n>', 'invocations running at once', 8))
     .option(
       '--store <store>',
       'embedded (files under the project, the default) or the postgres:// URL of a shared ledger (default: runtime.store)',
     )
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--home <dir>', HOME_HELP)
     .addHelpText(
       'after',
       [
         '',
         'For a host that starts MCP servers: an agent in it hands work to a fresh persona session (a validator gets',
-        'only what the policy allows). Logs go to stderr. Example (.mcp.json):',
-        '  {"mcpServers": {"firstlight-runtime": {"command": "firstlight", "args": ["runtime", "mcp"]}}}',
+        'only what the policy allows). Logs go to stderr.',
+        '',
+        'Examples:',
+        '  firstlight runtime mcp --project .',
+        '  .mcp.json: {"mcpServers": {"firstlight-runtime": {"command": "firstlight", "args": ["runtime", "mcp"]}}}',
       ].join('\n'),
     )
-    .action(async (options: HomeOption & { project?: string; concurrency: string; store?: string }) => {
-      const { createLogger } = await import('../../core/index.js');
-      const { serveStdio } = await import('../../servers/index.js');
-      const { createRuntimeMcpServer, Invocations, Subscriptions } = await import(
-        '../../servers/runtime-service/index.js'
-      );
-      const { createRuntime } = await import('../../runtime/index.js');
-      const { projectFor } = await import('./invoke-project.js');
-      const { existingHome } = await import('../io.js');
-      const home = existingHome(options);
-      const project = await projectFor(options.project, home);
-      const log = createLogger('runtime-mcp');
-      const { openLedger } = await import('../../runtime/index.js');
-      const { storeFor } = await import('./runtime-ledger.js');
-      // On a shared store the stdio door reads and writes the same ledger as the replicas; its
-      // invocations run here, in this process.
-      const ledger = await openLedger(await storeFor(options.store, home), { home, project });
-      const runtime = createRuntime({ home, ...(project ? { project } : {}), log, ledger });
-      const concurrency = Math.max(1, Math.floor(Number(options.concurrency) || 8));
-      const invocations = new Invocations({ runtime, log, concurrency });
-      const subscriptions = new Subscriptions({ runtime, log, idleMs: 600_000 });
-      await serveStdio(createRuntimeMcpServer({ runtime, invocations, subscriptions, log }), {
-        log,
-        onShutdown: async () => {
-          await invocations.drain();
-          await ledger.close();
-        },
-      });
-    });
+    .action(
+      async (options: HomeOption & { project?: string; concurrency: string | number; store?: string }) => {
+        const { createLogger } = await import('../../core/index.js');
+        const { serveStdio } = await import('../../servers/index.js');
+        const { createRuntimeMcpServer, Invocations, Subscriptions } = await import(
+          '../../servers/runtime-service/index.js'
+        );
+        const { createRuntime } = await import('../../runtime/index.js');
+        const { projectFor } = await import('./invoke-project.js');
+        const { existingHome } = await import('../io.js');
+        const home = existingHome(options);
+        const project = await projectFor(options.project, home);
+        const log = createLogger('runtime-mcp');
+        const { openLedger } = await import('../../runtime/index.js');
+        const { storeFor } = await import('./runtime-ledger.js');
+        // On a shared store the stdio door reads and writes the same ledger as the replicas; its
+        // invocations run here, in this process.
+        const ledger = await openLedger(await storeFor(options.store, home), { home, project });
+        const runtime = createRuntime({ home, ...(project ? { project } : {}), log, ledger });
+        const concurrency = Math.max(1, Math.floor(Number(options.concurrency) || 8));
+        const invocations = new Invocations({ runtime, log, concurrency });
+        const subscriptions = new Subscriptions({ runtime, log, idleMs: 600_000 });
+        await serveStdio(createRuntimeMcpServer({ runtime, invocations, subscriptions, log }), {
+          log,
+          onShutdown: async () => {
+            await invocations.drain();
+            await ledger.close();
+          },
+        });
+      },
+    );
 }
