@@ -117,6 +117,32 @@ async function createDb(admin, name) {
   return admin.replace(/\/postgres$/, `/${name}`);
 }
 
+/** Rows and bytes (with indexes) per invocation of each ledger table, and pg-boss's jobs. */
+async function tableGrowth(url, invocations) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT c.relname AS table, n.nspname AS schema, pg_total_relation_size(c.oid)::bigint AS bytes
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('firstlight', 'pgboss') AND c.relname <> 'migrations'
+         AND pg_total_relation_size(c.oid) > 16384 ORDER BY 3 DESC`,
+    );
+    const out = [];
+    for (const r of rows) {
+      const count = await client.query(`SELECT count(*)::bigint AS n FROM ${r.schema}."${r.table}"`);
+      out.push({
+        table: `${r.schema}.${r.table}`,
+        rows: Number(count.rows[0].n) / invocations,
+        bytes: Number(r.bytes) / invocations,
+      });
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Wraps a ledger so the time inside its calls, and the calls, are counted. */
 function metered(ledger) {
   const meter = { ms: 0, calls: 0 };
@@ -183,6 +209,7 @@ try {
     'of ideal': fmt(ideal(1) / embeddedMs),
   });
   const throughput = [{ store: 'embedded', replicas: 1, wallMs: embeddedMs, idealMs: ideal(1) }];
+  let growth = [];
   for (const n of REPLICAS) {
     const url = await createDb(cluster.url, `scale_${n}`);
     const replicas = [];
@@ -194,6 +221,7 @@ try {
       `pg${n}`,
     );
     await Promise.all(replicas.map((r) => r.stop()));
+    if (n === REPLICAS.at(-1)) growth = await tableGrowth(url, TOTAL + n * 2);
     rows.push({
       store: 'postgres',
       replicas: n,
@@ -207,6 +235,11 @@ try {
   printTable(
     `${TOTAL} one_shot invocations at once, ${SESSION_MS} ms scripted substrate, ${CONCURRENCY} per replica (ideal: replicas × ${CONCURRENCY} at once); ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`,
     rows,
+  );
+
+  printTable(
+    "each table's growth per invocation through the service (rows, and bytes with its indexes)",
+    growth.map((g) => ({ table: g.table, rows: fmt(g.rows), bytes: fmt(g.bytes) })),
   );
 
   // 2. The ledger's cost per invocation, in process, one at a time.
@@ -276,6 +309,7 @@ try {
     load: loadavg()[0],
     throughput,
     ledger_cost: { file: fileCost, postgres: pgCost },
+    table_growth: growth,
   });
 } finally {
   await Promise.all(started.map((s) => s.stop()));

@@ -256,6 +256,79 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     }
   });
 
+  it('subscriptions across replicas: events posted to any replica reach the holder, its stream reads on any, counts exact', async () => {
+    const url = await createDb('subscriptions');
+    const [a, b, c] = [await serve(url), await serve(url), await serve(url)];
+    const observer = fx.file(
+      'observer.yaml',
+      ['steps:', '  - delay_ms: 20', '    text: "The stream moved."', ''].join('\n'),
+    );
+    const opened = await fetch(`${a!.url}/v1/subscriptions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        persona: 'team',
+        surface: 'real-time-stream',
+        task: 'Say what the stream shows, in a line.',
+        policy: 'queue',
+        max_pending: 1000,
+        substrate: `scripted:${observer}`,
+      }),
+    });
+    const sub = (await opened.json()) as { id: string };
+    expect(opened.status, JSON.stringify(sub)).toBe(201);
+    // Events through B and C (neither holds it): the holder's answer, its exact counts.
+    let accepted = 0;
+    for (const [i, target] of [b!, c!, b!, c!].entries()) {
+      const res = await fetch(`${target.url}/v1/subscriptions/${sub.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ events: Array.from({ length: 5 }, (_, j) => ({ text: `event ${i}.${j}` })) }),
+      });
+      const body = (await res.json()) as { accepted: number; counts: { received: number } };
+      expect(res.status, JSON.stringify(body)).toBe(202);
+      accepted += body.accepted;
+      expect(body.counts.received).toBe(accepted);
+    }
+    // Its stream, read on C while A interprets: emissions arrive until the teardown (sent to B).
+    const reading = (async () => {
+      const res = await fetch(`${c!.url}/v1/subscriptions/${sub.id}/stream`);
+      expect(res.status).toBe(200);
+      return res.text();
+    })();
+    const settle = async () => {
+      for (let i = 0; i < 100; i++) {
+        const s = (await (await fetch(`${a!.url}/v1/subscriptions/${sub.id}`)).json()) as {
+          counts: { queued: number; received: number; interpreted: number };
+        };
+        if (s.counts.queued === 0 && s.counts.interpreted > 0) return s;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the holder never drained its queue');
+    };
+    const settled = await settle();
+    expect(settled.counts.received).toBe(20);
+    const down = await fetch(`${b!.url}/v1/subscriptions/${sub.id}`, { method: 'DELETE' });
+    const summary = (await down.json()) as { state: string; teardown?: string };
+    expect(down.status, JSON.stringify(summary)).toBe(200);
+    expect(summary.state).toBe('closed');
+    const text = await reading;
+    expect(text).toContain('event: emission');
+    expect(text).toContain('The stream moved.');
+    const journal = await runCliAsync([
+      'journal',
+      '--home',
+      fx.home,
+      '--store',
+      url,
+      '--type',
+      'teardown',
+      '--json',
+    ]);
+    const rows = (JSON.parse(journal.stdout) as { entries: { fields: Record<string, string> }[] }).entries;
+    expect(rows.some((r) => r.fields.subscription === sub.id && r.fields.reason === 'request')).toBe(true);
+  });
+
   it('Postgres away for 10 s: 503 with a clear error, then it recovers by itself', async () => {
     const url = await createDb('outage');
     const service = await serve(url, ['--lease', '2']);

@@ -119,9 +119,13 @@ export async function createPgLedger(options: PgLedgerOptions): Promise<PgLedger
 
   async function appendLines(table: string, key: string, id: string, records: readonly StreamRecord[]) {
     if (records.length === 0) return;
+    // Readers of this stream on any replica are told (LISTEN firstlight_streams) in the same
+    // statement, so a notice never comes before its rows are visible.
     await q(
-      `INSERT INTO ${T(table)} (${key}, seq, line) SELECT $1, * FROM unnest($2::int[], $3::text[])
-       ON CONFLICT DO NOTHING`,
+      `WITH added AS (
+         INSERT INTO ${T(table)} (${key}, seq, line) SELECT $1, * FROM unnest($2::int[], $3::text[])
+         ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT pg_notify('firstlight_streams', $1) FROM (SELECT 1) one WHERE EXISTS (SELECT 1 FROM added)`,
       [id, records.map((r) => r.seq), records.map((r) => JSON.stringify(r))],
     );
   }

@@ -83,6 +83,18 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (subscription, seq)
       );`,
   },
+  {
+    version: 2,
+    name: 'relay',
+    sql: `
+      CREATE TABLE firstlight.relay (
+        id bigserial PRIMARY KEY,
+        subscription text NOT NULL,
+        op text NOT NULL,
+        reply text,
+        created timestamptz NOT NULL DEFAULT now()
+      );`,
+  },
 ];
 
 /** Applies the migrations the database lacks; returns the versions it applied. */

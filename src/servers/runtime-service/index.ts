@@ -9,6 +9,17 @@ export { Invocations, newInvocationId } from './invocations.js';
 export { createRuntimeMcpServer, RUNTIME_INSTRUCTIONS } from './mcp.js';
 export { openApiDocument } from './openapi.js';
 export type { PgQueue, PgQueueOptions } from './pg-queue.js';
+export type { PgRelay } from './pg-relay.js';
+
+/** Subscriptions across replicas on a Postgres store (loads pg only here). */
+export async function createPgRelay(
+  ledger: import('../../runtime/index.js').PgLedger,
+  url: string,
+  log: import('../../core/index.js').Logger,
+) {
+  const { PgRelay } = await import('./pg-relay.js');
+  return new PgRelay(ledger, url, log);
+}
 
 /** The queue replicas share on a Postgres store (pg-boss loads only here). */
 export async function createPgQueue(options: import('./pg-queue.js').PgQueueOptions) {

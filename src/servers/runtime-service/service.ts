@@ -9,6 +9,7 @@ import { Invocations } from './invocations.js';
 import { createRuntimeMcpServer } from './mcp.js';
 import { openApiDocument } from './openapi.js';
 import type { PgQueue } from './pg-queue.js';
+import type { PgRelay } from './pg-relay.js';
 import { ROUTES, type Route, type ServiceDeps } from './routes.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -34,6 +35,8 @@ export interface RuntimeServiceOptions {
   readonly sessionIdleMs?: number;
   /** The queue replicas share (a Postgres store); absent: invocations run in this process. */
   readonly queue?: PgQueue;
+  /** Subscriptions across replicas (a Postgres store). */
+  readonly relay?: PgRelay;
 }
 
 export interface RunningRuntimeService {
@@ -73,7 +76,13 @@ export async function startRuntimeService(options: RuntimeServiceOptions): Promi
     ...(options.queue ? { queue: options.queue } : {}),
   });
   await invocations.startWorkers();
-  const subscriptions = new Subscriptions({ runtime, log, idleMs: options.subscriptionIdleMs });
+  const subscriptions = new Subscriptions({
+    runtime,
+    log,
+    idleMs: options.subscriptionIdleMs,
+    ...(options.relay ? { relay: options.relay } : {}),
+  });
+  await subscriptions.startRelay();
   const deps: ServiceDeps = { runtime, invocations, subscriptions, log };
   const compiled = compile(ROUTES);
   const openapi = openApiDocument(ROUTES);
@@ -156,6 +165,7 @@ export async function startRuntimeService(options: RuntimeServiceOptions): Promi
       closing = true;
       await subscriptions.closeAll();
       await invocations.drain();
+      await options.relay?.close();
       await mcp.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Open event streams and keep-alive sockets would otherwise hold shutdown open.

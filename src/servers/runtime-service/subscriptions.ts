@@ -9,6 +9,7 @@ import type {
   SubscriptionRecord,
 } from '../../runtime/index.js';
 import { ApiError } from './errors.js';
+import type { PgRelay } from './pg-relay.js';
 import { type CursorStream, endedStream } from './sse.js';
 
 /**
@@ -23,6 +24,11 @@ export interface SubscriptionsOptions {
   readonly idleMs: number;
   /** Closed subscriptions kept in memory for their readers (older ones replay from the ledger). */
   readonly keepClosed?: number;
+  /**
+   * Replicas sharing a Postgres store: requests for a subscription another replica holds are
+   * relayed to it, and its stream is followed from the ledger.
+   */
+  readonly relay?: PgRelay;
 }
 
 /** A subscription as `GET /v1/subscriptions` lists it. */
@@ -48,6 +54,21 @@ export class Subscriptions {
     this.keepClosed = options.keepClosed ?? 100;
   }
 
+  /** Answers what other replicas relay for the subscriptions this one holds. */
+  async startRelay(): Promise<void> {
+    await this.options.relay?.start((id, op) => {
+      if (!this.live.get(id)?.open) return undefined;
+      return op.kind === 'events' ? this.post(id, op.events as SubscriptionEvent[]) : this.close(id);
+    });
+  }
+
+  /** The stored record of a subscription this replica does not hold, when another one does. */
+  private async heldElsewhere(id: string): Promise<SubscriptionRecord | undefined> {
+    if (!this.options.relay || this.live.has(id)) return undefined;
+    const record = await this.options.runtime.ledger.getSubscription(id);
+    return record?.state === 'open' ? record : undefined;
+  }
+
   async open(request: SubscribeRequest): Promise<Subscription | InvokeResult> {
     const opened = await this.options.runtime.subscribe(request, { idleMs: this.options.idleMs });
     if ('status' in opened) return opened;
@@ -63,6 +84,15 @@ export class Subscriptions {
   /** Open ones from memory (live counts); with `all`, closed ones from the ledger too. */
   async list(all: boolean): Promise<SubscriptionSummary[]> {
     const open = [...this.live.values()].filter((s) => s.open).map((s) => summary(s.record()));
+    if (this.options.relay) {
+      // Every replica's open subscriptions, as their holders last stored them.
+      const here = new Set(open.map((s) => s.id));
+      const stored = await this.options.runtime.ledger.listSubscriptions(all ? {} : { state: 'open' });
+      return [
+        ...open,
+        ...stored.filter((r) => !here.has(r.id)).map((r) => summary(this.live.get(r.id)?.record() ?? r)),
+      ];
+    }
     if (!all) return open;
     const ids = new Set(open.map((s) => s.id));
     const stored = await this.options.runtime.ledger.listSubscriptions();
@@ -80,8 +110,16 @@ export class Subscriptions {
     return summary(record);
   }
 
-  async post(id: string, events: readonly SubscriptionEvent[]) {
+  async post(
+    id: string,
+    events: readonly SubscriptionEvent[],
+  ): Promise<Awaited<ReturnType<Subscription['post']>>> {
     const sub = this.live.get(id);
+    if (!sub && (await this.heldElsewhere(id))) {
+      return (await this.options.relay!.call(id, { kind: 'events', events: [...events] })) as Awaited<
+        ReturnType<Subscription['post']>
+      >;
+    }
     if (!sub) {
       if (await this.options.runtime.ledger.getSubscription(id)) throw closed(id);
       throw notFound(id);
@@ -106,11 +144,30 @@ export class Subscriptions {
     const record = await this.options.runtime.ledger.getSubscription(id);
     if (!record) throw notFound(id);
     const ledger = this.options.runtime.ledger;
+    const relay = this.options.relay;
+    if (relay && record.state === 'open') {
+      // Held by another replica: its emissions are in the ledger, each batch announced.
+      let ended = false;
+      return {
+        read: (after, limit = 500) => ledger.readEmissions(id, after, limit),
+        async wait(_after, signal) {
+          await relay.changed(id, 1000, signal);
+          const now = await ledger.getSubscription(id).catch(() => undefined);
+          if (now?.state === 'closed') ended = true;
+        },
+        get isEnded() {
+          return ended;
+        },
+        lastSeq: record.last_seq,
+      };
+    }
     return endedStream((after, limit) => ledger.readEmissions(id, after, limit), Number.MAX_SAFE_INTEGER);
   }
 
   async close(id: string): Promise<SubscriptionSummary> {
     const sub = this.live.get(id);
+    if (!sub && (await this.heldElsewhere(id)))
+      return (await this.options.relay!.call(id, { kind: 'teardown' })) as SubscriptionSummary;
     if (!sub) return this.get(id); // already closed: its record says how
     await sub.teardown('request');
     return summary(sub.record());
