@@ -36,6 +36,7 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
@@ -346,6 +347,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     expect(health.status).toBe(503);
     await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - t0))));
     await cluster.start();
+    expect(service.child.exitCode, service.output()).toBeNull(); // it stayed up through the outage
     let after: Reply | undefined;
     for (let i = 0; i < 50; i++) {
       after = await post(service.url, request('after'));

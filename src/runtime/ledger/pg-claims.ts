@@ -65,10 +65,21 @@ export async function finishInvocation(ledger: PgLedger, record: InvocationRecor
   return (rowCount ?? 0) > 0;
 }
 
-/** Running invocations whose lease ran out: their replica is lost. */
-export async function expiredInvocations(ledger: PgLedger): Promise<string[]> {
+/**
+ * Invocations to queue again: running ones whose lease ran out (their replica is lost), and
+ * queued ones untouched for a lease (the replica that accepted or fetched one died before it
+ * was queued or claimed). Each queued one is stamped, so it is sent again at most once a lease;
+ * a second delivery of one still waiting costs a claim that finds nothing to do.
+ */
+export async function expiredInvocations(ledger: PgLedger, leaseS: number): Promise<string[]> {
   const { rows } = await ledger.pool.query<{ id: string }>(
-    `SELECT id FROM ${TABLE} WHERE state = 'running' AND lease_until < now() ORDER BY created LIMIT 1000`,
+    `WITH stale AS (
+       SELECT id FROM ${TABLE}
+       WHERE (state = 'running' AND lease_until < now())
+          OR (state = 'queued' AND updated < now() - make_interval(secs => $1))
+       ORDER BY created LIMIT 1000 FOR UPDATE SKIP LOCKED)
+     UPDATE ${TABLE} i SET updated = now() FROM stale WHERE i.id = stale.id RETURNING i.id`,
+    [leaseS],
   );
   return rows.map((r) => r.id);
 }

@@ -103,10 +103,15 @@ export class Invocations {
     if (queue && (record.state === 'queued' || record.state === 'running')) {
       // Running on another replica: follow its events in the ledger, woken by its notices.
       let ended = false;
+      // Armed before each read, so a notice sent while the read is under way wakes the wait.
+      let armed: Promise<void> = Promise.resolve();
       return {
-        read: (after, limit = 500) => ledger.readInvocationEvents(id, after, limit),
+        read: (after, limit = 500) => {
+          armed = queue.changed(id, 1000);
+          return ledger.readInvocationEvents(id, after, limit);
+        },
         async wait(_after, signal) {
-          await queue.changed(id, 1000, signal);
+          await Promise.race([armed, new Promise((resolve) => signal?.addEventListener('abort', resolve))]);
           const now = await ledger.getInvocation(id).catch(() => undefined);
           if (now && now.state !== 'queued' && now.state !== 'running') ended = true;
         },
@@ -158,22 +163,25 @@ export class Invocations {
   ): Promise<InvocationRecord> {
     // On the shared queue the claim made it `running`, and the queue's workers are the slots.
     if (!lease) {
-      void stream.append([{ event: 'state', data: { state: 'queued' } }]);
+      // A store away for a moment must not end the process: the record says where it stands.
+      stream.append([{ event: 'state', data: { state: 'queued' } }]).catch(() => {});
       await this.slot();
     }
     let current: InvocationRecord = { ...record, state: 'running', updated: new Date().toISOString() };
     try {
       if (!lease) await this.ledger.updateInvocation(current);
-      void stream.append([
-        {
-          event: 'state',
-          data: {
-            state: 'running',
-            attempt: current.attempt,
-            ...(current.reason ? { reason: current.reason } : {}),
+      stream
+        .append([
+          {
+            event: 'state',
+            data: {
+              state: 'running',
+              attempt: current.attempt,
+              ...(current.reason ? { reason: current.reason } : {}),
+            },
           },
-        },
-      ]);
+        ])
+        .catch(() => {});
       const result = await this.options.runtime.invoke({
         ...request,
         invocation: {
@@ -216,11 +224,13 @@ export class Invocations {
 
   private async settled(record: InvocationRecord): Promise<InvocationRecord> {
     // Claimed by another process (a shared store) or finished before: wait for its end.
+    const queue = this.options.queue;
+    let next: Promise<unknown> = Promise.resolve();
     for (let current = record; ; ) {
       if (current.state !== 'queued' && current.state !== 'running') return current;
-      const queue = this.options.queue;
-      if (queue) await queue.changed(record.id, 2000);
-      else await new Promise((resolve) => setTimeout(resolve, 100));
+      await next;
+      // Listen before reading, so a notice sent while the read is under way is not missed.
+      next = queue ? queue.changed(record.id, 2000) : new Promise((resolve) => setTimeout(resolve, 100));
       // The database away for a moment: keep waiting (the invocation is not lost).
       current = (await this.ledger.getInvocation(record.id).catch(() => undefined)) ?? current;
     }

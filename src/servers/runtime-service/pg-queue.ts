@@ -158,7 +158,8 @@ export class PgQueue {
   private async requeueLost(): Promise<void> {
     if (this.closed) return;
     try {
-      for (const id of await expiredInvocations(this.options.ledger)) await this.enqueue(id);
+      for (const id of await expiredInvocations(this.options.ledger, this.options.leaseS))
+        await this.enqueue(id);
     } catch {
       // the database is away: the next sweep tries again
     }

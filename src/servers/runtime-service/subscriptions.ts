@@ -148,10 +148,15 @@ export class Subscriptions {
     if (relay && record.state === 'open') {
       // Held by another replica: its emissions are in the ledger, each batch announced.
       let ended = false;
+      // Armed before each read, so a notice sent while the read is under way wakes the wait.
+      let armed: Promise<void> = Promise.resolve();
       return {
-        read: (after, limit = 500) => ledger.readEmissions(id, after, limit),
+        read: (after, limit = 500) => {
+          armed = relay.changed(id, 1000);
+          return ledger.readEmissions(id, after, limit);
+        },
         async wait(_after, signal) {
-          await relay.changed(id, 1000, signal);
+          await Promise.race([armed, new Promise((resolve) => signal?.addEventListener('abort', resolve))]);
           const now = await ledger.getSubscription(id).catch(() => undefined);
           if (now?.state === 'closed') ended = true;
         },
