@@ -198,17 +198,20 @@ function registerServe(runtime: Command): void {
       const concurrency = Math.floor(
         number('--concurrency', options.concurrency, service.concurrency, 1, 1000),
       );
-      const { createPgQueue, createPgRelay } = await import('../../servers/runtime-service/index.js');
-      const shared = ledger as import('../../runtime/index.js').PgLedger;
-      const queue =
+      const { createPgShared } = await import('../../servers/runtime-service/index.js');
+      const shared =
         store.kind === 'postgres'
-          ? await createPgQueue({ ledger: shared, url: store.url, concurrency, leaseS, log })
+          ? await createPgShared({
+              ledger: ledger as import('../../runtime/index.js').PgLedger,
+              url: store.url,
+              concurrency,
+              leaseS,
+              log,
+            })
           : undefined;
-      const relay = store.kind === 'postgres' ? await createPgRelay(shared, store.url, log) : undefined;
       const running = await startRuntimeService({
         runtime,
-        ...(queue ? { queue } : {}),
-        ...(relay ? { relay } : {}),
+        ...shared,
         host,
         port,
         token,

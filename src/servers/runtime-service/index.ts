@@ -11,20 +11,21 @@ export { openApiDocument } from './openapi.js';
 export type { PgQueue, PgQueueOptions } from './pg-queue.js';
 export type { PgRelay } from './pg-relay.js';
 
-/** Subscriptions across replicas on a Postgres store (loads pg only here). */
-export async function createPgRelay(
-  ledger: import('../../runtime/index.js').PgLedger,
-  url: string,
-  log: import('../../core/index.js').Logger,
-) {
-  const { PgRelay } = await import('./pg-relay.js');
-  return new PgRelay(ledger, url, log);
-}
-
-/** The queue replicas share on a Postgres store (pg-boss loads only here). */
-export async function createPgQueue(options: import('./pg-queue.js').PgQueueOptions) {
-  const { PgQueue } = await import('./pg-queue.js');
-  return new PgQueue(options);
+/**
+ * What replicas on one Postgres share (pg and pg-boss load only here): the invocation queue and
+ * the subscription relay, over one LISTEN connection.
+ */
+export async function createPgShared(options: Omit<import('./pg-queue.js').PgQueueOptions, 'notices'>) {
+  const [{ PgNotices }, { PgQueue }, { PgRelay }] = await Promise.all([
+    import('./pg-notices.js'),
+    import('./pg-queue.js'),
+    import('./pg-relay.js'),
+  ]);
+  const notices = new PgNotices(options.url);
+  return {
+    queue: new PgQueue({ ...options, notices }),
+    relay: new PgRelay(options.ledger, notices, options.log),
+  };
 }
 export type { Route, ServiceDeps } from './routes.js';
 export { ROUTES } from './routes.js';

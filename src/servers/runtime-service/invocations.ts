@@ -10,7 +10,7 @@ import {
 } from '../../runtime/index.js';
 import { errorReply } from './errors.js';
 import type { Lease, PgQueue } from './pg-queue.js';
-import { type CursorStream, endedStream } from './sse.js';
+import { type CursorStream, endedStream, followedStream } from './sse.js';
 
 /**
  * One-shot invocations as the service runs them: each recorded in the ledger (its request, its
@@ -102,24 +102,15 @@ export class Invocations {
     const queue = this.options.queue;
     if (queue && (record.state === 'queued' || record.state === 'running')) {
       // Running on another replica: follow its events in the ledger, woken by its notices.
-      let ended = false;
-      // Armed before each read, so a notice sent while the read is under way wakes the wait.
-      let armed: Promise<void> = Promise.resolve();
-      return {
-        read: (after, limit = 500) => {
-          armed = queue.changed(id, 1000);
-          return ledger.readInvocationEvents(id, after, limit);
+      return followedStream(
+        (after, limit) => ledger.readInvocationEvents(id, after, limit),
+        (ms) => queue.changed(id, ms),
+        async () => {
+          const now = await ledger.getInvocation(id);
+          return now !== undefined && now.state !== 'queued' && now.state !== 'running';
         },
-        async wait(_after, signal) {
-          await Promise.race([armed, new Promise((resolve) => signal?.addEventListener('abort', resolve))]);
-          const now = await ledger.getInvocation(id).catch(() => undefined);
-          if (now && now.state !== 'queued' && now.state !== 'running') ended = true;
-        },
-        get isEnded() {
-          return ended;
-        },
-        lastSeq: 0,
-      };
+        0,
+      );
     }
     return endedStream(
       (after, limit) => ledger.readInvocationEvents(id, after, limit),

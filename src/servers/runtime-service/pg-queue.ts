@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../../core/index.js';
 import {
@@ -10,6 +9,7 @@ import {
   type PgLedger,
   renewLease,
 } from '../../runtime/index.js';
+import type { PgNotices } from './pg-notices.js';
 
 /**
  * The invocation queue several replicas share, on Postgres: pg-boss carries "run invocation
@@ -30,6 +30,7 @@ export interface PgQueueOptions {
   readonly concurrency: number;
   readonly leaseS: number;
   readonly log: Logger;
+  readonly notices: PgNotices;
 }
 
 /** Runs one claimed invocation to its end; returns the ended record. */
@@ -43,8 +44,6 @@ export interface Lease {
 export class PgQueue {
   readonly replica = `r-${process.pid}-${randomBytes(3).toString('hex')}`;
   private readonly boss: PgBoss;
-  private listener: pg.Client | undefined;
-  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly workers: string[] = [];
   private sweep: NodeJS.Timeout | undefined;
   private closed = false;
@@ -75,7 +74,7 @@ export class PgQueue {
       );
       this.workers.push(worker);
     }
-    await this.listen();
+    await this.options.notices.listen(CHANNEL);
     const every = Math.max(250, (this.options.leaseS * 1000) / 3);
     this.sweep = setInterval(() => void this.requeueLost(), every);
     this.sweep.unref();
@@ -94,27 +93,13 @@ export class PgQueue {
 
   /** Resolves when `id` is next notified, or after `ms` (a missed notice costs at most that). */
   changed(id: string, ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const set = this.watchers.get(id) ?? new Set();
-      this.watchers.set(id, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        if (set.size === 0) this.watchers.delete(id);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    return this.options.notices.changed(id, ms, signal);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.sweep) clearInterval(this.sweep);
     await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {});
-    await this.listener?.end().catch(() => {});
   }
 
   private async runJob(id: string, run: RunClaimed): Promise<void> {
@@ -162,30 +147,6 @@ export class PgQueue {
         await this.enqueue(id);
     } catch {
       // the database is away: the next sweep tries again
-    }
-  }
-
-  private async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.options.url });
-    client.on('notification', (message) => {
-      for (const wake of [...(this.watchers.get(message.payload ?? '') ?? [])]) wake();
-    });
-    // A lost connection (Postgres restarted) is opened again; waiters fall back on their timeout.
-    client.on('error', () => {});
-    const again = () => {
-      if (this.closed || this.listener !== client) return;
-      this.listener = undefined;
-      setTimeout(() => void this.listen(), 1000).unref();
-    };
-    client.on('end', again);
-    this.listener = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch {
-      again();
-      client.end().catch(() => {});
     }
   }
 }

@@ -1,7 +1,7 @@
-import pg from 'pg';
 import type { Logger } from '../../core/index.js';
 import type { PgLedger } from '../../runtime/index.js';
 import { ApiError, errorReply } from './errors.js';
+import type { PgNotices } from './pg-notices.js';
 
 /**
  * Subscriptions across replicas, on Postgres. A subscribed session lives in the replica that
@@ -24,20 +24,24 @@ export type RelayOp = { readonly kind: 'events'; readonly events: unknown[] } | 
 export type RelayHandler = (subscription: string, op: RelayOp) => Promise<unknown> | undefined;
 
 export class PgRelay {
-  private listener: pg.Client | undefined;
-  private readonly waiting = new Map<string, Set<() => void>>();
   private handler: RelayHandler | undefined;
-  private closed = false;
 
   constructor(
     private readonly ledger: PgLedger,
-    private readonly url: string,
+    private readonly notices: PgNotices,
     private readonly log: Logger,
   ) {}
 
   async start(handler: RelayHandler): Promise<void> {
     this.handler = handler;
-    await this.listen();
+    await this.notices.listen(STREAMS);
+    await this.notices.listen(REPLIES, (id) => this.notices.wake(`reply:${id}`));
+    await this.notices.listen(REQUESTS, (payload) => {
+      const at = payload.indexOf(':');
+      void this.serve(payload.slice(0, at), payload.slice(at + 1)).catch((error: Error) =>
+        this.log.warn(`relay: ${error.message}`),
+      );
+    });
   }
 
   /** Relays `op` to the replica holding `subscription`; its reply, or its error rethrown. */
@@ -81,31 +85,14 @@ export class PgRelay {
     return answer.ok;
   }
 
+  /** Stops listening (last at shutdown: the queue's waiters share these notices). */
+  async close(): Promise<void> {
+    await this.notices.close();
+  }
+
   /** Resolves when `key` (a stream's id, or `reply:N`) is next announced, or after `ms`. */
   changed(key: string, ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const set = this.waiting.get(key) ?? new Set();
-      this.waiting.set(key, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        if (set.size === 0) this.waiting.delete(key);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.listener?.end().catch(() => {});
-  }
-
-  private wake(key: string): void {
-    for (const done of [...(this.waiting.get(key) ?? [])]) done();
+    return this.notices.changed(key, ms, signal);
   }
 
   private async serve(id: string, subscription: string): Promise<void> {
@@ -127,35 +114,5 @@ export class PgRelay {
       JSON.stringify(reply),
     ]);
     await this.ledger.pool.query('SELECT pg_notify($1, $2)', [REPLIES, id]);
-  }
-
-  private async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', ({ channel, payload = '' }) => {
-      if (channel === STREAMS) this.wake(payload);
-      else if (channel === REPLIES) this.wake(`reply:${payload}`);
-      else if (channel === REQUESTS) {
-        const at = payload.indexOf(':');
-        void this.serve(payload.slice(0, at), payload.slice(at + 1)).catch((error: Error) =>
-          this.log.warn(`relay: ${error.message}`),
-        );
-      }
-    });
-    client.on('error', () => {});
-    const again = () => {
-      if (this.closed || this.listener !== client) return;
-      this.listener = undefined;
-      setTimeout(() => void this.listen(), 1000).unref();
-    };
-    client.on('end', again);
-    this.listener = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${REQUESTS}; LISTEN ${REPLIES}; LISTEN ${STREAMS}`);
-    } catch {
-      again();
-      client.end().catch(() => {});
-    }
   }
 }

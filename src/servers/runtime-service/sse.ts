@@ -23,6 +23,42 @@ export function endedStream(
   return { read: (after, limit = 500) => read(after, limit), wait: async () => {}, isEnded: true, lastSeq };
 }
 
+/**
+ * A stream another replica is writing, followed in the ledger: each read arms a wait for the
+ * stream's next notice first, so a notice sent while the read is under way still wakes it;
+ * after each wait, `ended()` says whether the writer is done.
+ */
+export function followedStream(
+  read: (after: number, limit: number) => Promise<StreamRecord[]>,
+  changed: (ms: number) => Promise<void>,
+  ended: () => Promise<boolean>,
+  lastSeq: number,
+): CursorStream {
+  let done = false;
+  let armed: Promise<void> = Promise.resolve();
+  return {
+    read: (after, limit = 500) => {
+      armed = changed(1000);
+      return read(after, limit);
+    },
+    async wait(_after, signal) {
+      if (signal?.aborted) return;
+      let onAbort = () => {};
+      const aborted = new Promise<void>((resolve) => {
+        onAbort = resolve;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      await Promise.race([armed, aborted]);
+      signal?.removeEventListener('abort', onAbort);
+      done = await ended().catch(() => false);
+    },
+    get isEnded() {
+      return done;
+    },
+    lastSeq,
+  };
+}
+
 /** The cursor a reader resumes from: `Last-Event-ID`, else `?after=`, else 0 (the start). */
 export function resumeCursor(req: IncomingMessage, url: URL): number {
   const raw = req.headers['last-event-id'] ?? url.searchParams.get('after') ?? '0';

@@ -10,7 +10,7 @@ import type {
 } from '../../runtime/index.js';
 import { ApiError } from './errors.js';
 import type { PgRelay } from './pg-relay.js';
-import { type CursorStream, endedStream } from './sse.js';
+import { type CursorStream, endedStream, followedStream } from './sse.js';
 
 /**
  * The subscribed sessions a service holds open: opened through the runtime (refusals come back
@@ -147,24 +147,12 @@ export class Subscriptions {
     const relay = this.options.relay;
     if (relay && record.state === 'open') {
       // Held by another replica: its emissions are in the ledger, each batch announced.
-      let ended = false;
-      // Armed before each read, so a notice sent while the read is under way wakes the wait.
-      let armed: Promise<void> = Promise.resolve();
-      return {
-        read: (after, limit = 500) => {
-          armed = relay.changed(id, 1000);
-          return ledger.readEmissions(id, after, limit);
-        },
-        async wait(_after, signal) {
-          await Promise.race([armed, new Promise((resolve) => signal?.addEventListener('abort', resolve))]);
-          const now = await ledger.getSubscription(id).catch(() => undefined);
-          if (now?.state === 'closed') ended = true;
-        },
-        get isEnded() {
-          return ended;
-        },
-        lastSeq: record.last_seq,
-      };
+      return followedStream(
+        (after, limit) => ledger.readEmissions(id, after, limit),
+        (ms) => relay.changed(id, ms),
+        async () => (await ledger.getSubscription(id))?.state === 'closed',
+        record.last_seq,
+      );
     }
     return endedStream((after, limit) => ledger.readEmissions(id, after, limit), Number.MAX_SAFE_INTEGER);
   }
