@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { JSON_HELP, withExamples } from '../help-text.js';
+import { HOME_HELP, JSON_HELP, PROJECT_OR_HOME_HELP, withExamples } from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
 /**
@@ -39,8 +39,8 @@ export function registerLedgerTransfer(runtime: Command): void {
           ? "where to write (default: the project's .firstlight/, which must hold no ledger yet)"
           : "the ledger to read (default: the project's .firstlight/)",
       )
-      .option('--project <dir>', 'project whose .firstlight/ is the default --dir (default: found from here)')
-      .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+      .option('--project <dir>', PROJECT_OR_HOME_HELP)
+      .option('--home <dir>', HOME_HELP)
       .option('--json', JSON_HELP);
     withExamples(command, [
       direction === 'export'

@@ -55,6 +55,7 @@ export async function openPgLedger(url: string): Promise<PgLedger> {
   try {
     return await createPgLedger({ url });
   } catch (error) {
+    if (error instanceof SystemError) throw error;
     throw storeUnreachable(url, error);
   }
 }

@@ -85,7 +85,13 @@ export async function createPgLedger(options: PgLedgerOptions): Promise<PgLedger
   // An idle connection the server dropped (a restart) must not crash the process: the pool
   // discards it and the next query opens a new one.
   pool.on('error', () => {});
-  const applied = await migrate(pool);
+  let applied: number[];
+  try {
+    applied = await migrate(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   const prefix = options.refPrefix ?? '.firstlight/';
   const q = async <R extends pg.QueryResultRow>(sql: string, values?: unknown[]) => {
     try {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { SystemError } from '../../core/index.js';
 
 /**
  * The Postgres ledger's tables, as numbered migrations. Every replica applies what is missing
@@ -111,6 +112,18 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     );
     const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${SCHEMA}.migrations`);
     const have = new Set(rows.map((r) => r.version));
+    const latest = MIGRATIONS.at(-1)!.version;
+    const newest = Math.max(0, ...have);
+    if (newest > latest) {
+      // A newer firstlight migrated this database: this one would misread its tables.
+      throw new SystemError(
+        `the ledger's database is at schema version ${newest}; this firstlight knows up to ${latest}`,
+        {
+          code: 'STORE_TOO_NEW',
+          hint: 'upgrade firstlight on this replica to the version the other replicas run',
+        },
+      );
+    }
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
       if (have.has(m.version)) continue;
