@@ -12,6 +12,7 @@ import { UiGuard } from './guard.js';
 import { decodePart, type Html } from './html.js';
 import type { LiveChanges } from './live.js';
 import { errorPage, loginPage, memoryAgain, type PageDeps, renderPage } from './pages.js';
+import { ServiceWatch } from './runtime-watch.js';
 import { EventStream } from './sse.js';
 import { HostsReports } from './views/hosts.js';
 
@@ -23,6 +24,8 @@ export interface UiServerOptions {
   allowedHosts: readonly string[];
   context: UiContext;
   live: LiveChanges;
+  /** How often a runtime service is asked while a Runtime page is open (default a second). */
+  runtimePollMs?: number;
   log: Logger;
 }
 
@@ -57,6 +60,21 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     if (views.includes('hosts')) hosts.drop();
     stream.send('change', { views });
   });
+  // The runtime service's subscriptions change without a file changing: asked while a page looks.
+  const service = context.runtimeUrl
+    ? new ServiceWatch({
+        url: context.runtimeUrl,
+        token: context.runtimeToken,
+        ...(options.runtimePollMs ? { intervalMs: options.runtimePollMs } : {}),
+        onChange: () => stream.send('subscriptions', {}, 'runtime'),
+        log,
+      })
+    : undefined;
+  stream.onClients((view, joined) => {
+    if (!service || view !== 'runtime') return;
+    if (joined) service.wake();
+    else if (stream.watching('runtime') === 0) service.sleep();
+  });
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -82,7 +100,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
       res.setHeader('allow', 'GET, HEAD, POST');
       return sendText(res, 405, 'method not allowed');
     }
-    if (path === '/events') return stream.attach(req, res);
+    if (path === '/events') return stream.attach(req, res, url.searchParams.get('view') ?? '');
     if (path.startsWith('/assets/')) return sendAsset(req, res, assets.get(path.slice('/assets/'.length)));
     // The address a refused edit was answered at: reloading it shows the memory again.
     const posted = /^(\/memory\/m\/[^/]+)\/(edit|forget)$/.exec(path);
@@ -162,6 +180,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     allowedHosts: [...guard.allowedHosts],
     close: async () => {
       unsubscribe();
+      service?.sleep();
       stream.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
