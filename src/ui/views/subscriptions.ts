@@ -5,7 +5,7 @@
  * when the service's listing changes.
  */
 import { sessionAnchor } from '../handoff-graph.js';
-import { clockTag, type Html, html, timeTag } from '../html.js';
+import { ago, clockTag, type Html, html } from '../html.js';
 import {
   BACKPRESSURE_COUNTS,
   COUNT_NAMES,
@@ -27,17 +27,16 @@ const COUNT_TITLES: Readonly<Record<string, string>> = {
 };
 
 function row(s: LiveSubscription, now: Date): Html {
-  return html`<tr data-subscription="${s.id}"><th scope="row"><code>${s.id}</code><br><a class="muted" href="/runtime#${sessionAnchor(s.session)}">session ${s.session}</a></th>
-<td>${s.persona}${s.role ? html` <span class="muted">as ${s.role}</span>` : ''}${s.surface ? html`<br><span class="muted">${s.surface}</span>` : ''}</td>
-<td>${s.policy}${s.maxPending !== undefined ? html`<br><span class="muted">≤ ${s.maxPending} pending</span>` : ''}</td>
-<td>${s.channels.join(', ')}</td>
-<td>${s.participants.length > 0 ? s.participants.join(', ') : html`<span class="muted">none yet</span>`}</td>
+  return html`<tr data-subscription="${s.id}"><th scope="row"><code class="nowrap">${s.id}</code>
+<br>${s.persona}${s.role ? html` <span class="muted">as ${s.role}</span>` : ''}${s.surface ? html` <span class="muted">· ${s.surface}</span>` : ''}
+<br><a class="muted" href="/runtime#${sessionAnchor(s.session)}">session ${s.session}</a>${s.created ? html`<span class="muted">, opened <time datetime="${s.created}" title="${s.created}">${ago(s.created, now)}</time></span>` : ''}</th>
+<td>${s.policy}${s.maxPending !== undefined ? html`<br><span class="muted nowrap">≤ ${s.maxPending} pending</span>` : ''}</td>
+<td>${s.channels.join(', ')}<br><span class="muted">${s.participants.length > 0 ? s.participants.join(', ') : 'no participant yet'}</span></td>
 ${COUNT_NAMES.map((name) => {
   const n = s.counts[name];
   const pressed = BACKPRESSURE_COUNTS.includes(name) && n > 0;
   return html`<td class="num${pressed ? ' warn' : ''}" data-count="${name}">${n}</td>`;
-})}
-<td>${timeTag(s.created, now)}</td></tr>`;
+})}</tr>`;
 }
 
 function body(service: ServiceStatus, now: Date): Html {
@@ -52,10 +51,10 @@ function body(service: ServiceStatus, now: Date): Html {
       if (service.subscriptions.length === 0)
         return html`<p data-testid="service-status">No live subscription at <code>${service.url}</code> (asked at ${clockTag(service.at.toISOString())} UTC).</p>`;
       return html`<p class="muted" data-testid="service-status">${service.subscriptions.length} live at <code>${service.url}</code>, asked at ${clockTag(service.at.toISOString())} UTC. Dropped, coalesced and rejected events are marked.</p>
-<div class="scroll"><table data-testid="subscriptions"><caption class="sr-only">Live subscriptions and their backpressure counts</caption>
-<thead><tr><th scope="col">Subscription</th><th scope="col">Persona</th><th scope="col">Policy</th><th scope="col">Channels</th><th scope="col">Participants</th>${COUNT_NAMES.map(
+<div class="scroll"><table class="subscriptions" data-testid="subscriptions"><caption class="sr-only">Live subscriptions and their backpressure counts</caption>
+<thead><tr><th scope="col">Subscription</th><th scope="col">Policy</th><th scope="col">Channels <span class="muted">· participants</span></th>${COUNT_NAMES.map(
         (name) => html`<th scope="col" class="num" title="${COUNT_TITLES[name] ?? ''}">${name}</th>`,
-      )}<th scope="col">Opened</th></tr></thead>
+      )}</tr></thead>
 <tbody>${service.subscriptions.map((s) => row(s, now))}</tbody></table></div>`;
   }
 }
