@@ -5,7 +5,7 @@
 import type { UiContext } from './context.js';
 import { decodePart, type Html, html } from './html.js';
 import { notice, type PageFrame, page, type ViewId } from './layout.js';
-import { serviceStatus } from './runtime-service.js';
+import type { ServiceStatus } from './runtime-service.js';
 import { type HostsReports, hostsView } from './views/hosts.js';
 import { memoryModel, memoryQuery, memoryView } from './views/memory.js';
 import { type EditProblem, memoryDetail, memoryDetailView } from './views/memory-detail.js';
@@ -24,6 +24,8 @@ export interface PageDeps {
   context: UiContext;
   csrf: string;
   hosts: HostsReports;
+  /** The runtime service's listing (the latest the pages were told of, or asked now). */
+  service: () => Promise<ServiceStatus>;
 }
 
 function frame(deps: PageDeps, view: ViewId, title: string): PageFrame {
@@ -91,7 +93,7 @@ export async function renderPage(
     return ok(
       'runtime',
       'Runtime',
-      runtimeView(await runtimeModel(context, runtimeRangeOf(params.get('range'))), now),
+      runtimeView(await runtimeModel(context, runtimeRangeOf(params.get('range')), deps.service()), now),
     );
   // The live section alone: an open Runtime page fetches it when the service's listing changes.
   if (path === '/runtime/subscriptions')
@@ -100,7 +102,7 @@ export async function renderPage(
       'Live subscriptions',
       html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/runtime">Runtime</a> › live subscriptions</nav>
 <h1>Live subscriptions</h1>
-${subscriptionsSection(await serviceStatus(context.runtimeUrl, context.runtimeToken), now)}`,
+${subscriptionsSection(await deps.service(), now)}`,
     );
   const handoff = /^\/runtime\/handoff\/([^/]+)$/.exec(path);
   if (handoff) {

@@ -12,6 +12,7 @@ import { UiGuard } from './guard.js';
 import { decodePart, type Html } from './html.js';
 import type { LiveChanges } from './live.js';
 import { errorPage, loginPage, memoryAgain, type PageDeps, renderPage } from './pages.js';
+import { serviceStatus } from './runtime-service.js';
 import { ServiceWatch } from './runtime-watch.js';
 import { EventStream } from './sse.js';
 import { HostsReports } from './views/hosts.js';
@@ -54,12 +55,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
   const guard = new UiGuard(options.token);
   const assets = loadAssets();
   const hosts = new HostsReports(context);
-  const deps: PageDeps = { context, csrf: guard.csrf, hosts };
   const stream = new EventStream();
-  const unsubscribe = options.live.onChange((views) => {
-    if (views.includes('hosts')) hosts.drop();
-    stream.send('change', { views });
-  });
   // The runtime service's subscriptions change without a file changing: asked while a page looks.
   const service = context.runtimeUrl
     ? new ServiceWatch({
@@ -70,6 +66,16 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
         log,
       })
     : undefined;
+  const deps: PageDeps = {
+    context,
+    csrf: guard.csrf,
+    hosts,
+    service: async () => service?.recent() ?? (await serviceStatus(context.runtimeUrl, context.runtimeToken)),
+  };
+  const unsubscribe = options.live.onChange((views) => {
+    if (views.includes('hosts')) hosts.drop();
+    stream.send('change', { views });
+  });
   stream.onClients((view, joined) => {
     if (!service || view !== 'runtime') return;
     if (joined) service.wake();

@@ -7,7 +7,7 @@ import type { UiContext } from '../context.js';
 import { ledgerPaths } from '../context.js';
 import { handoffGraph, handoffHref, sessionAnchor } from '../handoff-graph.js';
 import { clockTag, type Html, html, timeTag } from '../html.js';
-import { type ServiceStatus, serviceStatus } from '../runtime-service.js';
+import type { ServiceStatus } from '../runtime-service.js';
 import { type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
 import { subscriptionsSection } from './subscriptions.js';
 
@@ -30,7 +30,11 @@ export interface RuntimeModel {
   service: ServiceStatus;
 }
 
-export async function runtimeModel(context: UiContext, range: RuntimeRange): Promise<RuntimeModel> {
+export async function runtimeModel(
+  context: UiContext,
+  range: RuntimeRange,
+  service: Promise<ServiceStatus>,
+): Promise<RuntimeModel> {
   const { journal } = ledgerPaths(context);
   const { workflows, entries } = readWorkflows(journal, range === 'all' ? undefined : range);
   return {
@@ -39,7 +43,7 @@ export async function runtimeModel(context: UiContext, range: RuntimeRange): Pro
     total: workflows.length,
     workflows: workflows.slice(0, SHOWN_WORKFLOWS),
     entries,
-    service: await serviceStatus(context.runtimeUrl, context.runtimeToken),
+    service: await service,
   };
 }
 
