@@ -26,6 +26,9 @@ const COUNT_TITLES: Readonly<Record<string, string>> = {
   emitted: 'emissions written to the stream (one per channel per interpretation)',
 };
 
+/** Rows shown at most: a service with more open says how many more (the page stays light). */
+const SHOWN = 100;
+
 function row(s: LiveSubscription, now: Date): Html {
   return html`<tr data-subscription="${s.id}"><th scope="row"><code class="nowrap">${s.id}</code>
 <br>${s.persona}${s.role ? html` <span class="muted">as ${s.role}</span>` : ''}${s.surface ? html` <span class="muted">· ${s.surface}</span>` : ''}
@@ -55,7 +58,11 @@ function body(service: ServiceStatus, now: Date): Html {
 <thead><tr><th scope="col">Subscription</th><th scope="col">Policy</th><th scope="col">Channels <span class="muted">· participants</span></th>${COUNT_NAMES.map(
         (name) => html`<th scope="col" class="num" title="${COUNT_TITLES[name] ?? ''}">${name}</th>`,
       )}</tr></thead>
-<tbody>${service.subscriptions.map((s) => row(s, now))}</tbody></table></div>`;
+<tbody>${service.subscriptions.slice(0, SHOWN).map((s) => row(s, now))}</tbody></table></div>${
+        service.subscriptions.length > SHOWN
+          ? html`<p class="muted">And ${service.subscriptions.length - SHOWN} more: <code>GET ${service.url}${SUBSCRIPTIONS_PATH}</code> lists them all.</p>`
+          : ''
+      }`;
   }
 }
 
