@@ -14,6 +14,9 @@ const PG_USER = 'firstlight-pg';
 
 /** The directory holding initdb and postgres, or `{ skip }` with the reason there is none. */
 export function findPostgres() {
+  // Plays a machine without Postgres (to check that what needs it skips cleanly).
+  if (process.env.FIRSTLIGHT_TEST_NO_POSTGRES)
+    return { skip: 'FIRSTLIGHT_TEST_NO_POSTGRES is set (Postgres taken as absent)' };
   const dirs = [];
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir) dirs.push(dir);
   if (existsSync('/usr/lib/postgresql')) {
