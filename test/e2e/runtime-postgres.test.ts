@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPgLedger } from '../../src/runtime/index.js';
 import { type Cluster, findPostgres, startCluster } from '../helpers/pg-cluster.mjs';
 import { runtimeFixture } from './runtime-fixture.js';
 import { type RunningService, runCliAsync, startService } from './runtime-service-fixture.js';
@@ -95,6 +96,24 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
   afterAll(async () => {
     await Promise.all(services.map((s) => s.stop('SIGKILL')));
     await cluster?.destroy();
+  });
+
+  it('applies its migrations on start, once, and refuses a database a newer version migrated', async () => {
+    const url = await createDb('migrations');
+    const first = await openPgLedger(url);
+    const second = await openPgLedger(url);
+    try {
+      expect(first.applied).toEqual([1, 2]);
+      expect(second.applied).toEqual([]);
+      await first.pool.query("INSERT INTO firstlight.migrations (version, name) VALUES (99, 'future')");
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    await expect(openPgLedger(url)).rejects.toMatchObject({ code: 'STORE_TOO_NEW' });
+    const served = await runCliAsync(['journal', '--home', fx.home, '--store', url]);
+    expect(served.status).toBe(1);
+    expect(served.stderr).toMatch(/schema version 99/);
   });
 
   it('journals as the embedded store does, and exports the embedded files byte for byte', async () => {
