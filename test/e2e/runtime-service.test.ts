@@ -35,7 +35,18 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
   const home = () => ['--home', fx.home, '--project', fx.project];
   const cli = async (args: string[]) => {
     const ran = await runCliAsync(['invoke', ...home(), '--json', ...args], { cwd: fx.project });
-    return { code: ran.status, result: JSON.parse(ran.stdout) as InvokeResult, stderr: ran.stderr };
+    // The CLI's --json wraps the result in its voice (`ok`, and `error` when it did not complete);
+    // the doors answer the result itself (a refusal says so with 422 and error.code).
+    const { ok, error, ...result } = JSON.parse(ran.stdout) as InvokeResult & {
+      ok: boolean;
+      error?: { code: string };
+    };
+    expect(ok).toBe(ran.status === 0);
+    if (!ok)
+      expect(error?.code).toBe(
+        String(result.meta.refusal_reason ?? result.meta.failure_reason ?? result.status).toUpperCase(),
+      );
+    return { code: ran.status, result: result as InvokeResult, stderr: ran.stderr };
   };
   const mcpHttp = async () => {
     const mcp = new Client({ name: 'runtime-service-test', version: '0' });

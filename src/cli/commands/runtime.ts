@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { JSON_HELP, withExamples } from '../help-text.js';
+import {
+  collect,
+  HOME_HELP,
+  JSON_HELP,
+  numberOption,
+  PROJECT_OR_HOME_HELP,
+  withExamples,
+} from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
 interface DemoOptions {
@@ -15,8 +22,6 @@ interface ServeOptions extends HomeOption {
   concurrency?: string;
   subscriptionIdle?: string;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `firstlight runtime …`: the persona runtime's own commands (`invoke` and `journal` stand alone). */
 export function registerRuntime(program: Command): void {
@@ -106,16 +111,13 @@ function registerServe(runtime: Command): void {
       collect,
       [],
     )
-    .option(
-      '--project <dir>',
-      'project whose .firstlight/ holds the ledger (default: found from here, else the home)',
-    )
+    .option('--project <dir>', PROJECT_OR_HOME_HELP)
     .option('--concurrency <n>', 'one_shot invocations running at once; more wait their turn (default 8)')
     .option(
       '--subscription-idle <seconds>',
       'tear a subscription down after this long without an event (default 600)',
     )
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--home <dir>', HOME_HELP)
     .addHelpText(
       'after',
       [
@@ -123,7 +125,9 @@ function registerServe(runtime: Command): void {
         'Defaults come from runtime.service in firstlight.yaml; flags win. Set FIRSTLIGHT_TOKEN (16+ characters)',
         'to require "Authorization: Bearer <token>" (mandatory off loopback). The Host header must name this',
         'server; a foreign Origin is refused. Ctrl-C tears open subscriptions down (journaled) and stops.',
-        'See docs/runtime-service.md. Example:',
+        'More: firstlight help runtime-service.',
+        '',
+        'Examples:',
         '  firstlight runtime serve --port 7822 &',
         '  curl -s localhost:7822/v1/invocations -H content-type:application/json -d \'{"persona":"explorer",',
         '    "surface":"synthesis-ledger","engagement":"agent","task":"Map the options","substrate":"scripted:explorer"}\'',
@@ -209,22 +213,22 @@ function registerMcp(runtime: Command): void {
     .description(
       "serve the runtime's MCP door on stdio: invoke_persona, list_personas, read_journal, read_handoff",
     )
-    .option(
-      '--project <dir>',
-      'project whose .firstlight/ holds the ledger (default: found from here, else the home)',
-    )
-    .option('--concurrency <n>', 'invocations running at once (default 8)', '8')
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--project <dir>', PROJECT_OR_HOME_HELP)
+    .addOption(numberOption('--concurrency <n>', 'invocations running at once', 8))
+    .option('--home <dir>', HOME_HELP)
     .addHelpText(
       'after',
       [
         '',
         'For a host that starts MCP servers: an agent in it hands work to a fresh persona session (a validator gets',
-        'only what the policy allows). Logs go to stderr. Example (.mcp.json):',
-        '  {"mcpServers": {"firstlight-runtime": {"command": "firstlight", "args": ["runtime", "mcp"]}}}',
+        'only what the policy allows). Logs go to stderr.',
+        '',
+        'Examples:',
+        '  firstlight runtime mcp --project .',
+        '  .mcp.json: {"mcpServers": {"firstlight-runtime": {"command": "firstlight", "args": ["runtime", "mcp"]}}}',
       ].join('\n'),
     )
-    .action(async (options: HomeOption & { project?: string; concurrency: string }) => {
+    .action(async (options: HomeOption & { project?: string; concurrency: string | number }) => {
       const { createLogger } = await import('../../core/index.js');
       const { serveStdio } = await import('../../servers/index.js');
       const { createRuntimeMcpServer, Invocations, Subscriptions } = await import(

@@ -1,16 +1,15 @@
 import type { Command } from 'commander';
+import { collect, HOME_HELP, numberOption, PROJECT_HELP } from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
 interface UiFlags extends HomeOption {
   host: string;
-  port: string;
+  port: string | number;
   project?: string;
   allowedHost: string[];
   runtime?: string;
   open: boolean;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `firstlight ui`: a local page to see the mind and the runtime, live. */
 export function registerUi(program: Command): void {
@@ -19,12 +18,9 @@ export function registerUi(program: Command): void {
     .description(
       'open a local page to see the mind and the runtime: wake-up packet, memory, observations, sessions, runtime, hosts',
     )
-    .option('--port <port>', 'port (0: any free port)', '7823')
+    .addOption(numberOption('--port <port>', 'port (0: any free port)', 7823))
     .option('--host <address>', 'bind address; anything but loopback requires FIRSTLIGHT_TOKEN', '127.0.0.1')
-    .option(
-      '--project <dir>',
-      'project whose packet, runtime journal and host installs to show (default: the nearest directory up from here with a .firstlight/ or .git, else here)',
-    )
+    .option('--project <dir>', PROJECT_HELP)
     .option(
       '--allowed-host <name>',
       'also accept this Host header name (a DNS name, or name:port behind a proxy); repeatable',
@@ -36,7 +32,7 @@ export function registerUi(program: Command): void {
       'a runtime service (firstlight runtime serve) whose live subscriptions to show',
     )
     .option('--no-open', 'do not open a browser (the URL is printed either way)')
-    .option('--home <dir>', 'home directory (default: $FIRSTLIGHT_HOME or ~/.firstlight)')
+    .option('--home <dir>', HOME_HELP)
     .addHelpText(
       'after',
       [
