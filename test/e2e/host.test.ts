@@ -394,13 +394,33 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         { session_id: 'w', tool_name: 'Read', tool_input: {} },
         env,
       );
+      // A session's first call the transcript proves keeps that proof as the session's bootstrap
+      // record (the writer's lazy bundle, once); its later calls read the record.
+      const first = await loadedBy(
+        dir.dir,
+        'success-first',
+        ['pre-tool-use'],
+        {
+          session_id: 's',
+          transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'success-blocks.jsonl'),
+          tool_name: 'Bash',
+          tool_input: {},
+        },
+        env,
+      );
+      expect(first.files.map((f) => relative(dist, f)).sort()).toEqual([
+        'hook-bundles/lazy/write-file-atomic-lib-index.cjs',
+        'hook-bundles/pre-tool-use.cjs',
+        'hook.cjs',
+      ]);
       for (const fixture of ['no-result', 'success-blocks']) {
         const gate = await loadedBy(
           dir.dir,
           fixture,
           ['pre-tool-use'],
           {
-            session_id: 's',
+            // The denial in a session with no record; the allow in the one that has its record.
+            session_id: fixture === 'no-result' ? 'd' : 's',
             transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', `${fixture}.jsonl`),
             tool_name: 'Bash',
             tool_input: {},
