@@ -1,7 +1,8 @@
 // firstlight ui: the page's only script, plain JavaScript with no build step. Without it every
 // page still works (links, forms, server-rendered HTML); with it, a view updates in place when
-// its files change (server-sent events), memory search follows the typing, and single keys move
-// between views (see /assets/keys.html).
+// its files change (server-sent events), the runtime service's live subscriptions follow the
+// service, memory search follows the typing, and single keys move between views (see
+// /assets/keys.html).
 (() => {
   const view = document.querySelector('meta[name="fl-view"]')?.content ?? '';
   const state = document.getElementById('live-state');
@@ -83,12 +84,30 @@
     }
   }
 
+  /** The live subscriptions section alone, fetched again when the service's listing changed. */
+  let serviceAsked = 0;
+  async function refreshSubscriptions() {
+    if (!document.querySelector('section[data-testid="service"]')) return;
+    const mine = ++serviceAsked;
+    try {
+      const doc = await fetchPage('/runtime/subscriptions');
+      const next = doc.querySelector('section[data-testid="service"]');
+      // An answer overtaken by a later one is stale.
+      if (!next || mine !== serviceAsked) return;
+      document.querySelector('section[data-testid="service"]')?.replaceWith(next);
+      const updates = Number(document.body.dataset.serviceUpdates ?? '0') + 1;
+      document.body.dataset.serviceUpdates = String(updates);
+    } catch (error) {
+      setState(`live (the subscriptions did not update: ${error.message})`);
+    }
+  }
+
   function connect() {
     if (!('EventSource' in window)) {
       setState('static (this browser has no EventSource)');
       return;
     }
-    const events = new EventSource('/events');
+    const events = new EventSource(`/events?view=${encodeURIComponent(view)}`);
     events.addEventListener('ready', () => {
       setState('live');
       document.body.dataset.live = 'ready';
@@ -101,6 +120,7 @@
         // a malformed message changes nothing
       }
     });
+    events.addEventListener('subscriptions', () => void refreshSubscriptions());
     events.addEventListener('error', () => setState('reconnecting…'));
   }
 

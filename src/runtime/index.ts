@@ -107,6 +107,7 @@ export type {
 } from './subscriptions/index.js';
 export {
   BACKPRESSURE_POLICIES,
+  DEFAULT_MAX_PENDING,
   EventBuffer,
   StreamLog,
   Subscription,

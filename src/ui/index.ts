@@ -29,6 +29,10 @@ export interface UiOptions {
   allowedHosts?: readonly string[];
   /** A runtime service's URL (`firstlight runtime serve`) for live subscriptions. */
   runtimeUrl?: string | undefined;
+  /** The runtime service's token, when it has one (sent as a bearer token). */
+  runtimeToken?: string | undefined;
+  /** How often the service is asked while a Runtime page is open (default a second). */
+  runtimePollMs?: number;
   log: Logger;
   version: string;
   env: NodeJS.ProcessEnv;
@@ -43,7 +47,7 @@ export async function serveUi(options: UiOptions): Promise<RunningUi> {
     project: options.project,
     ledger: options.ledger,
     runtimeUrl: options.runtimeUrl,
-    runtimeToken: options.token,
+    runtimeToken: options.runtimeToken,
     log: options.log,
     version: options.version,
     env: options.env,
@@ -60,6 +64,7 @@ export async function serveUi(options: UiOptions): Promise<RunningUi> {
       allowedHosts: options.allowedHosts ?? [],
       context,
       live,
+      ...(options.runtimePollMs ? { runtimePollMs: options.runtimePollMs } : {}),
       log: options.log,
     });
   } catch (error) {

@@ -5,12 +5,14 @@
 import type { UiContext } from './context.js';
 import { decodePart, type Html, html } from './html.js';
 import { notice, type PageFrame, page, type ViewId } from './layout.js';
+import type { ServiceStatus } from './runtime-service.js';
 import { type HostsReports, hostsView } from './views/hosts.js';
 import { memoryModel, memoryQuery, memoryView } from './views/memory.js';
 import { type EditProblem, memoryDetail, memoryDetailView } from './views/memory-detail.js';
 import { observationsModel, observationsView, rangeOf } from './views/observations.js';
 import { handoffView, runtimeModel, runtimeRangeOf, runtimeView } from './views/runtime.js';
 import { sessionsModel, sessionsView } from './views/sessions.js';
+import { subscriptionsSection } from './views/subscriptions.js';
 import { wakeupModel, wakeupView } from './views/wakeup.js';
 
 export interface Rendered {
@@ -22,6 +24,8 @@ export interface PageDeps {
   context: UiContext;
   csrf: string;
   hosts: HostsReports;
+  /** The runtime service's listing (the latest the pages were told of, or asked now). */
+  service: () => Promise<ServiceStatus>;
 }
 
 function frame(deps: PageDeps, view: ViewId, title: string): PageFrame {
@@ -89,7 +93,16 @@ export async function renderPage(
     return ok(
       'runtime',
       'Runtime',
-      runtimeView(await runtimeModel(context, runtimeRangeOf(params.get('range'))), now),
+      runtimeView(await runtimeModel(context, runtimeRangeOf(params.get('range')), deps.service()), now),
+    );
+  // The live section alone: an open Runtime page fetches it when the service's listing changes.
+  if (path === '/runtime/subscriptions')
+    return ok(
+      'runtime',
+      'Live subscriptions',
+      html`<nav class="crumbs" aria-label="Breadcrumb"><a href="/runtime">Runtime</a> › live subscriptions</nav>
+<h1>Live subscriptions</h1>
+${subscriptionsSection(await deps.service(), now)}`,
     );
   const handoff = /^\/runtime\/handoff\/([^/]+)$/.exec(path);
   if (handoff) {

@@ -1,36 +1,63 @@
 /**
  * The runtime service (`firstlight runtime serve`), asked for its live subscriptions when the UI
- * was given its URL (`--runtime URL`). The Runtime view shows what this returns; everything about
- * the wire lives here, so the view never changes when the service's listing grows fields.
+ * was given its URL (`--runtime URL`): `GET URL/v1/subscriptions`. Everything about the wire
+ * lives here. The answer is read field by field (never trusted whole): a service of another
+ * version that adds fields changes nothing, one that lacks a field shows it empty.
  */
 
-/** One subscribed session as the service lists it; counts are what its backpressure policy did. */
-export interface Subscription {
+/** The counts a subscription's backpressure policy keeps, in the order the view shows them. */
+export const COUNT_NAMES = [
+  'received',
+  'interpreted',
+  'dropped',
+  'coalesced',
+  'rejected',
+  'queued',
+  'emitted',
+] as const;
+export type CountName = (typeof COUNT_NAMES)[number];
+
+/** The counts that say events were not interpreted one by one: backpressure at work. */
+export const BACKPRESSURE_COUNTS: readonly CountName[] = ['dropped', 'coalesced', 'rejected'];
+
+/** One subscribed session as the service lists it. */
+export interface LiveSubscription {
   id: string;
-  persona?: string;
-  policy?: string;
-  state?: string;
-  counts: Record<string, number>;
+  /** The session it runs as: its journal rows carry it. */
+  session: string;
+  persona: string;
+  role: string;
+  policy: string;
+  surface: string;
+  /** Undefined when the service does not say. */
+  maxPending: number | undefined;
+  channels: string[];
+  participants: string[];
+  state: string;
+  counts: Record<CountName, number>;
+  /** The last emission's number on its stream. */
+  lastSeq: number;
+  created: string | undefined;
 }
 
 export type ServiceStatus =
   | { kind: 'unconfigured' }
-  | { kind: 'unreachable'; url: string; why: string }
-  | { kind: 'no-listing'; url: string; status: number }
-  | { kind: 'ok'; url: string; subscriptions: Subscription[] };
+  /** Nothing answered: `why` is the network's reason (ECONNREFUSED, a timeout, …). */
+  | { kind: 'unreachable'; url: string; why: string; at: Date }
+  /** Something answered, but not with a listing: its status and, from a runtime service, its error. */
+  | { kind: 'refused'; url: string; status: number; code: string; message: string; fix: string; at: Date }
+  | { kind: 'ok'; url: string; subscriptions: LiveSubscription[]; at: Date };
 
 /** The listing's path on the service. */
 export const SUBSCRIPTIONS_PATH = '/v1/subscriptions';
-const TIMEOUT_MS = 1500;
+/** A loopback service answers in milliseconds; past this it is as good as down for a live view. */
+const TIMEOUT_MS = 2000;
 
-/**
- * `GET <url>/v1/subscriptions` → `{subscriptions: [{id, persona?, policy?, state?, counts?}]}`
- * (counts such as received, interpreted, dropped, coalesced, queued). Never throws: a service
- * that is down or answers otherwise is a status the view explains.
- */
+/** Never throws: a service that is down or answers otherwise is a status the view explains. */
 export async function serviceStatus(
   url: string | undefined,
   token: string | undefined,
+  now: () => Date = () => new Date(),
 ): Promise<ServiceStatus> {
   if (!url) return { kind: 'unconfigured' };
   const base = url.replace(/\/+$/, '');
@@ -41,38 +68,91 @@ export async function serviceStatus(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { kind: 'unreachable', url: base, why: cause ?? (error as Error).message };
+    return { kind: 'unreachable', url: base, why: networkReason(error), at: now() };
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return { kind: 'no-listing', url: base, status: response.status };
-  }
+  const text = await response.text().catch(() => '');
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
-    return { kind: 'no-listing', url: base, status: response.status };
+    body = undefined;
   }
-  const list = (body as { subscriptions?: unknown })?.subscriptions;
-  if (!Array.isArray(list)) return { kind: 'no-listing', url: base, status: response.status };
-  return { kind: 'ok', url: base, subscriptions: list.flatMap(subscriptionOf) };
+  const list = (body as { subscriptions?: unknown } | undefined)?.subscriptions;
+  if (response.ok && Array.isArray(list))
+    return { kind: 'ok', url: base, subscriptions: list.flatMap(subscriptionOf), at: now() };
+  const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
+  return {
+    kind: 'refused',
+    url: base,
+    status: response.status,
+    code:
+      typeof error?.code === 'string'
+        ? error.code
+        : response.ok
+          ? 'NOT_A_LISTING'
+          : `HTTP_${response.status}`,
+    message:
+      typeof error?.message === 'string'
+        ? error.message
+        : response.ok
+          ? `GET ${SUBSCRIPTIONS_PATH} answered no {subscriptions: [...]}`
+          : `GET ${SUBSCRIPTIONS_PATH} answered ${response.status} ${response.statusText}`.trim(),
+    fix:
+      response.status === 401
+        ? 'the service has a token: start the page with FIRSTLIGHT_RUNTIME_TOKEN (or FIRSTLIGHT_TOKEN) set to it'
+        : typeof error?.fix === 'string'
+          ? error.fix
+          : 'check that --runtime names a firstlight runtime service (firstlight runtime serve prints its URL)',
+    at: now(),
+  };
 }
 
-function subscriptionOf(value: unknown): Subscription[] {
+/** Why a fetch found nothing to talk to, in the network's own words (ECONNREFUSED …). */
+function networkReason(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  const cause = e.cause;
+  if (cause?.message && cause.code && !cause.message.includes(cause.code))
+    return `${cause.code}: ${cause.message}`;
+  return cause?.message ?? cause?.code ?? e.message ?? String(error);
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+function subscriptionOf(value: unknown): LiveSubscription[] {
   if (!value || typeof value !== 'object') return [];
   const v = value as Record<string, unknown>;
   if (typeof v.id !== 'string') return [];
-  const counts: Record<string, number> = {};
-  if (v.counts && typeof v.counts === 'object')
-    for (const [k, n] of Object.entries(v.counts)) if (typeof n === 'number') counts[k] = n;
+  const raw = (v.counts && typeof v.counts === 'object' ? v.counts : {}) as Record<string, unknown>;
+  const counts = Object.fromEntries(COUNT_NAMES.map((name) => [name, num(raw[name]) ?? 0])) as Record<
+    CountName,
+    number
+  >;
   return [
     {
       id: v.id,
-      ...(typeof v.persona === 'string' ? { persona: v.persona } : {}),
-      ...(typeof v.policy === 'string' ? { policy: v.policy } : {}),
-      ...(typeof v.state === 'string' ? { state: v.state } : {}),
+      session: str(v.session),
+      persona: str(v.persona),
+      role: str(v.role),
+      policy: str(v.policy),
+      surface: str(v.surface),
+      maxPending: num(v.max_pending),
+      channels: strings(v.channels),
+      participants: strings(v.participants),
+      state: str(v.state),
       counts,
+      lastSeq: num(v.last_seq) ?? 0,
+      created: typeof v.created === 'string' ? v.created : undefined,
     },
   ];
+}
+
+/** What decides whether an open page must be told: everything shown but the time it was asked. */
+export function statusFingerprint(status: ServiceStatus): string {
+  if (status.kind === 'unconfigured') return 'unconfigured';
+  const { at: _at, ...rest } = status;
+  return JSON.stringify(rest);
 }

@@ -12,6 +12,8 @@ import { UiGuard } from './guard.js';
 import { decodePart, type Html } from './html.js';
 import type { LiveChanges } from './live.js';
 import { errorPage, loginPage, memoryAgain, type PageDeps, renderPage } from './pages.js';
+import { serviceStatus } from './runtime-service.js';
+import { ServiceWatch } from './runtime-watch.js';
 import { EventStream } from './sse.js';
 import { HostsReports } from './views/hosts.js';
 
@@ -23,6 +25,8 @@ export interface UiServerOptions {
   allowedHosts: readonly string[];
   context: UiContext;
   live: LiveChanges;
+  /** How often a runtime service is asked while a Runtime page is open (default a second). */
+  runtimePollMs?: number;
   log: Logger;
 }
 
@@ -51,11 +55,31 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
   const guard = new UiGuard(options.token);
   const assets = loadAssets();
   const hosts = new HostsReports(context);
-  const deps: PageDeps = { context, csrf: guard.csrf, hosts };
   const stream = new EventStream();
+  // The runtime service's subscriptions change without a file changing: asked while a page looks.
+  const service = context.runtimeUrl
+    ? new ServiceWatch({
+        url: context.runtimeUrl,
+        token: context.runtimeToken,
+        ...(options.runtimePollMs ? { intervalMs: options.runtimePollMs } : {}),
+        onChange: () => stream.send('subscriptions', {}, 'runtime'),
+        log,
+      })
+    : undefined;
+  const deps: PageDeps = {
+    context,
+    csrf: guard.csrf,
+    hosts,
+    service: async () => service?.recent() ?? (await serviceStatus(context.runtimeUrl, context.runtimeToken)),
+  };
   const unsubscribe = options.live.onChange((views) => {
     if (views.includes('hosts')) hosts.drop();
     stream.send('change', { views });
+  });
+  stream.onClients((view, joined) => {
+    if (!service || view !== 'runtime') return;
+    if (joined) service.wake();
+    else if (stream.watching('runtime') === 0) service.sleep();
   });
 
   const server: Server = createServer((req, res) => {
@@ -82,7 +106,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
       res.setHeader('allow', 'GET, HEAD, POST');
       return sendText(res, 405, 'method not allowed');
     }
-    if (path === '/events') return stream.attach(req, res);
+    if (path === '/events') return stream.attach(req, res, url.searchParams.get('view') ?? '');
     if (path.startsWith('/assets/')) return sendAsset(req, res, assets.get(path.slice('/assets/'.length)));
     // The address a refused edit was answered at: reloading it shows the memory again.
     const posted = /^(\/memory\/m\/[^/]+)\/(edit|forget)$/.exec(path);
@@ -162,6 +186,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     allowedHosts: [...guard.allowedHosts],
     close: async () => {
       unsubscribe();
+      service?.sleep();
       stream.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

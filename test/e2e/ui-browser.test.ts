@@ -1,8 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir } from '../helpers/index.js';
+import {
+  ARTIFACTS,
+  accessibilityProblems,
+  chromiumAvailable,
+  type HeadlessChromium,
+  launchChromium,
+} from './ui-browser-fixture.js';
 import { cliAsync, type RunningUiProcess, startUi, type UiPlace, uiPlace } from './ui-fixture.js';
 
 /**
@@ -12,57 +18,31 @@ import { cliAsync, type RunningUiProcess, startUi, type UiPlace, uiPlace } from 
  * appearing without a reload, and the handoff graph of a scripted workflow followed link by
  * link. A screenshot of each view is saved in test/artifacts/ui/.
  */
-const CHROMIUM = process.env.FIRSTLIGHT_CHROMIUM ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) {
-  console.warn(
-    `ui browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set FIRSTLIGHT_CHROMIUM to a Chromium binary)`,
-  );
-}
-const ARTIFACTS = join(REPO_ROOT, 'test', 'artifacts', 'ui');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const available = chromiumAvailable('ui browser test');
 
 describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240_000 }, () => {
   let place: UiPlace;
   let ui: RunningUiProcess;
-  let profile: { dir: string; dispose: () => void };
-  let browser: BrowserContext;
+  let chromium: HeadlessChromium;
   let page: Page;
   const problems: string[] = [];
 
   beforeAll(async () => {
     place = await uiPlace();
     ui = await startUi(['--home', place.home, '--project', place.project]);
-    profile = tempDir('firstlight-chromium-');
-    browser = await chromium.launchPersistentContext(profile.dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
+    chromium = await launchChromium();
+    page = chromium.page;
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('response', (response) => {
       // 4xx the test asks for itself (a refused edit is 422) are checked where they happen.
       if (response.status() >= 400 && response.request().method() === 'GET')
         problems.push(`${response.status()} for ${response.url()}`);
     });
-    mkdirSync(ARTIFACTS, { recursive: true });
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await ui?.stop();
-    profile?.dispose();
     place?.dispose();
   });
 
@@ -76,30 +56,7 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   }
 
-  /** Landmarks, labels and link text every page owes a screen reader and a keyboard. */
-  async function accessible(): Promise<string[]> {
-    return page.evaluate(() => {
-      const out: string[] = [];
-      if (
-        !document.querySelector('header') ||
-        !document.querySelector('main') ||
-        !document.querySelector('footer')
-      )
-        out.push('a landmark is missing');
-      if (!document.querySelector('nav[aria-label]')) out.push('the navigation has no label');
-      for (const field of document.querySelectorAll<HTMLInputElement>(
-        'input:not([type=hidden]), select, textarea',
-      ))
-        if ((field.labels?.length ?? 0) === 0 && !field.getAttribute('aria-label'))
-          out.push(`unlabelled ${field.name}`);
-      for (const a of document.querySelectorAll('a'))
-        if (!(a.textContent ?? '').trim() && !a.getAttribute('aria-label'))
-          out.push(`a link without text: ${a.outerHTML.slice(0, 80)}`);
-      for (const svg of document.querySelectorAll('svg'))
-        if (!svg.querySelector('title')) out.push('an svg without a title');
-      return out;
-    });
-  }
+  const accessible = () => accessibilityProblems(page);
 
   it('opens every view, each accessible, and saves a screenshot of each', async () => {
     await open('/wakeup');

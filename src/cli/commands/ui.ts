@@ -29,7 +29,7 @@ export function registerUi(program: Command): void {
     )
     .option(
       '--runtime <url>',
-      'a runtime service (firstlight runtime serve) whose live subscriptions to show',
+      'a runtime service (firstlight runtime serve) whose live subscriptions to show, with their backpressure counts (its token: FIRSTLIGHT_RUNTIME_TOKEN, else FIRSTLIGHT_TOKEN)',
     )
     .option('--no-open', 'do not open a browser (the URL is printed either way)')
     .option('--home <dir>', HOME_HELP)
@@ -41,6 +41,7 @@ export function registerUi(program: Command): void {
         '  firstlight ui                         # http://127.0.0.1:7823/, opened in the browser on a desktop',
         '  firstlight ui --no-open --port 0      # any free port; the URL is printed',
         '  FIRSTLIGHT_TOKEN=$(openssl rand -hex 24) firstlight ui --host 0.0.0.0   # reachable from the network: sign in with the token',
+        '  firstlight ui --runtime http://127.0.0.1:7822   # also the live subscriptions of `firstlight runtime serve`',
         '',
         'Views update by themselves when their files change. Edits, forgets and restores go through the',
         'same checks and locks as `firstlight memory`; nothing else is changed (only derived caches under',
@@ -88,6 +89,8 @@ export function registerUi(program: Command): void {
         token,
         allowedHosts: flags.allowedHost,
         runtimeUrl: flags.runtime,
+        // The service's own token when it has another one than this page's.
+        runtimeToken: process.env.FIRSTLIGHT_RUNTIME_TOKEN || token,
         log,
         version: packageVersion(),
         env: process.env,

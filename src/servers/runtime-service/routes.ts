@@ -23,6 +23,7 @@ import {
   invocationRequest,
   journalQuery,
   subscriptionRequest,
+  subscriptionsQuery,
 } from './schemas.js';
 import { resumeCursor, serveSse } from './sse.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -255,11 +256,11 @@ export const ROUTES: readonly Route[] = [
     operationId: 'listSubscriptions',
     summary: 'The open subscriptions with their counts (`?state=all`: closed ones too)',
     tags: ['subscriptions'],
-    responses: { '200': '{subscriptions: [...]}' },
-    async handle({ res, url, deps }) {
-      sendJson(res, 200, {
-        subscriptions: await deps.subscriptions.list(url.searchParams.get('state') === 'all'),
-      });
+    query: subscriptionsQuery,
+    responses: { '200': '{subscriptions: [...]}', '400': 'a bad query' },
+    async handle(ctx) {
+      const { state } = queryOf(ctx, subscriptionsQuery);
+      sendJson(ctx.res, 200, { subscriptions: await ctx.deps.subscriptions.list(state === 'all') });
     },
   },
   {

@@ -153,6 +153,15 @@ export const journalQuery = z
   .strict();
 export type JournalQueryBody = z.infer<typeof journalQuery>;
 
+export const subscriptionsQuery = z
+  .object({
+    state: z
+      .enum(['open', 'all'])
+      .optional()
+      .describe('open (the default): the live ones; all: closed ones from the ledger too'),
+  })
+  .strict();
+
 export const handoffQuery = z.object({ id: z.string().min(1).describe('a handoff id') }).strict();
 
 /** Every error the service answers: a stable code, what happened, and how to fix it. */

@@ -1,12 +1,13 @@
 import type { Logger } from '../../core/index.js';
-import type {
-  InvokeResult,
-  Runtime,
-  SubscribeRequest,
-  Subscription,
-  SubscriptionCounts,
-  SubscriptionEvent,
-  SubscriptionRecord,
+import {
+  DEFAULT_MAX_PENDING,
+  type InvokeResult,
+  type Runtime,
+  type SubscribeRequest,
+  type Subscription,
+  type SubscriptionCounts,
+  type SubscriptionEvent,
+  type SubscriptionRecord,
 } from '../../runtime/index.js';
 import { ApiError } from './errors.js';
 import { type CursorStream, endedStream } from './sse.js';
@@ -32,11 +33,19 @@ export interface SubscriptionSummary {
   readonly persona: string;
   readonly role: string;
   readonly policy: string;
+  /** The session's surface (its first channel's when the request named none). */
+  readonly surface: string;
+  /** The buffer's size: at most this many events wait for an interpretation. */
+  readonly max_pending: number;
+  /** Its channels' names: the event names of its stream. */
+  readonly channels: readonly string[];
   readonly state: 'open' | 'closed';
   readonly teardown?: string;
   readonly participants: readonly string[];
   readonly counts: SubscriptionCounts;
   readonly last_seq: number;
+  readonly created: string;
+  readonly updated: string;
   readonly links: { readonly self: string; readonly events: string; readonly stream: string };
 }
 
@@ -132,17 +141,25 @@ export class Subscriptions {
 
 function summary(record: SubscriptionRecord): SubscriptionSummary {
   const self = `/v1/subscriptions/${record.id}`;
+  // The request as it was opened (validated then): channels and buffer size with their defaults.
+  const request = record.request as Partial<SubscribeRequest>;
+  const channels = request.channels?.length ? request.channels : [{ name: 'emission' }];
   return {
     id: record.id,
     session: record.session,
     persona: record.persona,
     role: record.role,
     policy: record.policy,
+    surface: request.surface ?? request.channels?.find((c) => c.surface)?.surface ?? '',
+    max_pending: request.max_pending ?? DEFAULT_MAX_PENDING,
+    channels: channels.map((c) => c.name),
     state: record.state,
     ...(record.teardown ? { teardown: record.teardown } : {}),
     participants: record.participants,
     counts: record.counts,
     last_seq: record.last_seq,
+    created: record.created,
+    updated: record.updated,
     links: { self, events: `${self}/events`, stream: `${self}/stream` },
   };
 }

@@ -7,8 +7,9 @@ import type { UiContext } from '../context.js';
 import { ledgerPaths } from '../context.js';
 import { handoffGraph, handoffHref, sessionAnchor } from '../handoff-graph.js';
 import { clockTag, type Html, html, timeTag } from '../html.js';
-import { type ServiceStatus, SUBSCRIPTIONS_PATH, serviceStatus } from '../runtime-service.js';
+import type { ServiceStatus } from '../runtime-service.js';
 import { type RuntimeSession, readWorkflows, type Workflow } from '../workflows.js';
+import { subscriptionsSection } from './subscriptions.js';
 
 /** How far back the journal is read, and how many workflows a page shows at most. */
 export const RUNTIME_RANGES = ['7d', '30d', 'all'] as const;
@@ -29,7 +30,11 @@ export interface RuntimeModel {
   service: ServiceStatus;
 }
 
-export async function runtimeModel(context: UiContext, range: RuntimeRange): Promise<RuntimeModel> {
+export async function runtimeModel(
+  context: UiContext,
+  range: RuntimeRange,
+  service: Promise<ServiceStatus>,
+): Promise<RuntimeModel> {
   const { journal } = ledgerPaths(context);
   const { workflows, entries } = readWorkflows(journal, range === 'all' ? undefined : range);
   return {
@@ -38,7 +43,7 @@ export async function runtimeModel(context: UiContext, range: RuntimeRange): Pro
     total: workflows.length,
     workflows: workflows.slice(0, SHOWN_WORKFLOWS),
     entries,
-    service: await serviceStatus(context.runtimeUrl, context.runtimeToken),
+    service: await service,
   };
 }
 
@@ -87,25 +92,6 @@ function handoffIds(w: Workflow): string[] {
   return [...ids].sort((a, b) => b.length - a.length);
 }
 
-function serviceSection(service: ServiceStatus): Html {
-  const body =
-    service.kind === 'unconfigured'
-      ? html`<p data-testid="service-status">Runtime service not configured: start <code>firstlight runtime serve</code> and open this page with <code>firstlight ui --runtime http://127.0.0.1:7822</code> to see its live subscriptions.</p>`
-      : service.kind === 'unreachable'
-        ? html`<p data-testid="service-status">Runtime service not running at <code>${service.url}</code> (${service.why}).</p>`
-        : service.kind === 'no-listing'
-          ? html`<p data-testid="service-status">The service at <code>${service.url}</code> answered ${service.status} to <code>GET ${SUBSCRIPTIONS_PATH}</code>: it lists no subscriptions.</p>`
-          : service.subscriptions.length === 0
-            ? html`<p data-testid="service-status">No live subscription at <code>${service.url}</code>.</p>`
-            : html`<table data-testid="subscriptions"><thead><tr><th scope="col">Subscription</th><th scope="col">Persona</th><th scope="col">Policy</th><th scope="col">State</th><th scope="col">Counts</th></tr></thead><tbody>${service.subscriptions.map(
-                (s) =>
-                  html`<tr><th scope="row"><code>${s.id}</code></th><td>${s.persona ?? ''}</td><td>${s.policy ?? ''}</td><td>${s.state ?? ''}</td><td>${Object.entries(
-                    s.counts,
-                  ).map(([k, n]) => html`${k} <strong>${n}</strong> `)}</td></tr>`,
-              )}</tbody></table>`;
-  return html`<section class="card" aria-labelledby="service"><h2 id="service">Live subscriptions</h2>${body}</section>`;
-}
-
 export function runtimeView(model: RuntimeModel, now: Date): Html {
   return html`<h1>Runtime</h1>
 <p class="lede">The journal (<code>${model.journal}</code>, ${model.entries} row(s) in range) as one story per workflow: sessions joined by the handoffs between them. Select a session to read its part, a handoff arrow to read its content.</p>
@@ -114,7 +100,7 @@ export function runtimeView(model: RuntimeModel, now: Date): Html {
       html`<a href="/runtime?range=${r}"${r === model.range ? html` aria-current="true"` : ''}>${r === 'all' ? 'all' : `last ${r}`}</a> `,
   )}</nav>
 ${model.total > model.workflows.length ? html`<p class="muted">The newest ${model.workflows.length} of ${model.total} workflows.</p>` : ''}
-${serviceSection(model.service)}
+${subscriptionsSection(model.service, now)}
 ${
   model.workflows.length === 0
     ? html`<p>No runtime session journaled yet: <code>firstlight invoke</code> writes here.</p>`
