@@ -12,11 +12,12 @@
 //   observe(expected=…); the transcript is never read).
 // - then, with the Claude Code CLI in the real-host cache, a real Claude Code session against a
 //   scripted model making 50 Read calls, with and without firstlight's hooks
-//   (bench/host-session/claude.mjs): what each hook adds per tool call, PostToolUse running
-//   with "async": true as installed.
+//   (bench/host-session/claude.mjs): what each hook adds per tool call, PostToolUse waited for
+//   as installed and, for comparison, in the background ("async": true).
 // Goals: PreToolUse (not gated, gate allow, gate deny, a caution) and PostToolUse <= 1.25x the
-// floor; SessionStart <= 2x steady, <= 5x after a change; in the Claude Code session, the async
-// PostToolUse adds <= 60 ms a call. `BENCH_BASELINE=path/to/dist/cli/main.js` also times another
+// floor (every hook is waited for as installed); SessionStart <= 2x steady, <= 5x after a change.
+// The Claude Code session's figures are reported, not judged (they move by tens of ms a call
+// from run to run on a busy machine). `BENCH_BASELINE=path/to/dist/cli/main.js` also times another
 // build of the CLI on every case, interleaved (an A/B against the previous build). Exits 1 on a
 // missed goal. `--smoke`: 3 runs on small homes and transcripts, no Claude Code session, no goals
 // (seconds: it proves the bench still runs).
@@ -374,13 +375,6 @@ for (const r of goals) {
   met &&= ok;
   console.log(`${r.case}: ${r.vs_floor}x the floor (goal ${r.goal}) -> ${ok ? 'MET' : 'MISSED'}`);
 }
-if (!SMOKE && !session.skipped) {
-  const ok = session.post_tool_use_async_per_call_ms <= 60;
-  met &&= ok;
-  console.log(
-    `Claude Code session, async PostToolUse: ${session.post_tool_use_async_per_call_ms} ms a call (goal <= 60) -> ${ok ? 'MET' : 'MISSED'}`,
-  );
-}
 writeResult('hook', {
   runs: RUNS,
   memories: MEMORIES,
@@ -403,7 +397,6 @@ writeResult('hook', {
     post_tool_use: 1.25,
     session_start: 2,
     session_start_after_change: 5,
-    claude_async_post_ms: 60,
   },
   met: SMOKE ? null : met,
 });

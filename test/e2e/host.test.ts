@@ -2,7 +2,6 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CLI,
   exampleHomeCopy,
   pathWithHostPrograms,
   put,

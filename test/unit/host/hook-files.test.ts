@@ -84,10 +84,15 @@ describe('hooks files on disk, per host format', () => {
     expect(start.group.matcher).toBe('startup|resume|clear|compact');
     expect(start.hook.command).toMatch(/\/hook\.cjs' session-start\b/);
     expect(nestedGroup(file, 'PreToolUse').group.matcher).toBe('*');
-    // Observation runs in the background; what must answer (the gate, the packet, the capture) does not.
-    expect(nestedGroup(file, 'PostToolUse').hook.async).toBe(true);
-    expect(nestedGroup(file, 'PostToolUseFailure').hook.async).toBe(true);
-    for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact'])
+    // Every hook is waited for: a background one is stopped when a -p session ends (its record lost).
+    for (const event of [
+      'SessionStart',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'Stop',
+      'PreCompact',
+    ])
       expect(nestedGroup(file, event).hook.async, event).toBeUndefined();
     for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact']) {
       const { hook } = nestedGroup(file, event);
