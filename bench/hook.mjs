@@ -12,16 +12,17 @@
 //   observe(expected=…); the transcript is never read).
 // - then, with the Claude Code CLI in the real-host cache, a real Claude Code session against a
 //   scripted model making 50 Read calls, with and without firstlight's hooks
-//   (bench/host-session/claude.mjs): what each hook adds per tool call, PostToolUse running
-//   with "async": true as installed.
+//   (bench/host-session/claude.mjs): what each hook adds per tool call, PostToolUse waited for
+//   as installed and, for comparison, in the background ("async": true).
 // Goals: PreToolUse (not gated, gate allow, gate deny, a caution) and PostToolUse <= 1.25x the
-// floor; SessionStart <= 2x steady, <= 5x after a change; in the Claude Code session, the async
-// PostToolUse adds <= 60 ms a call. `BENCH_BASELINE=path/to/dist/cli/main.js` also times another
+// floor (every hook is waited for as installed); SessionStart <= 2x steady, <= 5x after a change.
+// The Claude Code session's figures are reported, not judged (they move by tens of ms a call
+// from run to run on a busy machine). `BENCH_BASELINE=path/to/dist/cli/main.js` also times another
 // build of the CLI on every case, interleaved (an A/B against the previous build). Exits 1 on a
 // missed goal. `--smoke`: 3 runs on small homes and transcripts, no Claude Code session, no goals
 // (seconds: it proves the bench still runs).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +115,15 @@ const payload = (transcript, tool = 'Bash') =>
     tool_name: tool,
     tool_input: { command: 'ls' },
   });
-const gate = (entry) => [entry, 'hook', 'pre-tool-use', '--host', 'claude'];
+/**
+ * What the installed hooks run for `entry` (a build's dist/cli/main.js): its dist/cli/hook.cjs, or
+ * `main.js hook` for a build from before there was one (a baseline).
+ */
+const hookCommand = (entry, ...args) => {
+  const cjs = join(dirname(entry), 'hook.cjs');
+  return existsSync(cjs) ? [cjs, ...args] : [entry, 'hook', ...args];
+};
+const gate = (entry) => hookCommand(entry, 'pre-tool-use', '--host', 'claude');
 
 const files = {
   allowed: join(dir, 'allowed.jsonl'),
@@ -191,7 +200,7 @@ const sessionStart = (entry) => {
   homes.push(home);
   let added = 0;
   return {
-    args: [entry, 'hook', 'session-start', '--host', 'claude', '--home', home.dir],
+    args: hookCommand(entry, 'session-start', '--host', 'claude', '--home', home.dir),
     addMemory: () => {
       const n = added++;
       writeFileSync(
@@ -244,7 +253,7 @@ for (const [b, { tag, entry }] of builds.entries()) {
     },
     {
       name: `PreToolUse caution match, ${CAUTIONS} applies_to memories${tag}`,
-      args: [entry, 'hook', 'pre-tool-use', '--host', 'claude', '--home', cautions],
+      args: hookCommand(entry, 'pre-tool-use', '--host', 'claude', '--home', cautions),
       input: () =>
         JSON.stringify({
           session_id: 'bench',
@@ -257,7 +266,7 @@ for (const [b, { tag, entry }] of builds.entries()) {
     },
     {
       name: `PostToolUse, ${MB.usual} MB transcript${tag}`,
-      args: [entry, 'hook', 'post-tool-use', '--host', 'claude', '--home', events],
+      args: hookCommand(entry, 'post-tool-use', '--host', 'claude', '--home', events),
       input: () =>
         JSON.stringify({
           session_id: 'bench',
@@ -353,7 +362,10 @@ if (!SMOKE) {
       session.rows,
     );
     console.log(
-      `per tool call: PreToolUse ${session.pre_tool_use_per_call_ms} ms; PostToolUse async ${session.post_tool_use_async_per_call_ms} ms (goal <= 60), waited for ${session.post_tool_use_waited_per_call_ms} ms`,
+      `per tool call: PreToolUse ${session.pre_tool_use_per_call_ms} ms; PostToolUse async ${session.post_tool_use_async_per_call_ms} ms (goal <= 60), waited for ${session.post_tool_use_waited_per_call_ms} ms; beside them an async \`sleep 1\` ${session.async_sleep_per_call_ms} ms and an async \`node -e 0\` ${session.async_node_floor_per_call_ms} ms`,
+    );
+    console.log(
+      `Claude Code's log, a Read's end to the next model request: PostToolUse async +${session.post_tool_use_async_after_tool_ms} ms, waited for +${session.post_tool_use_waited_after_tool_ms} ms`,
     );
   }
 }
@@ -362,13 +374,6 @@ for (const r of goals) {
   const ok = r.vs_floor <= Number(r.goal.slice(3, -1));
   met &&= ok;
   console.log(`${r.case}: ${r.vs_floor}x the floor (goal ${r.goal}) -> ${ok ? 'MET' : 'MISSED'}`);
-}
-if (!SMOKE && !session.skipped) {
-  const ok = session.post_tool_use_async_per_call_ms <= 60;
-  met &&= ok;
-  console.log(
-    `Claude Code session, async PostToolUse: ${session.post_tool_use_async_per_call_ms} ms a call (goal <= 60) -> ${ok ? 'MET' : 'MISSED'}`,
-  );
 }
 writeResult('hook', {
   runs: RUNS,
@@ -392,7 +397,6 @@ writeResult('hook', {
     post_tool_use: 1.25,
     session_start: 2,
     session_start_after_change: 5,
-    claude_async_post_ms: 60,
   },
   met: SMOKE ? null : met,
 });

@@ -3,17 +3,17 @@
 // them.
 // - dist/cli/main.js: the command line, code splitting so every `await import()` stays lazy, its
 //   commands in dist/cli/chunks/;
-// - dist/cli/hook-entry.js: `firstlight hook`, which imports one bundle per event group
-//   (dist/cli/hook-bundles/: pre-tool-use, post-tool-use, session-start, capture), so what an
-//   event loads at start is one file: its handler and everything it imports statically. What an
-//   event needs only now and then (the settings parser, the glob compiler, the caution table's
-//   builder) is a dynamic import, and each such module is a bundle of its own in
-//   dist/cli/hook-bundles/lazy/, loaded when reached. Code splitting did not do this: a module
+// - dist/cli/hook.cjs: the command the installed hooks run (`node …/dist/cli/hook.cjs EVENT`),
+//   CommonJS, and dist/cli/hook-entry.cjs, the same for `firstlight hook`; each imports one
+//   bundle per event group (dist/cli/hook-bundles/: pre-tool-use, post-tool-use, session-start,
+//   capture), so what an event loads at start is one file: its handler and everything it imports
+//   statically. What an event needs only now and then (the settings parser, the glob compiler,
+//   the caution table's builder) is a dynamic import, and each such module is a bundle of its own
+//   in dist/cli/hook-bundles/lazy/, loaded when reached. Code splitting did not do this: a module
 //   both imported by the event and reachable from any dynamic import in the graph went into a
 //   shared chunk, so a tool call loaded 11 files (Node resolves, reads and links each). A module
 //   two bundles hold is in each (the lazy bundles hold their own copy of what they share).
-// main.js imports hook-entry.js at run time (external to the first build), so `firstlight hook`
-// and the installed hook commands (`… dist/cli/main.js hook EVENT`) take the small one.
+// - dist/cli/recall-entry.cjs: `firstlight recall`, built the same way.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { build } from 'esbuild';
@@ -25,6 +25,20 @@ const BANNER = [
   'const __filename = __flFileURLToPath(import.meta.url);',
   "const __dirname = __filename.replace(/[\\\\/][^\\\\/]*$/, '');",
 ].join('\n');
+
+/** `import('./hook-entry.js')` and `import('./recall-entry.js')` in main's build: their CommonJS bundles. */
+const toCommonJsEntries = {
+  name: 'commonjs-entries',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/(hook-entry|recall-entry)\.js$/ }, (args) => ({
+      path: args.path.replace(/\.js$/, '.cjs'),
+      external: true,
+    }));
+  },
+};
+
+// CommonJS has no import.meta: the few modules that read import.meta.url get this file's URL.
+const CJS_BANNER = "var __flImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
 
 const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
 
@@ -53,13 +67,9 @@ await build({
   ...common,
   entryPoints: { main: 'src/cli/main.ts' },
   chunkNames: 'chunks/[name]-[hash]',
-  // main.ts and commands/hook.ts import it; both land one directory apart as in src/cli/.
   // The BPE tokenizer's ranks (1.2 MB of JavaScript) load from node_modules only when a density
   // cap is counted: bundling them would copy them into dist for nothing.
   external: [
-    './hook-entry.js',
-    '../hook-entry.js',
-    './recall-entry.js',
     'gpt-tokenizer',
     'gpt-tokenizer/*',
     // The Postgres client and queue load only for a postgres:// store (pg requires an optional
@@ -67,18 +77,20 @@ await build({
     'pg',
     'pg-boss',
   ],
+  // main.ts and commands/hook.ts import the hook and recall entries (CommonJS, built below), one
+  // directory apart as in src/cli/.
+  plugins: [toCommonJsEntries],
 });
-await build({
-  ...common,
-  entryPoints: { 'hook-entry': 'src/cli/hook-entry.ts' },
-  splitting: false,
-  external: ['./hook-bundles/*'],
-});
-dropUnusedBanner('dist/cli/hook-entry.js');
 await buildHookBundles();
-// tsc's maps of the files the bundles replaced would map the bundles' lines wrongly.
-for (const name of ['main', 'hook-entry', 'recall-entry', ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`)])
-  rmSync(`dist/cli/${name}.js.map`, { force: true });
+// tsc's output of what the bundles replace: the CommonJS files are what runs.
+for (const name of [
+  'hook-entry',
+  'recall-entry',
+  'hook-main',
+  ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`),
+])
+  for (const ext of ['.js', '.js.map', '.d.ts']) rmSync(`dist/cli/${name}${ext}`, { force: true });
+rmSync('dist/cli/main.js.map', { force: true });
 
 // `firstlight --help`, rendered once here from the same commands (tsc's dist/cli/run.js), 80
 // columns wide: main.js prints it without loading commander or building the program, the one
@@ -93,9 +105,13 @@ program.outputHelp();
 writeFileSync('dist/cli/help.txt', help);
 
 /**
- * The hook's bundles: one per event group, then one per module any of them imports
- * dynamically (and so on, until no new module is reached). Each is a single file: its static
- * imports inlined, each dynamic import pointed at the lazy bundle of that module.
+ * The hook's bundles, CommonJS (`.cjs`): Node starts a CommonJS entry without its ES module
+ * loader, which cost a tool call about 75M instructions of the 100M it added to `node -e 0`
+ * (callgrind). dist/cli/hook.cjs is what the installed hook commands run; hook-entry.cjs the same
+ * for main.js (`firstlight hook`); each imports its event's bundle, one per event group
+ * (hook-bundles/*.cjs), then one per module any of them imports dynamically (and so on, until no
+ * new module is reached, hook-bundles/lazy/*.cjs). Each is a single file: its static imports
+ * inlined, each dynamic import a require() of the lazy bundle of that module when reached.
  */
 async function buildHookBundles() {
   const lazy = new Map(); // absolute source path -> lazy bundle name
@@ -105,6 +121,8 @@ async function buildHookBundles() {
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData?.lazy) return undefined;
+        const bundle = /^\.\/hook-bundles\/([a-z-]+)\.js$/.exec(args.path);
+        if (bundle) return { path: `./hook-bundles/${bundle[1]}.cjs`, external: true };
         const found = await b.resolve(args.path, {
           kind: args.kind,
           resolveDir: args.resolveDir,
@@ -117,17 +135,26 @@ async function buildHookBundles() {
           .replace(/\.[cm]?[jt]s$/, '')
           .replace(/[^A-Za-z0-9_-]+/g, '-');
         lazy.set(found.path, name);
-        return { path: `${prefix}${name}.js`, external: true };
+        return { path: `${prefix}${name}.cjs`, external: true };
       });
     },
   });
   const one = (entry, out, prefix) =>
     build({
       ...common,
+      format: 'cjs',
       splitting: false,
+      // import() of another bundle becomes require(): an import() would start the ES module loader.
+      supported: { 'dynamic-import': false },
+      // CommonJS has no import.meta; the few modules that read import.meta.url get this file's URL.
+      define: { 'import.meta.url': '__flImportMetaUrl' },
+      banner: { js: CJS_BANNER },
+      outExtension: { '.js': '.cjs' },
       entryPoints: { [out]: entry },
       plugins: [toLazy(prefix)],
-    }).then(() => dropUnusedBanner(`dist/cli/${out}.js`));
+    }).then(() => dropUnusedBanner(`dist/cli/${out}.cjs`, CJS_BANNER, /__flImportMetaUrl/));
+  await one('src/cli/hook-main.ts', 'hook', './hook-bundles/lazy/');
+  await one('src/cli/hook-entry.ts', 'hook-entry', './hook-bundles/lazy/');
   for (const name of HOOK_BUNDLES)
     await one(`src/cli/hook-bundles/${name}.ts`, `hook-bundles/${name}`, './lazy/');
   // `firstlight recall` (main.ts's other fast path) is built the same way: one file.
@@ -141,11 +168,12 @@ async function buildHookBundles() {
 }
 
 /**
- * The banner gives bundled CommonJS packages require() and __filename; a bundle that holds none
- * leaves it out, and so does not load node:module and node:url for nothing.
+ * The banner gives bundled CommonJS packages require() and __filename (an ES module has
+ * neither), or a CommonJS bundle import.meta.url; a bundle that uses none leaves it out, and so
+ * does not load node:module and node:url for nothing.
  */
-function dropUnusedBanner(file) {
+function dropUnusedBanner(file, banner = BANNER, uses = /require\(|__filename|__dirname/) {
   const text = readFileSync(file, 'utf8');
-  const body = text.replace(BANNER, '');
-  if (!/require\(|__filename|__dirname/.test(body)) writeFileSync(file, body);
+  const body = text.replace(banner, '');
+  if (!uses.test(body)) writeFileSync(file, body);
 }

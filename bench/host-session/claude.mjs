@@ -2,8 +2,8 @@
 // CLI pinned by the real-host suite (its cache, test/hosts/cache.ts) runs headless against a
 // scripted Anthropic model on 127.0.0.1 that calls Read CALLS times, one call a turn, then
 // stops. The same session runs with no firstlight hooks, with firstlight's hooks as installed
-// (PreToolUse waits for its answer; PostToolUse runs with "async": true), and with PostToolUse
-// made synchronous again; the difference of the wall times over CALLS is each hook's cost per
+// (every hook waited for), and with PostToolUse run in the background ("async": true; also with
+// an async `sleep 1` and `node -e 0` in its place); the difference of the wall times over CALLS is each hook's cost per
 // call. Imported by bench/hook.mjs; skipped, with the reason, when the CLI is not in the cache.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,6 +114,31 @@ function run(bin, args, options) {
   });
 }
 
+/**
+ * From Claude Code's debug log of one session: for each tool call, the milliseconds from its
+ * `tool_dispatch_end` to the next `[API REQUEST]` (the PostToolUse hooks it waits for, and its
+ * own work, fall between).
+ */
+function afterToolGaps(logFile) {
+  let text;
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return [];
+  }
+  const gaps = [];
+  let ended = null;
+  for (const line of text.split('\n')) {
+    const at = Date.parse(line.slice(0, 24));
+    if (line.includes('tool_dispatch_end')) ended = at;
+    else if (ended !== null && line.includes('[API REQUEST]')) {
+      gaps.push(at - ended);
+      ended = null;
+    }
+  }
+  return gaps;
+}
+
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 
 /**
@@ -128,15 +153,28 @@ function variants(settingsFile) {
     return copy;
   };
   const { hooks: _all, ...noHooks } = installed;
-  const syncPost = structuredClone(installed);
+  // Install waits for PostToolUse (see docs/hosts.md); the same hook run in the background, as
+  // Claude Code's `"async": true` would, for comparison.
+  const backgroundPost = structuredClone(installed);
   for (const event of ['PostToolUse', 'PostToolUseFailure'])
-    for (const group of syncPost.hooks[event] ?? []) for (const h of group.hooks) delete h.async;
+    for (const group of backgroundPost.hooks[event] ?? []) for (const h of group.hooks) h.async = true;
+  // The async PostToolUse replaced by a command that only waits (`sleep 1`: no CPU), and by a bare
+  // `node -e 0` (a Node start's CPU, nothing else): Claude Code does not wait for either, so
+  // what they add is what another process's CPU costs a session on this machine, not waiting.
+  const asyncPost = (command) => {
+    const copy = structuredClone(backgroundPost);
+    for (const event of ['PostToolUse', 'PostToolUseFailure'])
+      for (const group of copy.hooks[event] ?? []) for (const h of group.hooks) h.command = command;
+    return copy;
+  };
   return {
     'no firstlight hooks': noHooks,
     'session hooks only': without(TOOL_EVENTS),
     '+ PreToolUse': without(['PostToolUse', 'PostToolUseFailure']),
-    '+ PreToolUse + PostToolUse async (as installed)': installed,
-    '+ PreToolUse + PostToolUse waited for': syncPost,
+    '+ PreToolUse + PostToolUse async': backgroundPost,
+    '+ PreToolUse + PostToolUse waited for (as installed)': installed,
+    '+ PreToolUse + async `sleep 1` as PostToolUse': asyncPost('sleep 1'),
+    '+ PreToolUse + async `node -e 0` as PostToolUse': asyncPost(`${JSON.stringify(process.execPath)} -e 0`),
   };
 }
 
@@ -190,10 +228,14 @@ export async function measureClaudeSession({ calls = 50, rounds = 3 } = {}) {
     '--output-format',
     'stream-json',
     '--verbose',
+    // Claude Code's debug log (~/.claude/debug/) stamps each step: how long it took from a
+    // Read's end to the next model request is what the PostToolUse hook holds the session up.
+    '--debug',
     '--allowedTools',
     'Read',
   ];
   const times = Object.fromEntries(Object.keys(setups).map((k) => [k, []]));
+  const gaps = Object.fromEntries(Object.keys(setups).map((k) => [k, []]));
   try {
     for (let round = 0; round < rounds; round++) {
       for (const [name, settings] of Object.entries(setups)) {
@@ -206,6 +248,7 @@ export async function measureClaudeSession({ calls = 50, rounds = 3 } = {}) {
             `${name}: exit ${r.code}, ${results} of ${calls} tool results\n${r.out.slice(-800)}`,
           );
         times[name].push(r.ms);
+        gaps[name].push(...afterToolGaps(join(home, '.claude', 'debug', 'latest')));
       }
     }
   } finally {
@@ -219,18 +262,37 @@ export async function measureClaudeSession({ calls = 50, rounds = 3 } = {}) {
     setup,
     session_ms: Math.round(m[setup]),
     vs_no_hooks_per_call_ms: perCall(setup, 'no firstlight hooks'),
+    // Median, over every call of every round, of a Read's end to the next model request.
+    after_tool_ms: gaps[setup].length > 0 ? Math.round(median(gaps[setup]) * 10) / 10 : null,
   }));
+  const gapOver = (a, b) => Math.round((median(gaps[a]) - median(gaps[b])) * 10) / 10;
   return {
     calls,
     rounds,
     rows,
     // Each hook's cost per tool call, against the set-up without it.
     pre_tool_use_per_call_ms: perCall('+ PreToolUse', 'session hooks only'),
-    post_tool_use_async_per_call_ms: perCall(
-      '+ PreToolUse + PostToolUse async (as installed)',
+    post_tool_use_async_per_call_ms: perCall('+ PreToolUse + PostToolUse async', '+ PreToolUse'),
+    post_tool_use_waited_per_call_ms: perCall(
+      '+ PreToolUse + PostToolUse waited for (as installed)',
       '+ PreToolUse',
     ),
-    post_tool_use_waited_per_call_ms: perCall('+ PreToolUse + PostToolUse waited for', '+ PreToolUse'),
-    all_hooks_per_call_ms: perCall('+ PreToolUse + PostToolUse async (as installed)', 'no firstlight hooks'),
+    async_sleep_per_call_ms: perCall('+ PreToolUse + async `sleep 1` as PostToolUse', '+ PreToolUse'),
+    async_node_floor_per_call_ms: perCall('+ PreToolUse + async `node -e 0` as PostToolUse', '+ PreToolUse'),
+    // What Claude Code's own log shows the async PostToolUse holding up each call (a Read's end
+    // to the next model request, against the same set-up without PostToolUse): Claude Code
+    // starts the hook and goes on. The wall-time figures above also carry the hook process's CPU,
+    // which on a small busy machine slows whatever else runs (the next PreToolUse, Claude Code
+    // itself) while the scripted model answers at once; a real model's seconds per turn leave
+    // that CPU idle.
+    post_tool_use_async_after_tool_ms: gapOver('+ PreToolUse + PostToolUse async', '+ PreToolUse'),
+    post_tool_use_waited_after_tool_ms: gapOver(
+      '+ PreToolUse + PostToolUse waited for (as installed)',
+      '+ PreToolUse',
+    ),
+    all_hooks_per_call_ms: perCall(
+      '+ PreToolUse + PostToolUse waited for (as installed)',
+      'no firstlight hooks',
+    ),
   };
 }

@@ -21,6 +21,7 @@ afterAll(() => {
 });
 
 let hooks: string;
+let requireHook: string;
 let home: string;
 let project: string;
 beforeAll(() => {
@@ -41,6 +42,21 @@ beforeAll(() => {
       '}',
     ].join('\n'),
   );
+  // The hook and recall entries are CommonJS bundles, required (no ES loader hook sees them).
+  writeFileSync(
+    join(t.dir, 'record.cjs'),
+    [
+      "const { appendFileSync } = require('node:fs');",
+      "const { pathToFileURL } = require('node:url');",
+      "const Module = require('node:module');",
+      'const compile = Module.prototype._compile;',
+      'Module.prototype._compile = function (content, filename) {',
+      "  appendFileSync(process.env.LOADED_LOG, pathToFileURL(filename).href + '\\n');",
+      '  return compile.call(this, content, filename);',
+      '};',
+    ].join('\n'),
+  );
+  requireHook = join(t.dir, 'record.cjs');
   hooks = join(t.dir, 'register.mjs');
   writeFileSync(
     hooks,
@@ -53,7 +69,7 @@ async function sourcesLoaded(args: string[]): Promise<string[]> {
   const log = join(tempDir('firstlight-cli-start-log-').dir, 'loaded.txt');
   writeFileSync(log, '');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', hooks, ENTRY, ...args], {
+    const child = spawn(process.execPath, ['--import', hooks, '--require', requireHook, ENTRY, ...args], {
       cwd: project,
       env: { ...process.env, LOADED_LOG: log, FIRSTLIGHT_HOME: home },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,9 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CLI,
   exampleHomeCopy,
   pathWithHostPrograms,
   put,
@@ -336,6 +334,9 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
 // amount of JavaScript (the bundle's bytes are what Node compiles at every call).
 describe('firstlight hook stays light (it runs on every tool call and session start)', () => {
   /** The files (path relative to dist/, bytes) a hook run loads, recorded by a module loader hook. */
+  /** What the installed hook commands run. */
+  const HOOK_CJS = join(REPO_ROOT, 'dist', 'cli', 'hook.cjs');
+
   async function loadedBy(
     dir: string,
     name: string,
@@ -344,38 +345,44 @@ describe('firstlight hook stays light (it runs on every tool call and session st
     runEnv: NodeJS.ProcessEnv,
   ) {
     const loaded = join(dir, `${name}.txt`);
-    const r = await run(process.execPath, ['--import', join(dir, 'register.mjs'), CLI, 'hook', ...args], {
+    const r = await run(process.execPath, ['-r', join(dir, 'record.cjs'), HOOK_CJS, ...args], {
       input: JSON.stringify(input),
       env: { ...process.env, ...runEnv, FL_LOADED: loaded },
     });
     expect(r.status, r.stderr).toBe(0);
-    const files = readFileSync(loaded, 'utf8')
-      .trim()
-      .split('\n')
-      .filter((u) => u.startsWith('file:'))
-      .map((u) => fileURLToPath(u));
-    return { stdout: r.stdout, files, bytes: files.reduce((sum, f) => sum + statSync(f).size, 0) };
+    const lines = readFileSync(loaded, 'utf8').trim().split('\n');
+    const files = lines.filter((l) => l.startsWith('/'));
+    return {
+      stdout: r.stdout,
+      files,
+      esmLoader: lines.includes('esm-loader'),
+      bytes: files.reduce((sum, f) => sum + statSync(f).size, 0),
+    };
   }
 
   it('loads only the hook bundle, no third-party package, and a bounded amount of JavaScript', async () => {
     const dir = tempDir('firstlight-e2e-loaded-');
     const packetHome = exampleHomeCopy();
     try {
-      const loader = [
-        "import { appendFileSync } from 'node:fs';",
-        'export async function load(url, context, next) {',
-        "  appendFileSync(process.env.FL_LOADED, url + '\\n');",
-        '  return next(url, context);',
-        '}',
+      // Every CommonJS file Node compiles, and at exit whether an ES module was loaded (its
+      // loader resolving, linking and running a module job cost a hook about 75M instructions).
+      const record = [
+        "const { appendFileSync } = require('node:fs');",
+        "const Module = require('node:module');",
+        'const compile = Module.prototype._compile;',
+        'Module.prototype._compile = function (content, filename) {',
+        "  appendFileSync(process.env.FL_LOADED, filename + '\\n');",
+        '  return compile.call(this, content, filename);',
+        '};',
+        "process.on('exit', () => {",
+        "  if (process.moduleLoadList.some((m) => m.endsWith('internal/modules/esm/module_job')))",
+        "    appendFileSync(process.env.FL_LOADED, 'esm-loader\\n');",
+        '});',
       ];
-      writeFileSync(join(dir.dir, 'loader.mjs'), `${loader.join('\n')}\n`);
-      writeFileSync(
-        join(dir.dir, 'register.mjs'),
-        "import { register } from 'node:module';\nregister('./loader.mjs', import.meta.url);\n",
-      );
+      writeFileSync(join(dir.dir, 'record.cjs'), `${record.join('\n')}\n`);
       const dist = join(REPO_ROOT, 'dist', 'cli');
       const inBundle = (f: string) =>
-        [join(dist, 'main.js'), join(dist, 'hook-entry.js')].includes(f) ||
+        f === HOOK_CJS ||
         [join(dist, 'hook-bundles'), join(dist, 'hook-bundles', 'lazy')].includes(dirname(f));
       // The applies_to table is rebuilt once after memory/ changes (that run reads frontmatter and
       // may load the YAML parser); measured here is every call after it.
@@ -386,13 +393,33 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         { session_id: 'w', tool_name: 'Read', tool_input: {} },
         env,
       );
+      // A session's first call the transcript proves keeps that proof as the session's bootstrap
+      // record (the writer's lazy bundle, once); its later calls read the record.
+      const first = await loadedBy(
+        dir.dir,
+        'success-first',
+        ['pre-tool-use'],
+        {
+          session_id: 's',
+          transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'success-blocks.jsonl'),
+          tool_name: 'Bash',
+          tool_input: {},
+        },
+        env,
+      );
+      expect(first.files.map((f) => relative(dist, f)).sort()).toEqual([
+        'hook-bundles/lazy/write-file-atomic-lib-index.cjs',
+        'hook-bundles/pre-tool-use.cjs',
+        'hook.cjs',
+      ]);
       for (const fixture of ['no-result', 'success-blocks']) {
         const gate = await loadedBy(
           dir.dir,
           fixture,
           ['pre-tool-use'],
           {
-            session_id: 's',
+            // The denial in a session with no record; the allow in the one that has its record.
+            session_id: fixture === 'no-result' ? 'd' : 's',
             transcript_path: join(REPO_ROOT, 'test', 'fixtures', 'transcripts', `${fixture}.jsonl`),
             tool_name: 'Bash',
             tool_input: {},
@@ -403,8 +430,8 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           gate.files.filter((f) => !inBundle(f)),
           fixture,
         ).toEqual([]);
-        // Three files: the CLI entry, the hook entry and the pre-tool-use bundle (Node resolves,
-        // reads and links each, so the gate's chunks are not split out). About 90 KB today: the
+        // Two CommonJS files, no ES module loader: the hook entry and the pre-tool-use bundle
+        // (Node resolves, reads and compiles each, so the gate's chunks are not split out). About 90 KB today: the
         // host's adapters and the gate, the matcher for compiled globs, SHA-256 (for the
         // bootstrap record's name, without node:crypto), and the applies_to caution table's
         // reader. Not the glob compiler (picomatch: the default gate list and the table ship
@@ -417,7 +444,8 @@ describe('firstlight hook stays light (it runs on every tool call and session st
             .filter((f) => !f.includes('events'))
             .sort(),
           fixture,
-        ).toEqual(['hook-bundles/pre-tool-use.js', 'hook-entry.js', 'main.js']);
+        ).toEqual(['hook-bundles/pre-tool-use.cjs', 'hook.cjs']);
+        expect(gate.esmLoader, fixture).toBe(false);
         expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(
           fixture === 'no-result' ? 130_000 : 100_000,
         );
@@ -437,10 +465,10 @@ describe('firstlight hook stays light (it runs on every tool call and session st
       expect(start.stdout).toContain('firstlight: session bootstrap');
       expect(start.files.filter((f) => !inBundle(f))).toEqual([]);
       expect(start.files.map((f) => relative(dist, f)).sort()).toEqual([
-        'hook-bundles/session-start.js',
-        'hook-entry.js',
-        'main.js',
+        'hook-bundles/session-start.cjs',
+        'hook.cjs',
       ]);
+      expect(start.esmLoader).toBe(false);
       // About 690 KB today, most of it yaml and zod (settings); one bundle with the servers
       // loaded 1.2 MB here (the search engine and every tool's schema).
       expect(start.bytes, start.files.join('\n')).toBeLessThanOrEqual(900_000);

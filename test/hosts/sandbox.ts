@@ -84,7 +84,7 @@ export function firstlight(sandbox: Pick<Sandbox, 'project' | 'env'>, args: stri
  * which saves each stdin payload to `sandbox.hookInputs` and then runs the real command.
  */
 export function recordHookInputs(sandbox: Sandbox, files: string[]): void {
-  const hook = `${process.execPath} ${CLI} hook`;
+  const hook = `${process.execPath} ${join(dirname(CLI), 'hook.cjs')}`;
   const recorded = `${process.execPath} ${CAPTURE_HOOK} ${sandbox.hookInputs} ${hook}`;
   for (const file of files) {
     const path = join(sandbox.project, file);

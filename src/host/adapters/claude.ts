@@ -26,10 +26,10 @@ const caps = {
   hookTimeoutUnit: 's',
   gate: { transcript: 'claude' },
   toolHooks: { preContext: true, ask: true },
-  // The observation hooks run in the background (`"async": true`: Claude Code starts them and
-  // goes on; what they answer reaches the model with a later request). Hosts that read the same
-  // file without the option (VS Code, Copilot CLI, Cursor) run them as before.
-  asyncEvents: ['post-tool-use', 'post-tool-failure'],
+  // Every hook is waited for. Claude Code could run PostToolUse in the background
+  // (`"async": true`), but it stops async hooks still running when a `-p` session ends (the last
+  // calls' records are lost) and it flushes its transcript on a timer, so the gate could look
+  // before a bootstrap_session result is written; waited for, PostToolUse costs 1.2x node -e 0.
   toolPrefix: `mcp__${SERVER_NAME}__`,
   scopes: ['project', 'user'],
   pasteBlock: [],
@@ -39,7 +39,7 @@ const caps = {
     instructions:
       '`CLAUDE.md` and `AGENTS.md` (Claude reads AGENTS.md only without CLAUDE.md); `~/.claude/CLAUDE.md`',
     hooks:
-      '`.claude/settings.json` `hooks.{SessionStart,PreToolUse,PostToolUse,PostToolUseFailure,Stop,PreCompact}` (PostToolUse and PostToolUseFailure with `"async": true`); output `hookSpecificOutput.{additionalContext | permissionDecision}` (PreToolUse and PostToolUse both take `additionalContext`; `permissionDecision: "ask"` asks the user)',
+      '`.claude/settings.json` `hooks.{SessionStart,PreToolUse,PostToolUse,PostToolUseFailure,Stop,PreCompact}`; output `hookSpecificOutput.{additionalContext | permissionDecision}` (PreToolUse and PostToolUse both take `additionalContext`; `permissionDecision: "ask"` asks the user)',
   },
   program: { commands: ['claude'], install: 'npm install -g @anthropic-ai/claude-code' },
 } as const satisfies HostAdapter['caps'];

@@ -5,13 +5,14 @@
  * packet without the gate. What an event needs only now and then (the settings parser, the glob
  * compiler, the caution table's builder) stays a dynamic import.
  */
+import { writeBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import { recordDeniedCall } from '../../mind/cautions/index.js';
 import type { HookInput, HookResult, HostAdapter } from '../types.js';
 import { captureResumption } from './capture.js';
 import { loadGateConfig } from './gate-config.js';
 import { postToolUse } from './post-tool-use.js';
 import { preCompact } from './pre-compact.js';
-import { preToolUse } from './pre-tool-use.js';
+import { type GateVerdict, preToolUse } from './pre-tool-use.js';
 import { recordGate } from './record-gate.js';
 import type { EventHandler, HookRunOptions } from './run-hook.js';
 import { sessionStart } from './session-start.js';
@@ -37,6 +38,8 @@ export const preToolUseHandler: EventHandler = async (adapter, input, options, h
   const clock = clockOf(options);
   const verdict = await gate(adapter, input, options);
   if (verdict.kind === 'deny') return recordDenial(input, verdict, options.home, clock());
+  if ('provedByTranscript' in verdict && input.sessionId)
+    await keepTranscriptProof(options.home, input.sessionId, clock());
   // Cautions fail open: the gate has already decided what must be proven.
   try {
     const cautions = await toolCautions(input, {
@@ -133,8 +136,22 @@ async function recordDenial(
   return result;
 }
 
+/**
+ * A bootstrap_session result found in the transcript, kept as the session's bootstrap record:
+ * the gate reads the record first, so the session's later gated calls answer without scanning
+ * the transcript again (a 10 MB transcript cost a call about 40 ms). Fails open: without the
+ * record the next call scans again.
+ */
+async function keepTranscriptProof(home: string, sessionId: string, now: Date): Promise<void> {
+  try {
+    await writeBootstrapRecord(home, sessionId, { now, via: 'transcript' });
+  } catch {
+    // the transcript proves it again next time
+  }
+}
+
 /** The PreToolUse gate: allow, or deny with what the agent must call first. */
-async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<HookResult> {
+async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOptions): Promise<GateVerdict> {
   const { gate } = adapter.caps;
   // Reached only through a file another host shares (.claude/settings.json) or an older install.
   if ('none' in gate)

@@ -16,6 +16,9 @@ export interface GateDeps {
   home?: string;
 }
 
+/** The gate's answer; an allow the transcript proved says so (the handler keeps it as a record). */
+export type GateVerdict = HookResult | { kind: 'allow'; provedByTranscript: true };
+
 const PENDING_RESULT_POLL_MS = 20;
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
@@ -25,7 +28,7 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * closed: no transcript, an unreadable one, or no proof all deny, with a reason that tells the
  * agent what to call.
  */
-export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
+export function preToolUse(input: HookInput, deps: GateDeps): GateVerdict {
   const tool = input.toolName;
   const CALL_FIRST = callFirst(deps.toolPrefix);
   if (!tool) return { kind: 'deny', reason: `firstlight gate: the hook input names no tool. ${CALL_FIRST}` };
@@ -52,7 +55,7 @@ export function preToolUse(input: HookInput, deps: GateDeps): HookResult {
       return { kind: 'allow' };
     proof = prove();
   }
-  if (proof.ok) return { kind: 'allow' };
+  if (proof.ok) return { kind: 'allow', provedByTranscript: true };
   return {
     kind: 'deny',
     reason: `firstlight gate: ${gated}: ${proof.reason}. ${CALL_FIRST}`,

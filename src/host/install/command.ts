@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HookEvent, HostId } from '../ids.js';
 import type { ServerSpec } from '../types.js';
@@ -16,6 +16,9 @@ export interface CommandInput {
   withRepl?: boolean;
 }
 
+/** The hook commands' entry, beside the CLI's (dist/cli/). */
+export const HOOK_ENTRY = 'hook.cjs';
+
 /** The MCP server name of the REPL harness in hosts' configs. */
 export const REPL_SERVER_NAME = 'firstlight-repl';
 
@@ -28,7 +31,9 @@ export interface ResolvedCommands {
 
 /**
  * How hosts should start firstlight: `firstlight …` when that name on PATH is this very CLI (a
- * global install), else the absolute node binary + CLI path, which works from any cwd.
+ * global install), else the absolute node binary + CLI path, which works from any cwd. Hooks
+ * run the node binary on the hook entry beside the CLI (`dist/cli/hook.cjs EVENT …`, CommonJS:
+ * Node starts it without its ES module loader, a good part of what each tool call's hook cost).
  */
 export function resolveCommands(input: CommandInput): ResolvedCommands {
   const prefix = onPath('firstlight', input.env, input.cliPath)
@@ -41,7 +46,13 @@ export function resolveCommands(input: CommandInput): ResolvedCommands {
     ...(input.withRepl
       ? { repl: { name: REPL_SERVER_NAME, command, args: [...lead, 'repl', 'serve', ...homeArgs] } }
       : {}),
-    hookArgv: (event, host) => [...prefix, 'hook', event, ...(host ? ['--host', host] : []), ...homeArgs],
+    hookArgv: (event, host) => [
+      input.execPath,
+      join(dirname(input.cliPath), HOOK_ENTRY),
+      event,
+      ...(host ? ['--host', host] : []),
+      ...homeArgs,
+    ],
   };
 }
 

@@ -4,11 +4,17 @@ import type { HookEntry, HookFileStyle } from '../types.js';
 import { posixCommand, powershellCommand } from './command.js';
 import { type JsonObject, jsonEqual, objectAt } from './json-config.js';
 
-const OUR_EVENT = new RegExp(`\\bhook (${HOOK_EVENTS.join('|')})\\b`);
+/** `hook EVENT` (`firstlight hook …`, `… main.js hook …`) or `hook.cjs EVENT`, the path maybe quoted. */
+const OUR_EVENT = new RegExp(`\\bhook(?:\\.cjs'?)? (${HOOK_EVENTS.join('|')})\\b`);
 
-/** True for a command install wrote (`… firstlight … hook EVENT` or `… cli/main.js … hook EVENT`). */
+/**
+ * True for a command install writes (`… cli/hook.cjs EVENT`) or wrote before
+ * (`… firstlight … hook EVENT`, `… cli/main.js … hook EVENT`), so a re-install replaces it.
+ */
 export function isOurHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && OUR_EVENT.test(command) && /firstlight|main\.js/.test(command);
+  return (
+    typeof command === 'string' && OUR_EVENT.test(command) && /firstlight|main\.js|hook\.cjs/.test(command)
+  );
 }
 
 /** The JSON one entry takes in a file of this style. */

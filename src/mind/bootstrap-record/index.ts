@@ -33,8 +33,12 @@ export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /** When this process last pruned each home (by the writes' clock). */
 const lastPrune = new Map<string, number>();
 
-/** Which call proved bootstrap. */
-export type BootstrapVia = 'bootstrap_session' | 'get_system_prompt';
+/**
+ * Which call proved bootstrap: the server's record of the call, or the gate's of a successful
+ * call it found in the host's transcript (kept so the session's later tool calls need not scan
+ * the transcript again).
+ */
+export type BootstrapVia = 'bootstrap_session' | 'get_system_prompt' | 'transcript';
 
 export interface BootstrapRecord {
   v: 1;

@@ -393,7 +393,7 @@ export class LiveIndex {
         this.failedSaves++;
       } else this.logged = entries;
     };
-    if (!import.meta.url.endsWith('.js')) {
+    if (!/\.c?js$/.test(import.meta.url)) {
       compact(paths).then(done, () => done(undefined));
       return;
     }

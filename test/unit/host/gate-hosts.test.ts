@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/core/index.js';
 import { type HostId, PENDING_WAIT_ENV, proveBootstrap, runHook } from '../../../src/host/index.js';
-import { writeBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
+import { readBootstrapRecord, writeBootstrapRecord } from '../../../src/mind/bootstrap-record/index.js';
 import { internalize, readSelfState } from '../../../src/resume/index.js';
 import { ceilingFrom, REPO_ROOT, tempDir, tempHome } from '../../helpers/index.js';
 
@@ -301,6 +301,37 @@ describe('transcript hosts accept the record too', () => {
     );
     await writeBootstrapRecord(work.dir, 'claude-rec', { now: new Date(), via: 'bootstrap_session' });
     expect(await run('claude', payload)).toMatchObject({ stdout: '', exitCode: 0 });
+  });
+
+  it("a transcript's proof is kept as the session's record, so later calls need not scan again", async () => {
+    const home = tempHome('firstlight-gate-kept-');
+    try {
+      const call = (session: string, transcript: string) =>
+        runHook({
+          event: 'pre-tool-use',
+          host: 'claude',
+          home: home.dir,
+          env: { [PENDING_WAIT_ENV]: '0' },
+          cwd: home.dir,
+          stdin: JSON.stringify({
+            session_id: session,
+            transcript_path: join(FIXTURES, `${transcript}.jsonl`),
+            tool_name: 'Bash',
+            tool_input: {},
+          }),
+        });
+      expect(readBootstrapRecord(home.dir, 'kept')).toBeNull();
+      expect(await call('kept', 'success-blocks')).toMatchObject({ stdout: '', exitCode: 0 });
+      expect(readBootstrapRecord(home.dir, 'kept')).toMatchObject({ session_id: 'kept', via: 'transcript' });
+      // The record answers now, whatever the transcript holds (here: no result yet).
+      expect(await call('kept', 'no-result')).toMatchObject({ stdout: '', exitCode: 0 });
+      // Another session proves nothing by it.
+      const other = JSON.parse((await call('other', 'no-result')).stdout);
+      expect(other.hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(readBootstrapRecord(home.dir, 'other')).toBeNull();
+    } finally {
+      home.dispose();
+    }
   });
 });
 

@@ -3,11 +3,12 @@
  * hook format (Gemini CLI's docs/hooks/reference.md gives `timeout` in milliseconds).
  * Hand-written expectations here, not the adapters' own tables: a wrong table must fail this test.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_IDS, type InstallContext, install, resolveCommands } from '../../../src/host/index.js';
 import { posixCommand, powershellCommand } from '../../../src/host/install/command.js';
+import { isOurHookCommand } from '../../../src/host/install/hooks-config.js';
 import { tempDir } from '../../helpers/index.js';
 
 let project: { dir: string; dispose: () => void };
@@ -26,7 +27,7 @@ beforeAll(async () => {
     userHome: user.dir,
     env: {},
     platform: 'linux',
-    // The real resolver: CLI is not on PATH, so hooks run `node <cli> hook …`.
+    // The real resolver: hooks run `node <dist/cli/hook.cjs> EVENT …` beside the CLI.
     ...resolveCommands({ cliPath: CLI, execPath: NODE, env: { PATH: '' } }),
   };
   await install({ hosts: [...HOST_IDS], scope: 'project', ctx, home: home.dir });
@@ -81,12 +82,17 @@ describe('hooks files on disk, per host format', () => {
     expect(nestedGroup(file, 'PostToolUse').group.matcher).toBe('*');
     const start = nestedGroup(file, 'SessionStart');
     expect(start.group.matcher).toBe('startup|resume|clear|compact');
-    expect(start.hook.command).toMatch(/ hook session-start\b/);
+    expect(start.hook.command).toMatch(/\/hook\.cjs' session-start\b/);
     expect(nestedGroup(file, 'PreToolUse').group.matcher).toBe('*');
-    // Observation runs in the background; what must answer (the gate, the packet, the capture) does not.
-    expect(nestedGroup(file, 'PostToolUse').hook.async).toBe(true);
-    expect(nestedGroup(file, 'PostToolUseFailure').hook.async).toBe(true);
-    for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact'])
+    // Every hook is waited for: a background one is stopped when a -p session ends (its record lost).
+    for (const event of [
+      'SessionStart',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'Stop',
+      'PreCompact',
+    ])
       expect(nestedGroup(file, event).hook.async, event).toBeUndefined();
     for (const event of ['SessionStart', 'PreToolUse', 'Stop', 'PreCompact']) {
       const { hook } = nestedGroup(file, event);
@@ -142,11 +148,11 @@ describe('hooks files on disk, per host format', () => {
       expect(Object.keys(hook).sort()).toEqual(['bash', 'powershell', 'timeoutSec', 'type']);
       expect(hook.type).toBe('command');
       expect(hook.bash).toMatch(
-        /^\/usr\/bin\/node '\/opt\/fire light\/dist\/cli\/main\.js' hook [a-z-]+ --host copilot$/,
+        /^\/usr\/bin\/node '\/opt\/fire light\/dist\/cli\/hook\.cjs' [a-z-]+ --host copilot$/,
       );
       // PowerShell needs the call operator before a quoted program, and single quotes.
       expect(hook.powershell).toMatch(
-        /^& '\/usr\/bin\/node' '\/opt\/fire light\/dist\/cli\/main\.js' hook [a-z-]+ --host copilot$/,
+        /^& '\/usr\/bin\/node' '\/opt\/fire light\/dist\/cli\/hook\.cjs' [a-z-]+ --host copilot$/,
       );
       expect(hook.timeoutSec).toBeLessThanOrEqual(600);
     }
@@ -168,7 +174,7 @@ describe('hooks files on disk, per host format', () => {
     for (const [event, list] of Object.entries(file.hooks)) {
       expect(list).toHaveLength(1);
       expect(Object.keys(list[0]!)).toEqual(event === 'preToolUse' ? ['command', 'failClosed'] : ['command']);
-      expect(list[0]!.command).toMatch(/ hook [a-z-]+ /);
+      expect(list[0]!.command).toMatch(/\/hook\.cjs' [a-z-]+ /);
     }
     expect(file.hooks.preToolUse?.[0]?.failClosed).toBe(true);
   });
@@ -185,5 +191,60 @@ describe('hook command quoting', () => {
     expect(posixCommand(['/usr/bin/node', "/it's here/main.js", 'hook'])).toBe(
       "/usr/bin/node '/it'\\''s here/main.js' hook",
     );
+  });
+});
+
+describe('hook commands written by an older install', () => {
+  it('are ours, and a re-install replaces them where they stand with the hook.cjs command', async () => {
+    for (const old of [
+      "/usr/bin/node '/opt/fire light/dist/cli/main.js' hook pre-tool-use --host claude",
+      'firstlight hook post-tool-use',
+      "& '/usr/bin/node' 'C:\\fl\\dist\\cli\\hook.cjs' stop --host copilot",
+      "/usr/bin/node '/opt/fire light/dist/cli/hook.cjs' session-start",
+    ])
+      expect(isOurHookCommand(old), old).toBe(true);
+    expect(isOurHookCommand('node ./scripts/hook.cjs lint')).toBe(false);
+    expect(isOurHookCommand('my-tool hook pre-tool-use')).toBe(false);
+
+    const dir = tempDir('firstlight-hookfiles-upgrade-');
+    try {
+      const settings = join(dir.dir, '.claude', 'settings.json');
+      mkdirSync(join(dir.dir, '.claude'));
+      const theirs = { type: 'command', command: 'echo mine' };
+      const older = (event: string) => ({
+        type: 'command',
+        command: `/usr/bin/node '/opt/fire light/dist/cli/main.js' hook ${event}`,
+        timeout: 10,
+      });
+      writeFileSync(
+        settings,
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [{ matcher: '*', hooks: [older('pre-tool-use')] }, { hooks: [theirs] }],
+            SessionStart: [{ hooks: [older('session-start')] }],
+          },
+        }),
+      );
+      const ctx: InstallContext = {
+        project: dir.dir,
+        userHome: user.dir,
+        env: {},
+        platform: 'linux',
+        ...resolveCommands({ cliPath: CLI, execPath: NODE, env: { PATH: '' } }),
+      };
+      await install({ hosts: ['claude'], scope: 'project', ctx, home: home.dir });
+      const file = JSON.parse(readFileSync(settings, 'utf8')) as HooksFile;
+      const commands = (event: string) =>
+        file.hooks[event]!.flatMap((g) => (g.hooks as Obj[]).map((h) => h.command));
+      expect(commands('PreToolUse')).toEqual([
+        "/usr/bin/node '/opt/fire light/dist/cli/hook.cjs' pre-tool-use",
+        'echo mine',
+      ]);
+      expect(commands('SessionStart')).toEqual([
+        "/usr/bin/node '/opt/fire light/dist/cli/hook.cjs' session-start",
+      ]);
+    } finally {
+      dir.dispose();
+    }
   });
 });
