@@ -57,6 +57,19 @@ export class PgQueue {
   }
 
   async start(run: RunClaimed): Promise<void> {
+    // pg-boss 10 marks a finished job done without awaiting it: with the database away, that
+    // rejection reaches no handler and would end the process. Such a rejection (a connection
+    // error, or one from pg-boss's own code) is logged; the job, left active, is delivered again
+    // after its expiry to a claim that finds nothing left to do. Any other is fatal, as always.
+    process.on('unhandledRejection', (reason) => {
+      const e = reason as { code?: string; stack?: string };
+      const away =
+        /^(08|57P)/.test(e?.code ?? '') ||
+        ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(e?.code ?? '') ||
+        /[\\/]pg-boss[\\/]/.test(e?.stack ?? '');
+      if (!away) throw reason;
+      this.options.log.warn(`queue: ${(reason as Error).message ?? reason} (the database is away)`);
+    });
     await this.boss.start();
     await this.boss.createQueue(QUEUE).catch(() => {}); // already there (another replica made it)
     for (let i = 0; i < this.options.concurrency; i++) {
