@@ -57,6 +57,11 @@
     refreshing = true;
     try {
       const doc = await fetchPage(location.href);
+      // The user may have started typing while the page was on its way: keep what they typed.
+      if (dirty()) {
+        announce('The files behind this page changed. Save or reload to see the new version.');
+        return;
+      }
       const next = doc.querySelector('main');
       const current = document.querySelector('main');
       if (!next || !current) return;
