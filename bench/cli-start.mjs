@@ -78,7 +78,7 @@ try {
   console.log(
     `\n--help: ${help.median_ms} ms = ${help.ratio_to_floor}x node -e 0 (${floor.toFixed(1)} ms); goal <= ${GOAL}x: ${smoke ? 'not judged (smoke)' : met ? 'met' : 'MISSED'}`,
   );
-  writeResult(smoke ? 'cli-start-smoke' : 'cli-start', {
+  writeResult('cli-start', {
     runs: RUNS,
     floor_ms: Number(floor.toFixed(1)),
     goal: { help_ratio_max: GOAL, met },

@@ -202,7 +202,7 @@ console.log(
   `\ngoals: each view's median first paint < ${GOAL_MS} ms and <= ${GOAL_FACTOR}x the static file's${smoke ? ' (not enforced in --smoke)' : ''}`,
 );
 for (const miss of misses) console.log(`MISSED: ${miss}`);
-writeResult(smoke ? 'ui-smoke' : 'ui', {
+writeResult('ui', {
   memories: SIZE,
   rounds: ROUNDS,
   query: QUERY,
