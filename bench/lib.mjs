@@ -1,4 +1,5 @@
 // Shared bench helpers: temp homes, the built CLI over stdio, timing statistics, tables, JSON.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -192,5 +193,37 @@ export function validatorPlace(tag) {
       home.dispose();
       rmSync(project, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * `firstlight runtime serve` on a free port for `home` and `project`, with `args`; resolves with
+ * its URL (once it prints it) and a stop.
+ */
+export async function serveRuntime(home, project, args = []) {
+  const child = spawn(
+    process.execPath,
+    [CLI, 'runtime', 'serve', '--home', home, '--project', project, '--port', '0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /HTTP API: (\S+)\/v1/.exec(output);
+      if (match) resolve(match[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`runtime serve exited ${code}: ${output}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -7,7 +7,6 @@
 // bytes written, on Postgres beside the file store.
 // `--smoke` (or BENCH_SMOKE=1): 1 and 2 replicas, a few invocations. No Postgres on the machine:
 // it says so, writes a result that says it skipped, and exits 0.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { createFileLedger, createRuntime, openPgLedger } from '../dist/runtime/i
 import { findPostgres, startCluster } from '../test/helpers/pg-cluster.mjs';
 import * as lib from './lib.mjs';
 
-const { benchHome, CLI, fmt, printTable, writeResult } = lib;
+const { benchHome, fmt, printTable, writeResult } = lib;
 const SMOKE = lib.SMOKE ?? (process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1');
 const sized = (full, smoke) => (SMOKE ? smoke : full);
 
@@ -58,35 +57,6 @@ const request = (task, file = slow) => ({
   task,
   substrate: `scripted:${file}`,
 });
-
-/** One replica: `firstlight runtime serve` on a free port with `args`. */
-async function serve(args) {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'runtime', 'serve', '--home', home.dir, '--project', project, '--port', '0', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const url = await new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /HTTP API: (\S+)\/v1/.exec(output);
-      if (match) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`runtime serve exited ${code}: ${output}`)));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 async function post(url, body) {
   const response = await fetch(`${url}/v1/invocations`, {
@@ -195,7 +165,7 @@ const started = [];
 try {
   // 1. Throughput: the embedded store in one process, then 1..3 replicas on Postgres.
   const rows = [];
-  const embedded = await serve(['--concurrency', String(CONCURRENCY)]);
+  const embedded = await lib.serveRuntime(home.dir, project, ['--concurrency', String(CONCURRENCY)]);
   started.push(embedded);
   const embeddedMs = await burst([embedded.url], 'embedded');
   await embedded.stop();
@@ -214,7 +184,9 @@ try {
     const url = await createDb(cluster.url, `scale_${n}`);
     const replicas = [];
     for (let i = 0; i < n; i++)
-      replicas.push(await serve(['--store', url, '--concurrency', String(CONCURRENCY)]));
+      replicas.push(
+        await lib.serveRuntime(home.dir, project, ['--store', url, '--concurrency', String(CONCURRENCY)]),
+      );
     started.push(...replicas);
     const ms = await burst(
       replicas.map((r) => r.url),

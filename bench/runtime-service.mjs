@@ -5,14 +5,13 @@
 // invocation — an HTTP request's time less the session's substrate time — beside `invoke()` in
 // process on the same request, and the same 200 through `invokeMany()` in process, in one run.
 // `--smoke` (or BENCH_SMOKE=1): every step on 20 invocations and a handful of samples, in seconds.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime } from '../dist/runtime/index.js';
 import * as lib from './lib.mjs';
 
-const { benchHome, CLI, fmt, printTable, stats, writeResult } = lib;
+const { benchHome, fmt, printTable, stats, writeResult } = lib;
 // The short mode: lib.mjs's when it has one (bench/run.mjs --smoke), else this bench's own.
 const SMOKE = lib.SMOKE ?? (process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1');
 const sized = (full, smoke) => (SMOKE ? smoke : full);
@@ -45,46 +44,6 @@ const request = (task) => ({
   substrate: `scripted:${script}`,
 });
 
-/** `firstlight runtime serve` on a free port; resolves with its URL and a stop. */
-async function serve() {
-  const child = spawn(
-    process.execPath,
-    [
-      CLI,
-      'runtime',
-      'serve',
-      '--home',
-      home.dir,
-      '--project',
-      project,
-      '--port',
-      '0',
-      '--concurrency',
-      String(CONCURRENCY),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const url = await new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /HTTP API: (\S+)\/v1/.exec(output);
-      if (match) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`runtime serve exited ${code}: ${output}`)));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 async function post(url, body) {
   const t0 = performance.now();
   const response = await fetch(`${url}/v1/invocations`, {
@@ -99,7 +58,7 @@ async function post(url, body) {
   return { ms, substrateMs: result.meta.timings.substrate_ms };
 }
 
-const service = await serve();
+const service = await lib.serveRuntime(home.dir, project, ['--concurrency', String(CONCURRENCY)]);
 try {
   // Warm both paths (profile, tokenizer-free surface, first ledger writes).
   for (let i = 0; i < 3; i++) await post(service.url, request(`warm ${i}`));
