@@ -37,8 +37,11 @@ const toCommonJsEntries = {
   },
 };
 
-// CommonJS has no import.meta: the few modules that read import.meta.url get this file's URL.
-const CJS_BANNER = "var __flImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+// CommonJS has no import.meta: the few modules that read import.meta.url get this file's URL,
+// computed when first read (node:url's public module costs a few ms to load, and most modules
+// that read it do so only on a rarely taken path).
+const CJS_BANNER =
+  "var __flMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
 
 const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
 
@@ -147,12 +150,12 @@ async function buildHookBundles() {
       // import() of another bundle becomes require(): an import() would start the ES module loader.
       supported: { 'dynamic-import': false },
       // CommonJS has no import.meta; the few modules that read import.meta.url get this file's URL.
-      define: { 'import.meta.url': '__flImportMetaUrl' },
+      define: { 'import.meta.url': '__flMeta.url' },
       banner: { js: CJS_BANNER },
       outExtension: { '.js': '.cjs' },
       entryPoints: { [out]: entry },
       plugins: [toLazy(prefix)],
-    }).then(() => dropUnusedBanner(`dist/cli/${out}.cjs`, CJS_BANNER, /__flImportMetaUrl/));
+    }).then(() => dropUnusedBanner(`dist/cli/${out}.cjs`, CJS_BANNER, /__flMeta/));
   await one('src/cli/hook-main.ts', 'hook', './hook-bundles/lazy/');
   await one('src/cli/hook-entry.ts', 'hook-entry', './hook-bundles/lazy/');
   for (const name of HOOK_BUNDLES)

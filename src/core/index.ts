@@ -100,12 +100,15 @@ export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export type { SubstrateSettings } from './substrate-settings.js';
 export { substrateSettingsSchema } from './substrate-settings.js';
+export type { TermInitials } from './text/index.js';
 export {
   byCodeUnit,
   contentTerms,
+  mayBeAnyOf,
   normalizeTerm,
   STOP_WORDS,
   stem,
+  termInitials,
   tokenize,
   tokensWithOffsets,
 } from './text/index.js';

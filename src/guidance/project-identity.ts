@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type * as childProcess from 'node:child_process';
+import type * as nodeCrypto from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { ensureDir, writeFileAtomicallySync } from '../core/index.js';
 import { findProject, PROJECT_STATE_DIR, type ProjectLocation } from './project.js';
@@ -17,6 +18,16 @@ export interface ProjectIdentity {
   name: string;
   root: string;
   source: 'file' | 'git';
+}
+
+/**
+ * child_process and crypto, required when first used: most lookups are a cached read, and a
+ * one-shot recall that loaded both at start paid several milliseconds for neither.
+ */
+let requireHere: NodeJS.Require | undefined;
+function builtin<T>(name: string): T {
+  requireHere ??= createRequire(import.meta.url);
+  return requireHere(name) as T;
 }
 
 /** `<root>/.firstlight/project.json` */
@@ -59,7 +70,7 @@ function identityAt(
   const fromGit = gitIdentity(root, options.home);
   if (fromGit) return { id: fromGit, name, root, source: 'git' };
   if (!options.create) return null;
-  const id = `fl-${randomBytes(6).toString('hex')}`;
+  const id = `fl-${builtin<typeof nodeCrypto>('node:crypto').randomBytes(6).toString('hex')}`;
   const dir = join(root, PROJECT_STATE_DIR);
   ensureDir(dir);
   writeFileAtomicallySync(join(dir, PROJECT_ID_FILE), `${JSON.stringify({ id, name }, null, 2)}\n`);
@@ -109,12 +120,16 @@ function gitIdentity(root: string, home: string | undefined): string | undefined
  */
 function rootCommit(root: string): string | undefined {
   try {
-    const out = execFileSync('git', ['rev-list', '--first-parent', '--max-parents=0', 'HEAD'], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 10_000,
-    });
+    const out = builtin<typeof childProcess>('node:child_process').execFileSync(
+      'git',
+      ['rev-list', '--first-parent', '--max-parents=0', 'HEAD'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 10_000,
+      },
+    );
     const first = out.split('\n').find((l) => /^[0-9a-f]{40,64}$/.test(l.trim()));
     return first?.trim();
   } catch {
