@@ -2,7 +2,7 @@ import { homePaths, UserError } from '../core/index.js';
 import { projectIdentity } from '../guidance/index.js';
 import { type RecallResult, trustedRecall } from '../mind/index.js';
 import type { RecallOptions } from './commands/recall.js';
-import { existingHome, print } from './io.js';
+import { existingHome, printNow } from './io.js';
 
 /**
  * `firstlight recall`: main.ts runs well-formed calls here before commander loads (see
@@ -39,7 +39,7 @@ export async function runRecall(words: string[], options: RecallOptions): Promis
     result = opened.recall(query, recallOptions);
   }
   const found = result;
-  print(options.json, found, () => {
+  printNow(options.json, found, () => {
     const lines = found.results.map(
       (r, i) =>
         `${i + 1}. ${r.name} (${r.type}${r.project ? `, project ${r.project}` : ''}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,

@@ -38,6 +38,7 @@ export {
   SystemError,
   UserError,
 } from './errors.js';
+export { writeAllSync } from './fd-write.js';
 export type { LockOptions } from './files.js';
 export {
   mtimeMs,

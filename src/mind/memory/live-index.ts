@@ -439,7 +439,10 @@ export class LiveIndex implements RecallSource {
       if (entries === undefined) {
         this.compactionFailed = true;
         this.failedSaves++;
-      } else this.logged = entries;
+      } else {
+        this.logged = entries;
+        this.snapshotFound = true;
+      }
     };
     if (!/\.c?js$/.test(import.meta.url)) {
       compact(paths).then(done, () => done(undefined));

@@ -138,6 +138,10 @@ export class RecallQuery {
       found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
     }
     const timed = range ? this.applyTime(range, found, facet, scope) : new Set<string>();
+    // Equal scores (as shown, to three decimals) in file order: MiniSearch orders ties by its
+    // internal ids, and sums the same figures in another order, in a server's index and in a
+    // one-shot's view of the same saved index.
+    found.sort(byScoreThenFile);
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
     return { query, results, skipped, indexed };
   }
@@ -198,7 +202,7 @@ export class RecallQuery {
     return {
       name: entry.name,
       type: entry.type,
-      score: Math.round(r.score * 1000) / 1000,
+      score: shown(r.score) / 1000,
       excerpt: excerptAround(source, terms),
       file: entry.file,
       project: projectOf(entry) ?? null,
@@ -259,6 +263,15 @@ export class RecallQuery {
     if (!entry) return false;
     return STALE_STATUSES.has(entry.fields.status ?? '') || entry.fields.superseded_by !== undefined;
   }
+}
+
+function byScoreThenFile(a: SearchResult, b: SearchResult): number {
+  return shown(b.score) - shown(a.score) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** A score as a hit shows it. */
+function shown(score: number): number {
+  return Math.round(score * 1000);
 }
 
 /** Stemmed content terms of a text and how often each occurs. */
