@@ -25,7 +25,7 @@ import { parse as parseYaml } from 'yaml';
 import { homePaths } from '../dist/core/index.js';
 import { MemoryStore, RecallIndex, trustedRecall } from '../dist/mind/index.js';
 import { rng, tokenOf, writeCorpus, writeMemory } from './fixtures/memories.mjs';
-import { CLI, connect, fmt, ROOT, stats, writeResult } from './lib.mjs';
+import { BIN, CLI, connect, fmt, ROOT, stats, writeResult } from './lib.mjs';
 
 const fixture = join(ROOT, 'bench', 'fixtures', 'recall');
 const scratch = mkdtempSync(join(tmpdir(), 'firstlight-bench-recall-'));
@@ -281,7 +281,7 @@ function oneShotPairs(home, mem, queries) {
     return performance.now() - t0;
   };
   for (const q of queries) {
-    samples.recall.push(timed(process.execPath, [CLI, 'recall', q, '--home', home, '--json']));
+    samples.recall.push(timed(process.execPath, [BIN, 'recall', q, '--home', home, '--json']));
     samples.grep.push(timed('grep', ['-ril', q, mem]));
     samples.node.push(timed(process.execPath, ['-e', '0']));
   }

@@ -85,11 +85,13 @@ await build({
   plugins: [toCommonJsEntries],
 });
 await buildHookBundles();
+await buildLauncher();
 // tsc's output of what the bundles replace: the CommonJS files are what runs.
 for (const name of [
   'hook-entry',
   'recall-entry',
   'hook-main',
+  'launch',
   ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`),
 ])
   for (const ext of ['.js', '.js.map', '.d.ts']) rmSync(`dist/cli/${name}${ext}`, { force: true });
@@ -168,6 +170,27 @@ async function buildHookBundles() {
       await one(path, `hook-bundles/lazy/${name}`, './');
     }
   }
+}
+
+/**
+ * The `firstlight` command (package.json's bin): src/cli/launch.ts as CommonJS, which takes the
+ * fast paths (recall and hook entries, required; --help and --version from fast-answers.cjs)
+ * without Node's ES module loader, and imports main.js (a real import(), kept as one) for the rest.
+ */
+async function buildLauncher() {
+  const cjs = { ...common, format: 'cjs', splitting: false, banner: { js: '#!/usr/bin/env node' } };
+  await build({
+    ...cjs,
+    entryPoints: { firstlight: 'src/cli/launch.ts' },
+    external: ['./recall-entry.cjs', './hook-entry.cjs', './fast-answers.cjs', './main.js'],
+    outExtension: { '.js': '.cjs' },
+  });
+  await build({
+    ...cjs,
+    banner: {},
+    entryPoints: { 'fast-answers': 'src/cli/fast-answers.ts' },
+    outExtension: { '.js': '.cjs' },
+  });
 }
 
 /**
