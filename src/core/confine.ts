@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { confineFile } from './confine-light.js';
 import { ensureDir } from './dirs.js';
-import { readTextIfExists, writeFileAtomic } from './files.js';
+import { readTextIfExists } from './files.js';
 
 export { appendStateLine, confineFile, readStateTail, UnsafeFileError } from './confine-light.js';
 
@@ -15,12 +16,12 @@ export function readStateFile(file: string): string | undefined {
 export async function writeStateFile(file: string, content: string | Buffer): Promise<void> {
   ensureDir(dirname(file));
   confineFile(file);
-  await writeFileAtomic()(file, content, { fsync: true });
+  await writeFileAtomic(file, content, { fsync: true });
 }
 
 /** Synchronous twin of {@link writeStateFile}. */
 export function writeStateFileSync(file: string, content: string | Buffer): void {
   ensureDir(dirname(file));
   confineFile(file);
-  writeFileAtomic().sync(file, content, { fsync: true });
+  writeFileAtomic.sync(file, content, { fsync: true });
 }

@@ -1,29 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type lockfileModule from 'proper-lockfile';
-import type writeFileAtomicModule from 'write-file-atomic';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
 import { ensureDir } from './dirs.js';
 import { SystemError } from './errors.js';
-
-/**
- * write-file-atomic and proper-lockfile, required when first used: loading them (graceful-fs
- * patches fs, signal-exit hooks signals) cost every process that imports this module several
- * milliseconds, most of which never write (a one-shot recall, a hook that only reads).
- */
-let requireHere: NodeJS.Require | undefined;
-let atomicWriter: typeof writeFileAtomicModule | undefined;
-let locks: typeof lockfileModule | undefined;
-export function writeFileAtomic(): typeof writeFileAtomicModule {
-  requireHere ??= createRequire(import.meta.url);
-  atomicWriter ??= requireHere('write-file-atomic') as typeof writeFileAtomicModule;
-  return atomicWriter;
-}
-function lockfile(): typeof lockfileModule {
-  requireHere ??= createRequire(import.meta.url);
-  locks ??= requireHere('proper-lockfile') as typeof lockfileModule;
-  return locks;
-}
 
 /**
  * Writes a file atomically: a temp file in the same directory, fsync, rename. A reader (or a
@@ -37,7 +17,7 @@ export async function writeFileAtomically(
   options: { fsync?: boolean } = {},
 ): Promise<void> {
   ensureDir(dirname(path));
-  await writeFileAtomic()(path, content, { fsync: options.fsync ?? true });
+  await writeFileAtomic(path, content, { fsync: options.fsync ?? true });
 }
 
 /**
@@ -50,7 +30,7 @@ export function writeFileAtomicallySync(
   options: { fsync?: boolean } = {},
 ): void {
   ensureDir(dirname(path));
-  writeFileAtomic().sync(path, content, { fsync: options.fsync ?? true });
+  writeFileAtomic.sync(path, content, { fsync: options.fsync ?? true });
 }
 
 export interface LockOptions {
@@ -75,7 +55,7 @@ export async function withFileLock<T>(
   ensureDir(dirname(target));
   let release: () => Promise<void>;
   try {
-    release = await lockfile().lock(target, {
+    release = await lockfile.lock(target, {
       realpath: false,
       stale: options.staleMs ?? 10_000,
       // 20 backoff steps (2 ms growing to 50 ms), repeated until waitMs has passed; retry reads
