@@ -3,7 +3,7 @@ import type * as nodeCrypto from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { ensureDir, writeFileAtomicallySync } from '../core/index.js';
+import { ensureDir } from '../core/index.js';
 import { findProject, PROJECT_STATE_DIR, type ProjectLocation } from './project.js';
 
 /**
@@ -50,30 +50,36 @@ interface CacheRow {
  * The git lookup (`git rev-list`, a few ms) is cached under `<home>/cache/project-ids.json`,
  * keyed by the root and its `.git` entry's inode; a session start costs a stat and a small read.
  */
-export function projectIdentity(
-  start: string,
-  options: { home?: string; create?: boolean } = {},
-): ProjectIdentity | null {
+export function projectIdentity(start: string, options: IdentityOptions = {}): ProjectIdentity | null {
   const location = findProject(start, options.home ? { home: options.home } : {});
   if (location.found === 'start') return null;
   return identityAt(location, options);
 }
 
-function identityAt(
-  location: ProjectLocation,
-  options: { home?: string; create?: boolean },
-): ProjectIdentity | null {
+/**
+ * Where the identity is looked up, and how it is written: `write` (an atomic file write) writes
+ * the git lookup's cache and, with `create`, a new `.firstlight/project.json`. Without it
+ * nothing is written (a one-shot recall passes a writer that loads the atomic-write library
+ * only when it writes: that library and the lock library beside it cost a start ~14 ms).
+ */
+export interface IdentityOptions {
+  home?: string;
+  create?: boolean;
+  write?: (file: string, text: string) => void;
+}
+
+function identityAt(location: ProjectLocation, options: IdentityOptions): ProjectIdentity | null {
   const root = location.dir;
   const name = basename(root) || root;
   const pinned = readPinned(root);
   if (pinned) return { id: pinned, name, root, source: 'file' };
-  const fromGit = gitIdentity(root, options.home);
+  const fromGit = gitIdentity(root, options.home, options.write);
   if (fromGit) return { id: fromGit, name, root, source: 'git' };
-  if (!options.create) return null;
+  if (!options.create || !options.write) return null;
   const id = `fl-${builtin<typeof nodeCrypto>('node:crypto').randomBytes(6).toString('hex')}`;
   const dir = join(root, PROJECT_STATE_DIR);
   ensureDir(dir);
-  writeFileAtomicallySync(join(dir, PROJECT_ID_FILE), `${JSON.stringify({ id, name }, null, 2)}\n`);
+  options.write(join(dir, PROJECT_ID_FILE), `${JSON.stringify({ id, name }, null, 2)}\n`);
   return { id, name, root, source: 'file' };
 }
 
@@ -91,7 +97,11 @@ function readPinned(root: string): string | undefined {
 }
 
 /** `git-<12 hex>` of the first-parent root commit, cached per root and `.git` inode. */
-function gitIdentity(root: string, home: string | undefined): string | undefined {
+function gitIdentity(
+  root: string,
+  home: string | undefined,
+  write: IdentityOptions['write'],
+): string | undefined {
   const gitStamp = statStamp(join(root, '.git'));
   const cacheFile = home ? join(home, 'cache', 'project-ids.json') : undefined;
   const cache = cacheFile ? readCache(cacheFile) : {};
@@ -100,11 +110,11 @@ function gitIdentity(root: string, home: string | undefined): string | undefined
   const commit = rootCommit(root);
   if (!commit) return undefined;
   const id = `git-${commit.slice(0, 12)}`;
-  if (cacheFile && gitStamp) {
+  if (cacheFile && gitStamp && write) {
     cache[root] = { id, git: gitStamp };
     try {
       ensureDir(join(cacheFile, '..'));
-      writeFileAtomicallySync(cacheFile, JSON.stringify(cache));
+      write(cacheFile, JSON.stringify(cache));
     } catch {
       // derived: the next call asks git again
     }

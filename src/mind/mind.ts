@@ -9,6 +9,7 @@ import {
   type Settings,
   silentLogger,
   sweepLeftovers,
+  writeFileAtomicallySync,
 } from '../core/index.js';
 import { type ProjectIdentity, projectIdentity } from '../guidance/index.js';
 import { buildActiveContext } from './context.js';
@@ -203,7 +204,11 @@ export class Mind {
   project(options: { create?: boolean } = {}): ProjectIdentity | null {
     if (this.projectMemo && (this.projectMemo.value || !options.create)) return this.projectMemo.value;
     const value = this.projectDir
-      ? projectIdentity(this.projectDir, { home: this.home, ...(options.create ? { create: true } : {}) })
+      ? projectIdentity(this.projectDir, {
+          home: this.home,
+          write: writeFileAtomicallySync,
+          ...(options.create ? { create: true } : {}),
+        })
       : null;
     this.projectMemo = { value };
     return value;

@@ -189,8 +189,8 @@ describe('the CLI starts light', { timeout: 60_000 }, () => {
     const recall = await loaded(['recall', 'squash merges'], bin, false);
     expect(recall.builtins.filter((m) => m.includes('/esm/'))).toEqual([]);
     expect(heavyIn(recall.sources)).toEqual([]);
-    // The saved index answered: no YAML parser, no commander.
-    for (const name of ['yaml', 'commander'])
+    // The saved index answered: no YAML parser, no commander, no lock or atomic-write package.
+    for (const name of ['yaml', 'commander', 'proper-lockfile', 'write-file-atomic'])
       expect(recall.sources, name).not.toContain(`node_modules/${name}`);
     for (const flag of ['--help', '--version']) {
       const answer = await loaded([flag], bin, false);
