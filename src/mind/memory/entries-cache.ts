@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomicallySync } from '../../core/index.js';
 import type { MemoryEntry, MemoryProblem } from './entries.js';
+import { TabList } from './tab-list.js';
 
 /** memory/'s entries as of its mtime (cache/memory-entries.json), and the files that could not be read. */
 export interface PersistedEntries {
@@ -16,16 +17,16 @@ export const ENTRIES_FILE = 'memory-entries.json';
 export const ENTRIES_FORMAT = 3;
 
 /**
- * Line 1: `{"format","dirMtimeMs","problems","files","ends"}`, the files in sorted order and
- * where each one's line starts (from line 2; one more for where the last ends); every further
- * line one entry as JSON, in that order. A server reads it whole; a one-shot recall
- * (LazyEntries) reads line 1 and then only the entries its results name, found by bisection.
+ * Line 1: `{"format","dirMtimeMs","problems","ends"}`; line 2 the files in sorted order, each as
+ * a JSON string, separated by tabs (a JSON string holds no raw tab); every further line one
+ * entry as JSON, in that order, `ends` saying where each starts (from line 3; one more for where
+ * the last ends). A server reads it whole; a one-shot recall (LazyEntries) reads lines 1 and 2
+ * and then only the entries its results name, found by bisection.
  */
 interface EntriesHead {
   format: number;
   dirMtimeMs: number;
   problems: PersistedEntries['problems'];
-  files: string[];
   ends: number[];
 }
 
@@ -42,10 +43,13 @@ export function writeEntries(file: string, data: PersistedEntries): void {
     format: ENTRIES_FORMAT,
     dirMtimeMs: data.dirMtimeMs,
     problems: data.problems,
-    files: entries.map((entry) => entry.file),
     ends,
   };
-  writeFileAtomicallySync(file, [`${JSON.stringify(head)}\n`, ...lines].join(''));
+  const files = TabList.join(
+    entries.map((entry) => entry.file),
+    (name) => JSON.stringify(name),
+  );
+  writeFileAtomicallySync(file, [`${JSON.stringify(head)}\n`, `${files}\n`, ...lines].join(''));
 }
 
 /** Reads the whole cache, or undefined when there is none, it is damaged, or of another format. */
@@ -73,13 +77,13 @@ export class LazyEntries {
   private readonly ends: readonly number[];
   private readonly start: number;
   private readonly parsed = new Map<string, MemoryEntry>();
-  private readonly files: string[];
+  private readonly files: TabList;
 
-  private constructor(fd: number, head: EntriesHead, start: number) {
+  private constructor(fd: number, head: EntriesHead, files: TabList, start: number) {
     this.fd = fd;
     this.dirMtimeMs = head.dirMtimeMs;
     this.problems = head.problems;
-    this.files = head.files;
+    this.files = files;
     this.ends = head.ends;
     this.start = start;
   }
@@ -93,20 +97,21 @@ export class LazyEntries {
       return undefined;
     }
     try {
-      const { line, end } = readLine(fd);
-      const head = JSON.parse(line) as Partial<EntriesHead>;
-      const { files, ends, problems } = head;
+      const first = readLine(fd, 0);
+      const head = JSON.parse(first.line) as Partial<EntriesHead>;
+      const { ends, problems } = head;
       if (
         head.format !== ENTRIES_FORMAT ||
         typeof head.dirMtimeMs !== 'number' ||
-        !Array.isArray(files) ||
         !Array.isArray(ends) ||
-        !Array.isArray(problems) ||
-        ends.length !== files.length + 1
+        !Array.isArray(problems)
       )
         throw new Error('not an entry cache');
-      if (end + ends[files.length]! !== fstatSync(fd).size) throw new Error('cut short');
-      return new LazyEntries(fd, head as EntriesHead, end);
+      const second = readLine(fd, first.end);
+      const files = new TabList(second.line, (text) => JSON.parse(text) as string);
+      if (ends.length !== files.length + 1 || second.end + ends[files.length]! !== fstatSync(fd).size)
+        throw new Error('cut short');
+      return new LazyEntries(fd, head as EntriesHead, files, second.end);
     } catch {
       closeSync(fd);
       return undefined;
@@ -135,7 +140,7 @@ export class LazyEntries {
   all(): MemoryEntry[] {
     // JSON.stringify escapes newlines inside strings: each line is one entry.
     const lines = this.read(this.start, this.start + this.ends[this.files.length]!).split('\n');
-    return this.files.map((file, i) => {
+    return [...this.files].map((file, i) => {
       let entry = this.parsed.get(file);
       if (!entry) {
         entry = JSON.parse(lines[i]!) as MemoryEntry;
@@ -146,14 +151,7 @@ export class LazyEntries {
   }
 
   private indexOf(file: string): number {
-    let lo = 0;
-    let hi = this.files.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.files[mid]! < file) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.files[lo] === file ? lo : -1;
+    return this.files.indexOf(file);
   }
 
   close(): void {
@@ -171,18 +169,18 @@ export class LazyEntries {
   }
 }
 
-/** Line 1 of an open file (without its newline) and the offset after it. */
-function readLine(fd: number): { line: string; end: number } {
+/** The line of an open file that starts at `from` (without its newline), and the offset after it. */
+function readLine(fd: number, from: number): { line: string; end: number } {
   const chunks: Buffer[] = [];
-  let position = 0;
+  let position = from;
   for (let size = 64 * 1024; ; size *= 2) {
     const buffer = Buffer.allocUnsafe(size);
     const n = readSync(fd, buffer, 0, size, position);
     const eol = buffer.subarray(0, n).indexOf(10);
     if (eol >= 0) {
       chunks.push(buffer.subarray(0, eol));
-      const head = Buffer.concat(chunks);
-      return { line: head.toString('utf8'), end: head.length + 1 };
+      const line = Buffer.concat(chunks);
+      return { line: line.toString('utf8'), end: from + line.length + 1 };
     }
     if (n === 0) throw new Error('no line 1');
     chunks.push(buffer.subarray(0, n));

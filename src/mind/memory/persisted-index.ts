@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import MiniSearch, { type Options } from 'minisearch';
 import { writeFileAtomicallySync } from '../../core/index.js';
+import { TabList } from './tab-list.js';
 
 /** [file, mtimeMs, size] of each indexed file when the index was saved. */
 export type ManifestRow = [file: string, mtimeMs: number, size: number];
@@ -93,13 +94,13 @@ interface Merge {
  */
 export class SavedLines {
   /** The terms, sorted (writeSnapshot sorts them), so found by bisection: no map of every term to build. */
-  private readonly terms: readonly string[];
+  private readonly terms: TabList;
   /** Where term i's line starts, from the first line of postings; ends[i + 1] where it ends. */
   private readonly ends: readonly number[];
   private readonly start: number;
 
   constructor(
-    terms: readonly string[],
+    terms: TabList,
     ends: readonly number[],
     start: number,
     private readonly read: (from: number, to: number) => string,
@@ -114,34 +115,23 @@ export class SavedLines {
   }
 
   has(term: string): boolean {
-    return this.indexOf(term) >= 0;
+    return this.terms.indexOf(term) >= 0;
   }
 
   keys(): IterableIterator<string> {
-    return this.terms.values();
+    return this.terms[Symbol.iterator]();
   }
 
   /** The terms, sorted. */
-  sortedTerms(): readonly string[] {
+  sortedTerms(): TabList {
     return this.terms;
   }
 
   /** The term's postings as JSON, or undefined when the snapshot has no such term. */
   get(term: string): string | undefined {
-    const i = this.indexOf(term);
+    const i = this.terms.indexOf(term);
     // Each line ends with its newline, which JSON.parse ignores.
     return i < 0 ? undefined : this.read(this.start + this.ends[i]!, this.start + this.ends[i + 1]!);
-  }
-
-  private indexOf(term: string): number {
-    let lo = 0;
-    let hi = this.terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.terms[mid]! < term) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.terms[lo] === term ? lo : -1;
   }
 }
 
@@ -276,8 +266,7 @@ function parseSnapshot(
     const { ids, lengths, ...tables } = JSON.parse(read(tablesAt, manifestAt)) as SnapshotTables;
     const manifest = withManifest ? (JSON.parse(read(manifestAt, offsetsAt)) as ManifestRow[]) : [];
     const ends = JSON.parse(read(offsetsAt, termsAt)) as number[];
-    const line5 = read(termsAt, postingsAt - 1);
-    const terms = line5 === '' ? [] : line5.split('\t');
+    const terms = new TabList(read(termsAt, postingsAt - 1));
     const fields = Object.keys(tables.fieldIds).length;
     if (!Array.isArray(ids) || !Array.isArray(lengths) || lengths.length !== ids.length * fields)
       return undefined;
@@ -591,7 +580,7 @@ export function writeSnapshot<T>(
     JSON.stringify(tables),
     JSON.stringify(manifest),
     JSON.stringify(ends),
-    index.map(([term]) => term).join('\t'),
+    TabList.join(index.map(([term]) => term)),
   ].map((l) => `${l}\n`);
   const [tablesLine, manifestLine, offsetsLine, termsLine] = lines.map((l) => Buffer.byteLength(l));
   const head: SnapshotHead = {

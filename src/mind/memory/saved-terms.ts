@@ -6,13 +6,19 @@ export const PREFIX_MIN = 5;
 export const FUZZY_MIN = 7;
 export const FUZZY = 0.15;
 
+/** Terms by position: an array, or a TabList. */
+export interface IndexedTerms {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
 /** The saved terms as SavedLines holds them: in the snapshot's (sorted) order. */
 export interface TermSet {
   has(term: string): boolean;
   keys(): Iterable<string>;
   readonly size: number;
   /** The terms already sorted, when the set has them so (no copy to make). */
-  sortedTerms?(): readonly string[] | undefined;
+  sortedTerms?(): IndexedTerms | undefined;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface TermSet {
  */
 export class SavedTerms {
   private readonly terms: TermSet;
-  private sorted: readonly string[] | undefined;
+  private sorted: IndexedTerms | undefined;
   private trie: SearchableMap<true> | undefined;
   private scans = 0;
 
@@ -55,7 +61,7 @@ export class SavedTerms {
     return found;
   }
 
-  private sortedTerms(): readonly string[] {
+  private sortedTerms(): IndexedTerms {
     this.sorted ??= this.terms.sortedTerms?.();
     if (!this.sorted) {
       const sorted = [...this.terms.keys()];
@@ -77,10 +83,14 @@ export class SavedTerms {
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (sorted[mid]! < t) lo = mid + 1;
+      if (sorted.at(mid)! < t) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) found.add(sorted[i]!);
+    for (let i = lo; i < sorted.length; i++) {
+      const term = sorted.at(i)!;
+      if (!term.startsWith(t)) break;
+      found.add(term);
+    }
   }
 
   /**
@@ -92,25 +102,33 @@ export class SavedTerms {
     const sorted = this.sortedTerms();
     const n = t.length;
     // rows[d]: the edit distances between the current term's first d characters and each prefix of t.
-    const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, j) => j)];
+    const big = max + 1;
+    const rows: Int32Array[] = [Int32Array.from({ length: n + 2 }, (_, j) => Math.min(j, big))];
     let previous = '';
     let i = 0;
     while (i < sorted.length) {
-      const term = sorted[i]!;
+      const term = sorted.at(i)!;
       let depth = commonPrefix(previous, term);
       previous = term;
       let pruned = false;
       while (depth < term.length) {
         const above = rows[depth]!;
-        if (rows.length <= depth + 1) rows.push(new Int32Array(n + 1));
+        if (rows.length <= depth + 1) rows.push(new Int32Array(n + 2));
         const row = rows[depth + 1]!;
+        // Only cells within max of the diagonal can stay within max: the band, and a cell of
+        // `big` on each side of it for the next row to read.
+        const r = depth + 1;
+        const from = Math.max(1, r - max);
+        const to = Math.min(n, r + max);
+        row[from - 1] = from === 1 ? Math.min(r, big) : big;
+        row[to + 1] = big;
+        let best = row[from - 1]!;
         const c = term.charCodeAt(depth);
-        row[0] = depth + 1;
-        let best = row[0];
-        for (let j = 1; j <= n; j++) {
+        for (let j = from; j <= to; j++) {
           let v = above[j - 1]! + (t.charCodeAt(j - 1) === c ? 0 : 1);
           if (above[j]! + 1 < v) v = above[j]! + 1;
           if (row[j - 1]! + 1 < v) v = row[j - 1]! + 1;
+          if (v > big) v = big;
           row[j] = v;
           if (v < best) best = v;
         }
@@ -121,7 +139,8 @@ export class SavedTerms {
         }
       }
       if (!pruned) {
-        if (rows[term.length]![n]! <= max) found.add(term);
+        // Row `term.length` holds column n only when the lengths differ by at most max.
+        if (Math.abs(term.length - n) <= max && rows[term.length]![n]! <= max) found.add(term);
         i++;
         continue;
       }
@@ -131,7 +150,7 @@ export class SavedTerms {
       let hi = sorted.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (sorted[mid]!.startsWith(prefix)) lo = mid + 1;
+        if (sorted.at(mid)!.startsWith(prefix)) lo = mid + 1;
         else hi = mid;
       }
       i = lo;
