@@ -42,6 +42,16 @@ const CJS_BANNER = "var __flImportMetaUrl = require('node:url').pathToFileURL(__
 
 const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
 
+/**
+ * Modules the hook's bundles load on first use, synchronously: the parsers behind the
+ * parsed-file cache (src/core/parsed-cache.ts). Their importers call them only on a miss, so a
+ * SessionStart whose settings and resumption state did not change loads neither the YAML parser
+ * nor zod (together about two thirds of its bundle, and half of its JavaScript time). Each is a
+ * lazy bundle of its own; in main.js and tsc's output they stay ordinary imports.
+ */
+const ON_FIRST_USE = ['src/core/settings.ts', 'src/resume/self-state.ts', 'src/core/frontmatter.ts'];
+const ON_FIRST_USE_NAMES = /(^|\/)(settings|self-state|frontmatter)\.js$/;
+
 const common = {
   bundle: true,
   splitting: true,
@@ -116,9 +126,37 @@ writeFileSync('dist/cli/help.txt', help);
 async function buildHookBundles() {
   const lazy = new Map(); // absolute source path -> lazy bundle name
   const built = new Set();
+  const lazyName = (path) =>
+    relative(process.cwd(), path)
+      .replace(/^(src|node_modules)\//, '')
+      .replace(/\.[cm]?[jt]s$/, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '-');
   const toLazy = (prefix) => ({
     name: 'hook-lazy-imports',
     setup(b) {
+      // A module loaded on first use: importers get a stand-in whose exports are getters that
+      // require the module's own lazy bundle (external) the first time one is read.
+      b.onResolve({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, async (args) => ({
+        contents: await standIn(args.path, `${prefix}${lazyName(args.path)}.cjs`),
+        loader: 'js',
+      }));
+      b.onResolve({ filter: ON_FIRST_USE_NAMES }, async (args) => {
+        if (args.kind !== 'import-statement' || args.pluginData?.lazy) return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { lazy: true },
+        });
+        if (found.errors.length > 0 || !ON_FIRST_USE.includes(relative(process.cwd(), found.path)))
+          return undefined;
+        lazy.set(found.path, lazyName(found.path));
+        return { path: found.path, namespace: 'on-first-use' };
+      });
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData?.lazy) return undefined;
         const bundle = /^\.\/hook-bundles\/([a-z-]+)\.js$/.exec(args.path);
@@ -130,10 +168,7 @@ async function buildHookBundles() {
           pluginData: { lazy: true },
         });
         if (found.errors.length > 0 || found.external) return undefined;
-        const name = relative(process.cwd(), found.path)
-          .replace(/^(src|node_modules)\//, '')
-          .replace(/\.[cm]?[jt]s$/, '')
-          .replace(/[^A-Za-z0-9_-]+/g, '-');
+        const name = lazyName(found.path);
         lazy.set(found.path, name);
         return { path: `${prefix}${name}.cjs`, external: true };
       });
@@ -165,6 +200,33 @@ async function buildHookBundles() {
       await one(path, `hook-bundles/lazy/${name}`, './');
     }
   }
+}
+
+/**
+ * The stand-in importers of an ON_FIRST_USE module get: CommonJS whose every export is a getter
+ * that requires `bundle` on first read. esbuild reads an import from CommonJS at each use
+ * (`import_x.name`), so nothing loads until a function of the module is called (or a value read).
+ */
+async function standIn(path, bundle) {
+  const result = await build({
+    entryPoints: [path],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
+  const names = Object.values(result.metafile.outputs)[0].exports;
+  return [
+    'let loaded;',
+    `const load = () => (loaded ??= require(${JSON.stringify(bundle)}));`,
+    "Object.defineProperty(module.exports, '__esModule', { value: true });",
+    ...names.map(
+      (name) =>
+        `Object.defineProperty(module.exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${JSON.stringify(name)}] });`,
+    ),
+  ].join('\n');
 }
 
 /**
