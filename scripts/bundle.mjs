@@ -113,6 +113,8 @@ const program = createProgram(version);
 program.configureOutput({ writeOut: (text) => (help += text), getOutHelpWidth: () => 80 });
 program.outputHelp();
 writeFileSync('dist/cli/help.txt', help);
+// What the code that parsed a cached value was (src/core/parsed-cache.ts): a rebuild re-parses.
+writeFileSync('dist/cli/build-id.txt', `${new Date().toISOString()} ${process.pid}\n`);
 
 /**
  * The hook's bundles, CommonJS (`.cjs`): Node starts a CommonJS entry without its ES module

@@ -6,13 +6,12 @@
  *
  * A cache file (`cache/parsed-<name>.json`) holds, per source, the parsed value beside the
  * source's stamp (size, mtime, ctime, inode; or "missing"), and once the code that parsed them
- * (the package version and this module's own file stamp: a rebuild or an upgrade re-parses). A
- * value is reused only while all of these match. The cache is derived: a torn, foreign or stale
+ * (the package version and the build's id: an upgrade or a rebuild re-parses). A value is reused
+ * only while all of these match. The cache is derived: a torn, foreign or stale
  * file is a miss, and a write that fails leaves the next process to parse again.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { packageRoot } from './package-root.js';
 
 /** The cache file's own layout; a change makes every older file a miss. */
@@ -42,17 +41,28 @@ function stampOf(st: Stats | undefined): string {
 
 let codeKey: string | undefined;
 
-/** The parsing code's identity: the package version and the stamp of the file running this. */
+/**
+ * The parsing code's identity, the same for every entry point of one install (the hook's
+ * bundles, the CLI, the servers share the cache): the package version and the id every build
+ * writes (`dist/cli/build-id.txt`, scripts/bundle.mjs), so an upgrade or a rebuild re-parses.
+ */
 function currentCode(): string {
   if (codeKey !== undefined) return codeKey;
+  const root = packageRoot();
+  const read = (path: string, fallback: string) => {
+    try {
+      return readFileSync(join(root, path), 'utf8');
+    } catch {
+      return fallback;
+    }
+  };
   let version = '?';
   try {
-    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
-    version = String(pkg.version);
+    version = String((JSON.parse(read('package.json', '{}')) as { version?: string }).version);
   } catch {
-    // No package.json: the file stamp alone keys the code.
+    // An unreadable package.json: the build id alone keys the code.
   }
-  codeKey = `${version}:${stampOf(statSync(fileURLToPath(import.meta.url), { throwIfNoEntry: false }))}`;
+  codeKey = `${version}:${read(join('dist', 'cli', 'build-id.txt'), 'unbuilt').trim()}`;
   return codeKey;
 }
 

@@ -455,6 +455,17 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         expect(sources).not.toContain('// src/mind/observation/prediction-error.ts');
         expect(sources).not.toContain('// node_modules/zod/');
       }
+      // The first start parses firstlight.yaml, the resumption state and the guidance docs'
+      // frontmatter (yaml, zod: each parser a lazy bundle of its own) and keeps what they gave
+      // under the home's cache/; every start after it, with those files unchanged, loads neither.
+      const cold = await loadedBy(
+        dir.dir,
+        'session-start-cold',
+        ['session-start', '--home', packetHome.dir],
+        { session_id: 'cold', cwd: project.dir, source: 'startup' },
+        env,
+      );
+      expect(cold.files.map((f) => relative(dist, f))).toContain('hook-bundles/lazy/core-settings.cjs');
       const start = await loadedBy(
         dir.dir,
         'session-start',
@@ -469,9 +480,12 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         'hook.cjs',
       ]);
       expect(start.esmLoader).toBe(false);
-      // About 690 KB today, most of it yaml and zod (settings); one bundle with the servers
-      // loaded 1.2 MB here (the search engine and every tool's schema).
-      expect(start.bytes, start.files.join('\n')).toBeLessThanOrEqual(900_000);
+      const startSources = start.files.map((f) => readFileSync(f, 'utf8')).join('\n');
+      expect(startSources).not.toContain('// node_modules/yaml/');
+      expect(startSources).not.toContain('// node_modules/zod/');
+      // About 240 KB today (690 KB with yaml and zod inside); one bundle with the servers loaded
+      // 1.2 MB here (the search engine and every tool's schema).
+      expect(start.bytes, start.files.join('\n')).toBeLessThanOrEqual(320_000);
     } finally {
       dir.dispose();
       packetHome.dispose();
