@@ -43,14 +43,23 @@ const CJS_BANNER = "var __flImportMetaUrl = require('node:url').pathToFileURL(__
 const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
 
 /**
- * Modules the hook's bundles load on first use, synchronously: the parsers behind the
- * parsed-file cache (src/core/parsed-cache.ts). Their importers call them only on a miss, so a
- * SessionStart whose settings and resumption state did not change loads neither the YAML parser
- * nor zod (together about two thirds of its bundle, and half of its JavaScript time). Each is a
+ * Modules the hook's bundles load on first use, synchronously. The parsers behind the
+ * parsed-file cache (src/core/parsed-cache.ts): their importers call them only on a miss, so a
+ * SessionStart whose settings, resumption state and guidance did not change loads neither the
+ * YAML parser nor zod (together about two thirds of its bundle, and half of its JavaScript
+ * time). And the atomic writer and the lock, which a hook reaches only when it writes state
+ * (they load node:crypto, worker_threads, stream and signal handlers at require time). Each is a
  * lazy bundle of its own; in main.js and tsc's output they stay ordinary imports.
  */
-const ON_FIRST_USE = ['src/core/settings.ts', 'src/resume/self-state.ts', 'src/core/frontmatter.ts'];
-const ON_FIRST_USE_NAMES = /(^|\/)(settings|self-state|frontmatter)\.js$/;
+const ON_FIRST_USE = [
+  'src/core/settings.ts',
+  'src/resume/self-state.ts',
+  'src/core/frontmatter.ts',
+  'node_modules/write-file-atomic/lib/index.js',
+  'node_modules/proper-lockfile/index.js',
+];
+const ON_FIRST_USE_NAMES =
+  /(^|\/)(settings|self-state|frontmatter)\.js$|^(write-file-atomic|proper-lockfile)$/;
 
 const common = {
   bundle: true,
@@ -208,6 +217,7 @@ async function buildHookBundles() {
  * The stand-in importers of an ON_FIRST_USE module get: CommonJS whose every export is a getter
  * that requires `bundle` on first read. esbuild reads an import from CommonJS at each use
  * (`import_x.name`), so nothing loads until a function of the module is called (or a value read).
+ * A CommonJS package's default export is its module.exports (Node's own interop).
  */
 async function standIn(path, bundle) {
   const result = await build({
@@ -224,10 +234,11 @@ async function standIn(path, bundle) {
     'let loaded;',
     `const load = () => (loaded ??= require(${JSON.stringify(bundle)}));`,
     "Object.defineProperty(module.exports, '__esModule', { value: true });",
-    ...names.map(
-      (name) =>
-        `Object.defineProperty(module.exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${JSON.stringify(name)}] });`,
-    ),
+    ...names.map((name) => {
+      const value =
+        name === 'default' ? '(load().__esModule ? load().default : load())' : `load()[${JSON.stringify(name)}]`;
+      return `Object.defineProperty(module.exports, ${JSON.stringify(name)}, { enumerable: true, get: () => ${value} });`;
+    }),
   ].join('\n');
 }
 
