@@ -15,6 +15,7 @@
 //   two bundles hold is in each (the lazy bundles hold their own copy of what they share).
 // - dist/cli/recall-entry.cjs: `firstlight recall`, built the same way.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { build } from 'esbuild';
 
@@ -60,6 +61,12 @@ const ON_FIRST_USE = [
 ];
 const ON_FIRST_USE_NAMES =
   /(^|\/)(settings|self-state|frontmatter)\.js$|^(write-file-atomic|proper-lockfile)$/;
+/**
+ * Node built-ins a hook reaches only now and then: node:crypto (a new project id, a taskspace
+ * write) loads the stream modules with it, node:child_process (git, for a project not seen yet)
+ * net and dgram; together about a tenth of a SessionStart that needs neither.
+ */
+const ON_FIRST_USE_BUILTINS = /^node:(crypto|child_process)$/;
 
 const common = {
   bundle: true,
@@ -152,9 +159,14 @@ async function buildHookBundles() {
         external: true,
       }));
       b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, async (args) => ({
-        contents: await standIn(args.path, `${prefix}${lazyName(args.path)}.cjs`),
+        contents: ON_FIRST_USE_BUILTINS.test(args.path)
+          ? standInFor(Object.keys(createRequire(import.meta.url)(args.path)), args.path)
+          : await standIn(args.path, `${prefix}${lazyName(args.path)}.cjs`),
         loader: 'js',
       }));
+      b.onResolve({ filter: ON_FIRST_USE_BUILTINS }, (args) =>
+        args.kind === 'import-statement' ? { path: args.path, namespace: 'on-first-use' } : undefined,
+      );
       b.onResolve({ filter: ON_FIRST_USE_NAMES }, async (args) => {
         if (args.kind !== 'import-statement' || args.pluginData?.lazy) return undefined;
         const found = await b.resolve(args.path, {
@@ -229,10 +241,14 @@ async function standIn(path, bundle) {
     platform: 'node',
     logLevel: 'silent',
   });
-  const names = Object.values(result.metafile.outputs)[0].exports;
+  return standInFor(Object.values(result.metafile.outputs)[0].exports, bundle);
+}
+
+/** The stand-in's text: `names`, each read from `require(target)` on first use. */
+function standInFor(names, target) {
   return [
     'let loaded;',
-    `const load = () => (loaded ??= require(${JSON.stringify(bundle)}));`,
+    `const load = () => (loaded ??= require(${JSON.stringify(target)}));`,
     "Object.defineProperty(module.exports, '__esModule', { value: true });",
     ...names.map((name) => {
       const value =
