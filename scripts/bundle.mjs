@@ -159,9 +159,10 @@ async function buildHookBundles() {
         external: true,
       }));
       b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, async (args) => ({
-        contents: ON_FIRST_USE_BUILTINS.test(args.path)
-          ? standInFor(Object.keys(createRequire(import.meta.url)(args.path)), args.path)
-          : await standIn(args.path, `${prefix}${lazyName(args.path)}.cjs`),
+        contents: await standIn(
+          args.path,
+          ON_FIRST_USE_BUILTINS.test(args.path) ? args.path : `${prefix}${lazyName(args.path)}.cjs`,
+        ),
         loader: 'js',
       }));
       b.onResolve({ filter: ON_FIRST_USE_BUILTINS }, (args) =>
@@ -226,12 +227,21 @@ async function buildHookBundles() {
 }
 
 /**
- * The stand-in importers of an ON_FIRST_USE module get: CommonJS whose every export is a getter
- * that requires `bundle` on first read. esbuild reads an import from CommonJS at each use
- * (`import_x.name`), so nothing loads until a function of the module is called (or a value read).
- * A CommonJS package's default export is its module.exports (Node's own interop).
+ * The stand-in importers of an ON_FIRST_USE module get: CommonJS in the shape of the module's
+ * exports, each a getter that requires `target` on first read. esbuild reads an import from
+ * CommonJS at each use (`import_x.name`), so nothing loads until a function of the module is
+ * called (or a value read).
+ * - One of our ES modules: its named exports (from esbuild's metafile), marked `__esModule`.
+ * - A CommonJS package or a built-in: the own keys of its module.exports, read by requiring it
+ *   here; where module.exports is itself a function (write-file-atomic), the stand-in is a
+ *   function that calls it. The importer takes the stand-in itself for the default export (Node's
+ *   interop, which esbuild follows in a `"type": "module"` package).
  */
-async function standIn(path, bundle) {
+async function standIn(path, target) {
+  if (ON_FIRST_USE_BUILTINS.test(path) || path.includes('/node_modules/')) {
+    const real = createRequire(import.meta.url)(path);
+    return standInText(target, Object.keys(real), { callable: typeof real === 'function' });
+  }
   const result = await build({
     entryPoints: [path],
     bundle: false,
@@ -241,20 +251,19 @@ async function standIn(path, bundle) {
     platform: 'node',
     logLevel: 'silent',
   });
-  return standInFor(Object.values(result.metafile.outputs)[0].exports, bundle);
+  return standInText(target, Object.values(result.metafile.outputs)[0].exports, { esModule: true });
 }
 
-/** The stand-in's text: `names`, each read from `require(target)` on first use. */
-function standInFor(names, target) {
+function standInText(target, names, { callable = false, esModule = false }) {
   return [
     'let loaded;',
     `const load = () => (loaded ??= require(${JSON.stringify(target)}));`,
-    "Object.defineProperty(module.exports, '__esModule', { value: true });",
-    ...names.map((name) => {
-      const value =
-        name === 'default' ? '(load().__esModule ? load().default : load())' : `load()[${JSON.stringify(name)}]`;
-      return `Object.defineProperty(module.exports, ${JSON.stringify(name)}, { enumerable: true, get: () => ${value} });`;
-    }),
+    ...(callable ? ['module.exports = function (...args) { return load().apply(this, args); };'] : []),
+    ...(esModule ? ["Object.defineProperty(module.exports, '__esModule', { value: true });"] : []),
+    ...names.map(
+      (name) =>
+        `Object.defineProperty(module.exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${JSON.stringify(name)}] });`,
+    ),
   ].join('\n');
 }
 
