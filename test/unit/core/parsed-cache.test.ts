@@ -153,16 +153,9 @@ describe('cachedParse (the parsed-file cache under a home’s cache/)', () => {
     expect(cachedParse(file, cache, parse)).toEqual({ limit: Number.POSITIVE_INFINITY });
     expect(calls).toBe(2);
     expect(isJsonExact({ a: [1, 'b', null, { c: true }] })).toBe(true);
-    for (const bad of [
-      undefined,
-      Number.NaN,
-      -0,
-      new Date(0),
-      new Map(),
-      [1, , 2],
-      { a: undefined },
-      () => 0,
-    ])
+    const sparse: unknown[] = [1];
+    sparse[2] = 2;
+    for (const bad of [undefined, Number.NaN, -0, new Date(0), new Map(), sparse, { a: undefined }, () => 0])
       expect(isJsonExact(bad), String(bad)).toBe(false);
   });
 
