@@ -458,21 +458,17 @@ describe('firstlight hook stays light (it runs on every tool call and session st
       // The first start parses firstlight.yaml, the resumption state and the guidance docs'
       // frontmatter (yaml, zod: each parser a lazy bundle of its own) and keeps what they gave
       // under the home's cache/; every start after it, with those files unchanged, loads neither.
-      const cold = await loadedBy(
-        dir.dir,
-        'session-start-cold',
-        ['session-start', '--home', packetHome.dir],
-        { session_id: 'cold', cwd: project.dir, source: 'startup' },
-        env,
-      );
+      const sessionStart = (sessionId: string) =>
+        loadedBy(
+          dir.dir,
+          `session-start-${sessionId}`,
+          ['session-start', '--home', packetHome.dir],
+          { session_id: sessionId, cwd: project.dir, source: 'startup' },
+          env,
+        );
+      const cold = await sessionStart('cold');
       expect(cold.files.map((f) => relative(dist, f))).toContain('hook-bundles/lazy/core-settings.cjs');
-      const start = await loadedBy(
-        dir.dir,
-        'session-start',
-        ['session-start', '--home', packetHome.dir],
-        { session_id: 'light', cwd: project.dir, source: 'startup' },
-        env,
-      );
+      const start = await sessionStart('light');
       expect(start.stdout).toContain('firstlight: session bootstrap');
       expect(start.files.filter((f) => !inBundle(f))).toEqual([]);
       expect(start.files.map((f) => relative(dist, f)).sort()).toEqual([
