@@ -9,7 +9,10 @@
 //   capture), so what an event loads at start is one file: its handler and everything it imports
 //   statically. What an event needs only now and then (the settings parser, the glob compiler,
 //   the caution table's builder) is a dynamic import, and each such module is a bundle of its own
-//   in dist/cli/hook-bundles/lazy/, loaded when reached. Code splitting did not do this: a module
+//   in dist/cli/hook-bundles/lazy/, loaded when reached. A few modules an event imports statically
+//   but calls only now and then (the parsers behind the parsed-file cache, the atomic writer, the
+//   lock, node:crypto, node:child_process: ON_FIRST_USE below) are replaced by a stand-in that
+//   requires them on first use. Code splitting did not do this: a module
 //   both imported by the event and reachable from any dynamic import in the graph went into a
 //   shared chunk, so a tool call loaded 11 files (Node resolves, reads and links each). A module
 //   two bundles hold is in each (the lazy bundles hold their own copy of what they share).

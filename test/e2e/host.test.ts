@@ -479,9 +479,9 @@ describe('firstlight hook stays light (it runs on every tool call and session st
       const startSources = start.files.map((f) => readFileSync(f, 'utf8')).join('\n');
       expect(startSources).not.toContain('// node_modules/yaml/');
       expect(startSources).not.toContain('// node_modules/zod/');
-      // About 240 KB today (690 KB with yaml and zod inside); one bundle with the servers loaded
+      // About 185 KB today (690 KB with yaml and zod inside); one bundle with the servers loaded
       // 1.2 MB here (the search engine and every tool's schema).
-      expect(start.bytes, start.files.join('\n')).toBeLessThanOrEqual(320_000);
+      expect(start.bytes, start.files.join('\n')).toBeLessThanOrEqual(260_000);
     } finally {
       dir.dispose();
       packetHome.dispose();
