@@ -5,18 +5,6 @@ import type { RecallOptions } from './commands/recall.js';
 import { existingHome, printNow } from './io.js';
 
 /**
- * The project-id cache written after the answer, with the atomic-write library loaded only then
- * (it and the lock library cost a start more than the search: see IdentityOptions).
- */
-function writeSoon(file: string, text: string): void {
-  void import('../core/index.js')
-    .then(({ writeFileAtomicallySync }) => writeFileAtomicallySync(file, text))
-    .catch(() => {
-      // derived: the next recall asks git again
-    });
-}
-
-/**
  * `firstlight recall`: main.ts runs well-formed calls here before commander loads (see
  * recall-entry.ts); the command's action (commands/recall.ts) runs the rest, and prints their
  * errors. The trusted path is imported statically (the fast path is bundled as one file from
@@ -32,7 +20,7 @@ export async function runRecall(words: string[], options: RecallOptions): Promis
   }
   const home = existingHome(options);
   // This project's memories and the global ones, as the mind's memoryScope() gives them.
-  const project = options.allProjects ? null : projectIdentity(process.cwd(), { home, write: writeSoon });
+  const project = options.allProjects ? null : projectIdentity(process.cwd(), { home });
   const query = words.join(' ');
   const recallOptions = {
     k,

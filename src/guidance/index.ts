@@ -25,7 +25,7 @@ export type { Expansion, GuidanceOptions, GuidancePacketEntry, Section } from '.
 export { createGuidance, findDoc, Guidance } from './guidance.js';
 export type { ProjectLocation } from './project.js';
 export { findProject, PROJECT_STATE_DIR, projectAt } from './project.js';
-export type { IdentityOptions, ProjectIdentity } from './project-identity.js';
+export type { ProjectIdentity } from './project-identity.js';
 export { PROJECT_ID_FILE, projectIdentity } from './project-identity.js';
 export type { Taskspace, TaskspacePatch, TaskspaceRead, TaskspaceWrite } from './taskspace-store.js';
 export { readTaskspace, TASKSPACE_LIMITS, writeTaskspace } from './taskspace-store.js';

@@ -1,9 +1,8 @@
-import type * as childProcess from 'node:child_process';
-import type * as nodeCrypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { ensureDir } from '../core/index.js';
+import { ensureDir, writeFileAtomicallySync } from '../core/index.js';
 import { findProject, PROJECT_STATE_DIR, type ProjectLocation } from './project.js';
 
 /**
@@ -18,16 +17,6 @@ export interface ProjectIdentity {
   name: string;
   root: string;
   source: 'file' | 'git';
-}
-
-/**
- * child_process and crypto, required when first used: most lookups are a cached read, and a
- * one-shot recall that loaded both at start paid several milliseconds for neither.
- */
-let requireHere: NodeJS.Require | undefined;
-function builtin<T>(name: string): T {
-  requireHere ??= createRequire(import.meta.url);
-  return requireHere(name) as T;
 }
 
 /** `<root>/.firstlight/project.json` */
@@ -50,36 +39,30 @@ interface CacheRow {
  * The git lookup (`git rev-list`, a few ms) is cached under `<home>/cache/project-ids.json`,
  * keyed by the root and its `.git` entry's inode; a session start costs a stat and a small read.
  */
-export function projectIdentity(start: string, options: IdentityOptions = {}): ProjectIdentity | null {
+export function projectIdentity(
+  start: string,
+  options: { home?: string; create?: boolean } = {},
+): ProjectIdentity | null {
   const location = findProject(start, options.home ? { home: options.home } : {});
   if (location.found === 'start') return null;
   return identityAt(location, options);
 }
 
-/**
- * Where the identity is looked up, and how it is written: `write` (an atomic file write) writes
- * the git lookup's cache and, with `create`, a new `.firstlight/project.json`. Without it
- * nothing is written (a one-shot recall passes a writer that loads the atomic-write library
- * only when it writes: that library and the lock library beside it cost a start ~14 ms).
- */
-export interface IdentityOptions {
-  home?: string;
-  create?: boolean;
-  write?: (file: string, text: string) => void;
-}
-
-function identityAt(location: ProjectLocation, options: IdentityOptions): ProjectIdentity | null {
+function identityAt(
+  location: ProjectLocation,
+  options: { home?: string; create?: boolean },
+): ProjectIdentity | null {
   const root = location.dir;
   const name = basename(root) || root;
   const pinned = readPinned(root);
   if (pinned) return { id: pinned, name, root, source: 'file' };
-  const fromGit = gitIdentity(root, options.home, options.write);
+  const fromGit = gitIdentity(root, options.home);
   if (fromGit) return { id: fromGit, name, root, source: 'git' };
-  if (!options.create || !options.write) return null;
-  const id = `fl-${builtin<typeof nodeCrypto>('node:crypto').randomBytes(6).toString('hex')}`;
+  if (!options.create) return null;
+  const id = `fl-${randomBytes(6).toString('hex')}`;
   const dir = join(root, PROJECT_STATE_DIR);
   ensureDir(dir);
-  options.write(join(dir, PROJECT_ID_FILE), `${JSON.stringify({ id, name }, null, 2)}\n`);
+  writeFileAtomicallySync(join(dir, PROJECT_ID_FILE), `${JSON.stringify({ id, name }, null, 2)}\n`);
   return { id, name, root, source: 'file' };
 }
 
@@ -97,11 +80,7 @@ function readPinned(root: string): string | undefined {
 }
 
 /** `git-<12 hex>` of the first-parent root commit, cached per root and `.git` inode. */
-function gitIdentity(
-  root: string,
-  home: string | undefined,
-  write: IdentityOptions['write'],
-): string | undefined {
+function gitIdentity(root: string, home: string | undefined): string | undefined {
   const gitStamp = statStamp(join(root, '.git'));
   const cacheFile = home ? join(home, 'cache', 'project-ids.json') : undefined;
   const cache = cacheFile ? readCache(cacheFile) : {};
@@ -110,11 +89,11 @@ function gitIdentity(
   const commit = rootCommit(root);
   if (!commit) return undefined;
   const id = `git-${commit.slice(0, 12)}`;
-  if (cacheFile && gitStamp && write) {
+  if (cacheFile && gitStamp) {
     cache[root] = { id, git: gitStamp };
     try {
       ensureDir(join(cacheFile, '..'));
-      write(cacheFile, JSON.stringify(cache));
+      writeFileAtomicallySync(cacheFile, JSON.stringify(cache));
     } catch {
       // derived: the next call asks git again
     }
@@ -130,16 +109,12 @@ function gitIdentity(
  */
 function rootCommit(root: string): string | undefined {
   try {
-    const out = builtin<typeof childProcess>('node:child_process').execFileSync(
-      'git',
-      ['rev-list', '--first-parent', '--max-parents=0', 'HEAD'],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 10_000,
-      },
-    );
+    const out = execFileSync('git', ['rev-list', '--first-parent', '--max-parents=0', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 10_000,
+    });
     const first = out.split('\n').find((l) => /^[0-9a-f]{40,64}$/.test(l.trim()));
     return first?.trim();
   } catch {

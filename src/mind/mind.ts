@@ -4,12 +4,11 @@ import {
   estimateTokensForChars,
   homePaths,
   type Logger,
-  loadSettings,
+  loadSettingsCached,
   memoByFiles,
   type Settings,
   silentLogger,
   sweepLeftovers,
-  writeFileAtomicallySync,
 } from '../core/index.js';
 import { type ProjectIdentity, projectIdentity } from '../guidance/index.js';
 import { buildActiveContext } from './context.js';
@@ -172,8 +171,9 @@ export class Mind {
         files.add(join(this.paths.persona, f, '..')).add(join(this.paths.persona, f));
       return { value: contract, files: [...files] };
     });
+    // Through the parsed-file cache: a one-shot hook then loads no YAML parser or schema.
     this.settingsMemo = memoByFiles(() => ({
-      value: loadSettings(this.paths.settings),
+      value: loadSettingsCached(this.paths.settings, this.paths.cache),
       files: [this.paths.settings],
     }));
     this.surprisesMemo = memoByFiles(() => ({
@@ -204,11 +204,7 @@ export class Mind {
   project(options: { create?: boolean } = {}): ProjectIdentity | null {
     if (this.projectMemo && (this.projectMemo.value || !options.create)) return this.projectMemo.value;
     const value = this.projectDir
-      ? projectIdentity(this.projectDir, {
-          home: this.home,
-          write: writeFileAtomicallySync,
-          ...(options.create ? { create: true } : {}),
-        })
+      ? projectIdentity(this.projectDir, { home: this.home, ...(options.create ? { create: true } : {}) })
       : null;
     this.projectMemo = { value };
     return value;
