@@ -108,7 +108,7 @@ export class LazyEntries {
       )
         throw new Error('not an entry cache');
       const second = readLine(fd, first.end);
-      const files = new TabList(second.line, (text) => JSON.parse(text) as string);
+      const files = new TabList(second.line, decodeName);
       if (ends.length !== files.length + 1 || second.end + ends[files.length]! !== fstatSync(fd).size)
         throw new Error('cut short');
       return new LazyEntries(fd, head as EntriesHead, files, second.end);
@@ -167,6 +167,11 @@ export class LazyEntries {
     const n = readSync(this.fd, buffer, 0, buffer.length, from);
     return buffer.toString('utf8', 0, n);
   }
+}
+
+/** A file name as line 2 holds it: a JSON string, most often a plain one with nothing escaped. */
+function decodeName(text: string): string {
+  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
 }
 
 /** The line of an open file that starts at `from` (without its newline), and the offset after it. */

@@ -10,6 +10,8 @@ export const FUZZY = 0.15;
 export interface IndexedTerms {
   readonly length: number;
   at(i: number): string | undefined;
+  /** Whether term i starts with `prefix`, when the list can say so without slicing the term out. */
+  startsWith?(i: number, prefix: string): boolean;
 }
 
 /** The saved terms as SavedLines holds them: in the snapshot's (sorted) order. */
@@ -146,11 +148,14 @@ export class SavedTerms {
       }
       // No term that starts with these `depth` characters can come within max.
       const prefix = term.slice(0, depth);
+      const startsWith = sorted.startsWith
+        ? (k: number) => sorted.startsWith!(k, prefix)
+        : (k: number) => sorted.at(k)!.startsWith(prefix);
       let lo = i + 1;
       let hi = sorted.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (sorted.at(mid)!.startsWith(prefix)) lo = mid + 1;
+        if (startsWith(mid)) lo = mid + 1;
         else hi = mid;
       }
       i = lo;

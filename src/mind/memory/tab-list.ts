@@ -15,17 +15,25 @@ export class TabList {
   constructor(text: string, decode?: (text: string) => string) {
     this.text = text;
     this.decode = decode;
-    let n = text === '' ? 0 : 1;
-    for (let at = text.indexOf('\t'); at >= 0; at = text.indexOf('\t', at + 1)) n++;
-    this.length = n;
-    this.starts = new Int32Array(n + 1);
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      this.starts[i] = at;
-      const tab = text.indexOf('\t', at);
-      at = tab < 0 ? text.length + 1 : tab + 1;
+    // One pass: the starts go into a buffer grown by doubling, then a view of its used part.
+    let starts = new Int32Array(1024);
+    let n = 0;
+    if (text !== '') {
+      for (let at = 0; ; ) {
+        if (n + 1 >= starts.length) {
+          const grown = new Int32Array(starts.length * 2);
+          grown.set(starts);
+          starts = grown;
+        }
+        starts[n++] = at;
+        const tab = text.indexOf('\t', at);
+        if (tab < 0) break;
+        at = tab + 1;
+      }
     }
-    this.starts[n] = text.length + 1;
+    starts[n] = text.length + 1;
+    this.length = n;
+    this.starts = starts.subarray(0, n + 1);
   }
 
   /** Item i (undefined past the end). */
@@ -33,6 +41,12 @@ export class TabList {
     if (i < 0 || i >= this.length) return undefined;
     const raw = this.text.slice(this.starts[i]!, this.starts[i + 1]! - 1);
     return this.decode ? this.decode(raw) : raw;
+  }
+
+  /** Whether item i starts with `prefix` (without slicing it out; for a list without decode). */
+  startsWith(i: number, prefix: string): boolean {
+    const from = this.starts[i]!;
+    return from + prefix.length < this.starts[i + 1]! && this.text.startsWith(prefix, from);
   }
 
   /** Where `item` is (the list is sorted by code unit), or -1. */

@@ -24,6 +24,11 @@ function home(n: number): { dir: string; memory: string } {
       `---\nname: "Note ${i} deploy${i % 5}"\ntype: "${i % 3 === 0 ? 'feedback' : 'note'}"\ndescription: "about topic${i % 7} and item${i}"\ntags: ["t${i % 2}"]\n${project}${status}date: 2026-10-${String(1 + (i % 28)).padStart(2, '0')}\n---\nBody of note ${i} mentions deployment${i % 3}, rollback and word${i}.\n`,
     );
   }
+  // A file name the entry cache must escape (quotes, a backslash, non-ASCII).
+  writeFileSync(
+    join(memory, 'odd "name" \\ ü.md'),
+    '---\nname: "Odd name"\ntype: "note"\n---\nAn odd rollback of deploy2.\n',
+  );
   backdate(memory);
   return { dir: t.dir, memory };
 }
@@ -63,6 +68,8 @@ describe('one-shot recall from the stamped index', () => {
     for (const [i, [q, o]] of QUERIES.entries()) {
       expect(trustedRecall(homePaths(h.dir), q, o), q).toEqual(expected[i]);
     }
+    // Its entry found by bisection among the escaped names.
+    expect(trustedRecall(homePaths(h.dir), 'odd rollback', {})?.results[0]?.file).toBe('odd "name" \\ ü.md');
   });
 
   it("takes another process's remember in at once: memory/ moved, so the long way answers and stamps again", async () => {
