@@ -141,7 +141,7 @@ export class RecallQuery {
     // Equal scores (as shown, to three decimals) in file order: MiniSearch orders ties by its
     // internal ids, and sums the same figures in another order, in a server's index and in a
     // one-shot's view of the same saved index.
-    found.sort(byScoreThenFile);
+    orderTiesByFile(found, k);
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
     return { query, results, skipped, indexed };
   }
@@ -265,8 +265,22 @@ export class RecallQuery {
   }
 }
 
-function byScoreThenFile(a: SearchResult, b: SearchResult): number {
-  return shown(b.score) - shown(a.score) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/**
+ * Orders the results that show the same score by file, as far as the first `k` reach. `found` is
+ * sorted by score (MiniSearch's order), so equal shown scores are runs: only the runs that start
+ * within the first k are sorted, not the whole list (a common word matches thousands).
+ */
+function orderTiesByFile(found: SearchResult[], k: number): void {
+  for (let i = 0; i < found.length && i < k; ) {
+    const score = shown(found[i]!.score);
+    let j = i + 1;
+    while (j < found.length && shown(found[j]!.score) === score) j++;
+    if (j - i > 1) {
+      const run = found.slice(i, j).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      found.splice(i, run.length, ...run);
+    }
+    i = j;
+  }
 }
 
 /** A score as a hit shows it. */
