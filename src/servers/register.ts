@@ -31,7 +31,8 @@ export function registerTools(server: McpServer, specs: readonly Tool[], log: Lo
         };
       }
       try {
-        const output = await spec.call(args, callExtra);
+        // The SDK parsed `args` with the tool's input schema already: not a second time.
+        const output = await spec.callParsed(args, callExtra);
         return { content: [{ type: 'text', text: output.text }], structuredContent: output.structured };
       } catch (error) {
         const failure = asFirstlightError(error);
