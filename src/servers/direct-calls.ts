@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { Logger, Tool } from '../core/index.js';
+import type { BoundedStdioServerTransport } from './bounded-stdio.js';
 import { type CallMeta, callExtraFor, runTool } from './register.js';
 
 /** The `_meta` keys a direct call may carry (anything else goes the SDK's way). */
@@ -45,7 +46,8 @@ export function directToolCalls(
     if (!isRecord(message) || message.method !== 'tools/call' || message.jsonrpc !== '2.0') return false;
     const { id, params } = message;
     if (!isRequestId(id) || !isRecord(params) || typeof params.name !== 'string') return false;
-    for (const key of Object.keys(params)) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
+    for (const key of Object.keys(params))
+      if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
     const entry = byName.get(params.name);
     if (!entry || !plainMeta(params._meta)) return false;
     if (params.arguments !== undefined && !isRecord(params.arguments)) return false;
@@ -54,7 +56,19 @@ export function directToolCalls(
     const extra = callExtraFor(server, params._meta, notify);
     void runTool(entry.tool, parsed.data, extra, log)
       .then((result) => send({ jsonrpc: '2.0', id, result }))
-      .catch((error) => log.warn(`could not answer tools/call ${entry.tool.name}: ${(error as Error).message}`));
+      .catch((error) =>
+        log.warn(`could not answer tools/call ${entry.tool.name}: ${(error as Error).message}`),
+      );
     return true;
   };
+}
+
+/** Lets `transport` answer the plain calls of `tools` itself (see directToolCalls). */
+export function attachDirectCalls(
+  transport: BoundedStdioServerTransport,
+  server: McpServer,
+  tools: readonly Tool[],
+  log: Logger,
+): void {
+  transport.direct = directToolCalls(server, tools, log, (message) => transport.send(message));
 }

@@ -37,13 +37,19 @@ export function callExtraFor(
  * `structuredContent`; a thrown FirstlightError becomes an `isError` result the model can read,
  * anything else is logged and reported as an internal error.
  */
-export async function runTool(spec: Tool, args: unknown, extra: ToolCallExtra, log: Logger): Promise<CallToolResult> {
+export async function runTool(
+  spec: Tool,
+  args: unknown,
+  extra: ToolCallExtra,
+  log: Logger,
+): Promise<CallToolResult> {
   try {
     const output = await spec.callParsed(args, extra);
     return { content: [{ type: 'text', text: output.text }], structuredContent: output.structured };
   } catch (error) {
     const failure = asFirstlightError(error);
-    if (failure.code === 'INTERNAL') log.error(`tool ${spec.name} failed: ${(error as Error).stack ?? error}`);
+    if (failure.code === 'INTERNAL')
+      log.error(`tool ${spec.name} failed: ${(error as Error).stack ?? error}`);
     return failure.toToolResult();
   }
 }

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger, Tool } from '../core/index.js';
 import { BoundedStdioServerTransport } from './bounded-stdio.js';
-import { directToolCalls } from './direct-calls.js';
+import { attachDirectCalls } from './direct-calls.js';
 
 export interface StdioOptions {
   log: Logger;
@@ -19,11 +19,7 @@ export async function serveStdio(server: McpServer, options: StdioOptions): Prom
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, undefined, (message) =>
     options.log.warn(`refused a request: ${message}`),
   );
-  if (options.directTools) {
-    transport.direct = directToolCalls(server, options.directTools, options.log, (message) =>
-      transport.send(message),
-    );
-  }
+  if (options.directTools) attachDirectCalls(transport, server, options.directTools, options.log);
   let stopping = false;
   const stop = async (why: string) => {
     if (stopping) return;
