@@ -81,8 +81,10 @@ export class KernelHost {
 
   /** Runs `work` after every earlier request: the kernel does one thing at a time. */
   protected serial<T>(work: () => Promise<T>): Promise<T> {
+    const idle = this.inFlight === 0;
+    this.inFlight += 1;
     let next: Promise<T>;
-    if (this.inFlight === 0) {
+    if (idle) {
       try {
         next = work();
       } catch (error) {
@@ -91,7 +93,6 @@ export class KernelHost {
     } else {
       next = this.queue.then(work, work);
     }
-    this.inFlight += 1;
     this.queue = next.then(
       () => {
         this.inFlight -= 1;
