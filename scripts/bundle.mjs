@@ -9,12 +9,16 @@
 //   capture), so what an event loads at start is one file: its handler and everything it imports
 //   statically. What an event needs only now and then (the settings parser, the glob compiler,
 //   the caution table's builder) is a dynamic import, and each such module is a bundle of its own
-//   in dist/cli/hook-bundles/lazy/, loaded when reached. Code splitting did not do this: a module
+//   in dist/cli/hook-bundles/lazy/, loaded when reached. A few modules an event imports statically
+//   but calls only now and then (the parsers behind the parsed-file cache, the atomic writer, the
+//   lock, node:crypto, node:child_process: ON_FIRST_USE below) are replaced by a stand-in that
+//   requires them on first use. Code splitting did not do this: a module
 //   both imported by the event and reachable from any dynamic import in the graph went into a
 //   shared chunk, so a tool call loaded 11 files (Node resolves, reads and links each). A module
 //   two bundles hold is in each (the lazy bundles hold their own copy of what they share).
 // - dist/cli/recall-entry.cjs: `firstlight recall`, built the same way.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { build } from 'esbuild';
 
@@ -41,6 +45,31 @@ const toCommonJsEntries = {
 const CJS_BANNER = "var __flImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
 
 const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
+
+/**
+ * Modules the hook's bundles load on first use, synchronously. The parsers behind the
+ * parsed-file cache (src/core/parsed-cache.ts): their importers call them only on a miss, so a
+ * SessionStart whose settings, resumption state and guidance did not change loads neither the
+ * YAML parser nor zod (together about two thirds of its bundle, and half of its JavaScript
+ * time). And the atomic writer and the lock, which a hook reaches only when it writes state
+ * (they load node:crypto, worker_threads, stream and signal handlers at require time). Each is a
+ * lazy bundle of its own; in main.js and tsc's output they stay ordinary imports.
+ */
+const ON_FIRST_USE = [
+  'src/core/settings.ts',
+  'src/resume/self-state.ts',
+  'src/core/frontmatter.ts',
+  'node_modules/write-file-atomic/lib/index.js',
+  'node_modules/proper-lockfile/index.js',
+];
+const ON_FIRST_USE_NAMES =
+  /(^|\/)(settings|self-state|frontmatter)\.js$|^(write-file-atomic|proper-lockfile)$/;
+/**
+ * Node built-ins a hook reaches only now and then: node:crypto (a new project id, a taskspace
+ * write) loads the stream modules with it, node:child_process (git, for a project not seen yet)
+ * net and dgram; together about a tenth of a SessionStart that needs neither.
+ */
+const ON_FIRST_USE_BUILTINS = /^node:(crypto|child_process)$/;
 
 const common = {
   bundle: true,
@@ -103,6 +132,8 @@ const program = createProgram(version);
 program.configureOutput({ writeOut: (text) => (help += text), getOutHelpWidth: () => 80 });
 program.outputHelp();
 writeFileSync('dist/cli/help.txt', help);
+// What the code that parsed a cached value was (src/core/parsed-cache.ts): a rebuild re-parses.
+writeFileSync('dist/cli/build-id.txt', `${new Date().toISOString()} ${process.pid}\n`);
 
 /**
  * The hook's bundles, CommonJS (`.cjs`): Node starts a CommonJS entry without its ES module
@@ -116,9 +147,43 @@ writeFileSync('dist/cli/help.txt', help);
 async function buildHookBundles() {
   const lazy = new Map(); // absolute source path -> lazy bundle name
   const built = new Set();
+  const lazyName = (path) =>
+    relative(process.cwd(), path)
+      .replace(/^(src|node_modules)\//, '')
+      .replace(/\.[cm]?[jt]s$/, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '-');
   const toLazy = (prefix) => ({
     name: 'hook-lazy-imports',
     setup(b) {
+      // A module loaded on first use: importers get a stand-in whose exports are getters that
+      // require the module's own lazy bundle (external) the first time one is read.
+      b.onResolve({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'on-first-use' }, async (args) => ({
+        contents: await standIn(
+          args.path,
+          ON_FIRST_USE_BUILTINS.test(args.path) ? args.path : `${prefix}${lazyName(args.path)}.cjs`,
+        ),
+        loader: 'js',
+      }));
+      b.onResolve({ filter: ON_FIRST_USE_BUILTINS }, (args) =>
+        args.kind === 'import-statement' ? { path: args.path, namespace: 'on-first-use' } : undefined,
+      );
+      b.onResolve({ filter: ON_FIRST_USE_NAMES }, async (args) => {
+        if (args.kind !== 'import-statement' || args.pluginData?.lazy) return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { lazy: true },
+        });
+        if (found.errors.length > 0 || !ON_FIRST_USE.includes(relative(process.cwd(), found.path)))
+          return undefined;
+        lazy.set(found.path, lazyName(found.path));
+        return { path: found.path, namespace: 'on-first-use' };
+      });
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData?.lazy) return undefined;
         const bundle = /^\.\/hook-bundles\/([a-z-]+)\.js$/.exec(args.path);
@@ -130,10 +195,7 @@ async function buildHookBundles() {
           pluginData: { lazy: true },
         });
         if (found.errors.length > 0 || found.external) return undefined;
-        const name = relative(process.cwd(), found.path)
-          .replace(/^(src|node_modules)\//, '')
-          .replace(/\.[cm]?[jt]s$/, '')
-          .replace(/[^A-Za-z0-9_-]+/g, '-');
+        const name = lazyName(found.path);
         lazy.set(found.path, name);
         return { path: `${prefix}${name}.cjs`, external: true };
       });
@@ -165,6 +227,47 @@ async function buildHookBundles() {
       await one(path, `hook-bundles/lazy/${name}`, './');
     }
   }
+}
+
+/**
+ * The stand-in importers of an ON_FIRST_USE module get: CommonJS in the shape of the module's
+ * exports, each a getter that requires `target` on first read. esbuild reads an import from
+ * CommonJS at each use (`import_x.name`), so nothing loads until a function of the module is
+ * called (or a value read).
+ * - One of our ES modules: its named exports (from esbuild's metafile), marked `__esModule`.
+ * - A CommonJS package or a built-in: the own keys of its module.exports, read by requiring it
+ *   here; where module.exports is itself a function (write-file-atomic), the stand-in is a
+ *   function that calls it. The importer takes the stand-in itself for the default export (Node's
+ *   interop, which esbuild follows in a `"type": "module"` package).
+ */
+async function standIn(path, target) {
+  if (ON_FIRST_USE_BUILTINS.test(path) || path.includes('/node_modules/')) {
+    const real = createRequire(import.meta.url)(path);
+    return standInText(target, Object.keys(real), { callable: typeof real === 'function' });
+  }
+  const result = await build({
+    entryPoints: [path],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
+  return standInText(target, Object.values(result.metafile.outputs)[0].exports, { esModule: true });
+}
+
+function standInText(target, names, { callable = false, esModule = false }) {
+  return [
+    'let loaded;',
+    `const load = () => (loaded ??= require(${JSON.stringify(target)}));`,
+    ...(callable ? ['module.exports = function (...args) { return load().apply(this, args); };'] : []),
+    ...(esModule ? ["Object.defineProperty(module.exports, '__esModule', { value: true });"] : []),
+    ...names.map(
+      (name) =>
+        `Object.defineProperty(module.exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${JSON.stringify(name)}] });`,
+    ),
+  ].join('\n');
 }
 
 /**

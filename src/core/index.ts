@@ -83,6 +83,7 @@ export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
+export { cachedParse, isJsonExact, PARSED_RACY_MS, parsedCacheFile } from './parsed-cache.js';
 export { findOnPath, isExecutableFile } from './path-search.js';
 export type { RedactionCounts, RedactionTotals, RedactionWriter, RedactorConfig } from './redact/index.js';
 export {
@@ -98,6 +99,7 @@ export type { RuntimeSettings } from './runtime-settings.js';
 export { runtimeSettingsSchema } from './runtime-settings.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
+export { loadSettingsCached } from './settings-cached.js';
 export type { SubstrateSettings } from './substrate-settings.js';
 export { substrateSettingsSchema } from './substrate-settings.js';
 export {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { byCodeUnit, packagePath, parseFrontmatter } from '../core/index.js';
+import { byCodeUnit, cachedParse, packagePath, parsedCacheFile, parseFrontmatter } from '../core/index.js';
 
 /** Where a guidance doc came from; a later layer replaces an earlier doc of the same name. */
 export type GuidanceSource = 'embedded' | 'home' | 'project';
@@ -62,11 +62,17 @@ export interface GuidanceLayer {
  * adds, and `enabled: false` removes the name. A malformed file is skipped and reported; the doc
  * it would have replaced stays.
  */
-export function loadGuidance(layers: readonly GuidanceLayer[]): GuidanceSet {
+export function loadGuidance(
+  layers: readonly GuidanceLayer[],
+  options: { cacheDir?: string } = {},
+): GuidanceSet {
   const byName = new Map<string, GuidanceDoc>();
   const problems: GuidanceProblem[] = [];
   for (const layer of layers) {
-    const loaded = layer.source === 'embedded' ? loadEmbedded(layer.dir) : loadLayer(layer);
+    const loaded =
+      layer.source === 'embedded'
+        ? loadEmbedded(layer.dir, options.cacheDir)
+        : loadLayer(layer, options.cacheDir);
     problems.push(...loaded.problems);
     for (const entry of loaded.entries) {
       if (entry.enabled) byName.set(entry.doc.name, entry.doc);
@@ -85,16 +91,16 @@ interface LayerEntries {
 // The embedded docs cannot change while the process runs; overrides are re-read every time.
 const embeddedCache = new Map<string, LayerEntries>();
 
-function loadEmbedded(dir: string): LayerEntries {
+function loadEmbedded(dir: string, cacheDir: string | undefined): LayerEntries {
   let cached = embeddedCache.get(dir);
   if (!cached) {
-    cached = loadLayer({ dir, source: 'embedded' });
+    cached = loadLayer({ dir, source: 'embedded' }, cacheDir);
     embeddedCache.set(dir, cached);
   }
   return cached;
 }
 
-function loadLayer(layer: GuidanceLayer): LayerEntries {
+function loadLayer(layer: GuidanceLayer, cacheDir: string | undefined): LayerEntries {
   const result: LayerEntries = { entries: [], problems: [] };
   // Most homes and projects have no overrides: answer that without throwing ENOENT.
   if (!existsSync(layer.dir)) return result;
@@ -114,7 +120,7 @@ function loadLayer(layer: GuidanceLayer): LayerEntries {
   for (const fileName of names.sort()) {
     const file = join(layer.dir, fileName);
     try {
-      const parsed = parseDocCached(file, layer.source);
+      const parsed = parseDocCached(file, layer.source, cacheDir);
       if (typeof parsed === 'string') result.problems.push({ file, problem: parsed });
       else result.entries.push(parsed);
     } catch (error) {
@@ -125,15 +131,28 @@ function loadLayer(layer: GuidanceLayer): LayerEntries {
 }
 
 // Parsed override files by path, reused while size and mtime are unchanged: bootstrap_session
-// and the prompt read every layer on each call, and YAML parsing is the expensive part.
+// and the prompt read every layer on each call, and YAML parsing is the expensive part. A
+// one-shot process (the SessionStart hook) also finds them in the home's
+// `cache/parsed-guidance.json`, and then loads no YAML parser.
 const parsedCache = new Map<string, { key: string; parsed: ReturnType<typeof parseDoc> }>();
 
-function parseDocCached(file: string, source: GuidanceSource): ReturnType<typeof parseDoc> {
+function parseDocCached(
+  file: string,
+  source: GuidanceSource,
+  cacheDir: string | undefined,
+): ReturnType<typeof parseDoc> {
   const stat = statSync(file);
   const key = `${source}:${stat.size}:${stat.mtimeMs}`;
   const hit = parsedCache.get(file);
   if (hit?.key === key) return hit.parsed;
-  const parsed = parseDoc(file, source, stat.size);
+  const parsed = cacheDir
+    ? cachedParse(
+        file,
+        parsedCacheFile(cacheDir, 'guidance'),
+        (f) => parseDoc(f, source, statSync(f).size),
+        `${source}:${file}`,
+      )
+    : parseDoc(file, source, stat.size);
   parsedCache.set(file, { key, parsed });
   return parsed;
 }

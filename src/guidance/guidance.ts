@@ -118,7 +118,7 @@ export class Guidance {
     ];
     const project = this.project();
     if (project) layers.push({ dir: project.guidanceDir, source: 'project' });
-    const set = loadGuidance(layers);
+    const set = loadGuidance(layers, { cacheDir: homePaths(this.home).cache });
     for (const p of set.problems) this.log.warn(`guidance: skipped ${p.file}: ${p.problem}`);
     return set;
   }

@@ -1,4 +1,5 @@
-import { homePaths, memoByFiles, parseFrontmatter, readTextIfExists } from '../core/index.js';
+import { homePaths, memoByFiles, readTextIfExists } from '../core/index.js';
+import { bodyOf } from './memory/fast-frontmatter.js';
 import type { ActiveContext } from './packet-schema.js';
 import type { SessionRecord } from './sessions.js';
 
@@ -21,7 +22,8 @@ function cachedBullets(path: string): string[] {
 export function readBullets(path: string): string[] {
   const text = readTextIfExists(path);
   if (text === undefined) return [];
-  const { body } = parseFrontmatter(text);
+  // The body alone: the frontmatter is skipped, never parsed (no YAML parser at session start).
+  const body = bodyOf(text);
   const items: string[] = [];
   for (const line of body.split('\n')) {
     const match = /^\s*[-*+]\s+(.*\S)\s*$/.exec(line);

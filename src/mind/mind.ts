@@ -4,7 +4,7 @@ import {
   estimateTokensForChars,
   homePaths,
   type Logger,
-  loadSettings,
+  loadSettingsCached,
   memoByFiles,
   type Settings,
   silentLogger,
@@ -171,8 +171,9 @@ export class Mind {
         files.add(join(this.paths.persona, f, '..')).add(join(this.paths.persona, f));
       return { value: contract, files: [...files] };
     });
+    // Through the parsed-file cache: a one-shot hook then loads no YAML parser or schema.
     this.settingsMemo = memoByFiles(() => ({
-      value: loadSettings(this.paths.settings),
+      value: loadSettingsCached(this.paths.settings, this.paths.cache),
       files: [this.paths.settings],
     }));
     this.surprisesMemo = memoByFiles(() => ({

@@ -1,4 +1,11 @@
-import { homePaths, loadSettings, memoByFiles, type Settings } from '../core/index.js';
+import {
+  cachedParse,
+  homePaths,
+  loadSettings,
+  memoByFiles,
+  parsedCacheFile,
+  type Settings,
+} from '../core/index.js';
 import { fitToBudget } from './budget.js';
 import {
   type CaptureRecord,
@@ -55,16 +62,24 @@ export async function loadResumption(input: LoadResumptionInput): Promise<Resump
   if (input.consume && policy.after_inject === 'clear') {
     return withSelfState(file, (read, write) => resolve(read, input, policy, file, write));
   }
-  return resolve(readSelfStateCached(file), input, policy, file);
+  return resolve(readSelfStateCached(file, homePaths(input.home).cache), input, policy, file);
 }
 
 const readMemos = new Map<string, () => ReadResult>();
 
-/** {@link readSelfState}, re-parsed only when the file changed (bootstrap runs at every start). */
-function readSelfStateCached(file: string): ReadResult {
+/**
+ * {@link readSelfState}, re-parsed only when the file changed (bootstrap runs at every start):
+ * memoised in a server, and kept in `cache/parsed-self-state.json` for the next process (the
+ * SessionStart hook then loads no schema while the state is unchanged).
+ */
+function readSelfStateCached(file: string, cacheDir: string): ReadResult {
   let memo = readMemos.get(file);
   if (!memo) {
-    memo = memoByFiles(() => ({ value: readSelfState(file), files: [file] }));
+    const cacheFile = parsedCacheFile(cacheDir, 'self-state');
+    memo = memoByFiles(() => ({
+      value: cachedParse(file, cacheFile, (f) => readSelfState(f)),
+      files: [file],
+    }));
     readMemos.set(file, memo);
   }
   return memo();
