@@ -65,6 +65,11 @@ export interface Tool {
   readonly output: z.ZodRawShape;
   readonly annotations: ToolAnnotations;
   call(args: unknown, extra: ToolCallExtra): Promise<ToolOutput>;
+  /**
+   * `call` for arguments already parsed with this tool's own `input` shape (an MCP server's
+   * SDK does that before the handler runs): the same result without parsing them again.
+   */
+  callParsed(args: unknown, extra: ToolCallExtra): Promise<ToolOutput>;
 }
 
 /** Declares a tool with its types checked against its own schemas. */
@@ -72,6 +77,10 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
   spec: ToolSpec<Input, Output>,
 ): Tool {
   let schema: z.ZodObject<Input> | undefined;
+  const callParsed = async (args: unknown, extra: ToolCallExtra): Promise<ToolOutput> => {
+    const output = await spec.handler(args as z.output<z.ZodObject<Input>>, extra);
+    return { structured: output, text: spec.text ? spec.text(output) : JSON.stringify(output) };
+  };
   return {
     name: spec.name,
     title: spec.title,
@@ -81,9 +90,9 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
     annotations: spec.annotations,
     async call(args, extra) {
       schema ??= z.object(spec.input);
-      const output = await spec.handler(schema.parse(args), extra);
-      return { structured: output, text: spec.text ? spec.text(output) : JSON.stringify(output) };
+      return callParsed(schema.parse(args), extra);
     },
+    callParsed,
   };
 }
 

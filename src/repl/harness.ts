@@ -60,6 +60,8 @@ export class KernelHost {
   /** Tool lists of installed relay capabilities, re-injected after a kernel restart. */
   protected readonly relayTools = new Map<string, KernelTool[]>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Requests queued or running: with none, a new one starts at once instead of a turn later. */
+  private inFlight = 0;
   private notices: string[] = [];
   private lastNames: string[] = [];
   /**
@@ -79,8 +81,26 @@ export class KernelHost {
 
   /** Runs `work` after every earlier request: the kernel does one thing at a time. */
   protected serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => {});
+    const idle = this.inFlight === 0;
+    this.inFlight += 1;
+    let next: Promise<T>;
+    if (idle) {
+      try {
+        next = work();
+      } catch (error) {
+        next = Promise.reject(error);
+      }
+    } else {
+      next = this.queue.then(work, work);
+    }
+    this.queue = next.then(
+      () => {
+        this.inFlight -= 1;
+      },
+      () => {
+        this.inFlight -= 1;
+      },
+    );
     return next;
   }
 
@@ -185,6 +205,8 @@ export class KernelHost {
     const timeoutS = Math.min(options.timeoutS ?? settings.timeout_s, MAX_TIMER_S);
     const running = new RunningCell();
     this.running = running;
+    // The request goes out first: the timers below are armed while the kernel runs the cell.
+    const reply = kernel.request<RawExecution>('execute', { code, output_cap: settings.output_max_chars });
     const timing: { phase: 'running' | 'interrupted' | 'killed'; during?: string } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
     const started = Date.now();
@@ -208,15 +230,14 @@ export class KernelHost {
           void options.progress?.(elapsed, timeoutS, `${running.activity} (${elapsed} s of ${timeoutS} s)`);
         }, 1000)
       : undefined;
-    const notices = this.notices.splice(0);
+    const notices = this.notices.length > 0 ? this.notices.splice(0) : undefined;
     let result: ExecutionResult;
     try {
-      const raw = await kernel.request<RawExecution>('execute', {
-        code,
-        output_cap: settings.output_max_chars,
-      });
-      if (raw.names) this.lastNames = raw.names;
-      delete raw.names;
+      const raw = await reply;
+      if (raw.names) {
+        this.lastNames = raw.names;
+        delete raw.names;
+      }
       this.lastCount = raw.execution_count;
       result = raw;
       const cut =
@@ -256,7 +277,7 @@ export class KernelHost {
       clearInterval(heartbeat);
       this.running = undefined;
     }
-    if (notices.length > 0) result.stderr = `${notices.join('\n')}\n${result.stderr}`;
+    if (notices) result.stderr = `${notices.join('\n')}\n${result.stderr}`;
     return result;
   }
 

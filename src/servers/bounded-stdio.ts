@@ -39,6 +39,11 @@ export class BoundedStdioServerTransport implements Transport {
   /** Set while skipping an oversized line: its size so far and its first bytes. */
   private skipping: { size: number; head: string } | undefined;
   private started = false;
+  /**
+   * Takes a parsed line before the SDK sees it, and says whether it answered it (the REPL's
+   * direct tool calls: direct-calls.ts); what it leaves goes to `onmessage` as usual.
+   */
+  direct?: (message: unknown) => boolean;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -86,7 +91,9 @@ export class BoundedStdioServerTransport implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      const parsed: unknown = JSON.parse(line);
+      if (this.direct?.(parsed)) return;
+      message = JSONRPCMessageSchema.parse(parsed);
     } catch (error) {
       const text = `not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`;
       this.onRefused(text);

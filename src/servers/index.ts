@@ -9,6 +9,7 @@
 export { BoundedStdioServerTransport, MAX_REQUEST_BYTES } from './bounded-stdio.js';
 export type { Firstlight, FirstlightOptions } from './compose.js';
 export { createFirstlight } from './compose.js';
+export { attachDirectCalls } from './direct-calls.js';
 export type { HttpOptions, RunningHttpServer } from './http.js';
 export { serveHttp } from './http.js';
 export {

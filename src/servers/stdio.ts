@@ -1,11 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Logger } from '../core/index.js';
+import type { Logger, Tool } from '../core/index.js';
 import { BoundedStdioServerTransport } from './bounded-stdio.js';
+import { attachDirectCalls } from './direct-calls.js';
 
 export interface StdioOptions {
   log: Logger;
   /** Runs once before exit (auto-save, closing backends); the process exits after it settles. */
   onShutdown?: () => Promise<void> | void;
+  /** Tools (registered on `server` too) whose plain calls skip the SDK's request path: direct-calls.ts. */
+  directTools?: readonly Tool[];
 }
 
 /**
@@ -16,6 +19,7 @@ export async function serveStdio(server: McpServer, options: StdioOptions): Prom
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, undefined, (message) =>
     options.log.warn(`refused a request: ${message}`),
   );
+  if (options.directTools) attachDirectCalls(transport, server, options.directTools, options.log);
   let stopping = false;
   const stop = async (why: string) => {
     if (stopping) return;

@@ -207,6 +207,11 @@ describe.each(VARIANTS)(
         expect(result.stdout.startsWith('a\nx€\nyyyy')).toBe(true);
         expect(result.stdout).toMatch(/output truncated: 50,005 characters written/);
         expect(result.stdout.length).toBeLessThan(20_300);
+        // A character left incomplete at the end of a cell that printed nothing else becomes
+        // U+FFFD, and the next cell starts clean.
+        const cut = await run(w, `sys.stdout.buffer.write(${euro}[:2])`);
+        expect(cut).toMatchObject({ success: true, stdout: '\ufffd', return_value: 2 });
+        expect(await run(w, '1')).toMatchObject({ stdout: '', stderr: '', return_value: 1 });
       },
     );
 

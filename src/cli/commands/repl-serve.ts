@@ -1,5 +1,6 @@
 /** `firstlight repl serve`: the harness as the MCP server "firstlight-repl", over stdio or HTTP. */
 import { createLogger } from '../../core/index.js';
+import { replTools } from '../../repl/index.js';
 import { checkBind, createReplServer, isLoopback, serveHttp, serveStdio } from '../../servers/index.js';
 import type { HttpFlags } from '../http-options.js';
 import { httpSettings } from '../http-settings.js';
@@ -23,7 +24,12 @@ export async function replServe(options: ReplOptions & HttpFlags): Promise<void>
           tryIt: 'firstlight repl (a prompt on this harness), or firstlight call execute --arg code=1+1',
         }),
       );
-    await serveStdio(createReplServer({ repl, log }), { log, onShutdown: () => repl.shutdown() });
+    // Cells are the hottest calls a host makes: over stdio they skip the SDK's request path.
+    await serveStdio(createReplServer({ repl, log }), {
+      log,
+      onShutdown: () => repl.shutdown(),
+      directTools: replTools(repl),
+    });
     return;
   }
   const running = await serveHttp({

@@ -28,6 +28,7 @@ import weakref
 import fl_capabilities
 import fl_output
 import fl_persist
+import fl_wire
 
 KERNEL_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 CONTROL_FD = 3
@@ -52,6 +53,9 @@ class Kernel:
         if fd_capture is not None:
             fd_capture.targets = (self.stdout, self.stderr)
         self.sent_names = []
+        # The namespace's keys when the names were last sent; None when the injected names
+        # changed (a capability installed or registered), so the names are listed again.
+        self.seen_keys = None
         self.user_code_running = False
         self.execution_count = execution_count
         self.restore_count = 0
@@ -207,6 +211,7 @@ class Kernel:
     def register_capability(self, obj):
         """Registers a native capability: an object with `name` and `describe()`."""
         name = fl_capabilities.validate_native(obj, fl_capabilities.relay_names())
+        self.seen_keys = None
         self.natives[name] = obj
         self.ns[name] = obj
 
@@ -324,7 +329,6 @@ def watch_parent(interval=0.25):
 def main():
     threading.Thread(target=watch_parent, name="fl-parent-watch", daemon=True).start()
     control_in = os.fdopen(CONTROL_FD, "rb")
-    control_out = os.fdopen(os.dup(CONTROL_FD), "wb")
     relay_in = os.fdopen(RELAY_FD, "rb")
     relay_out = os.fdopen(os.dup(RELAY_FD), "wb")
     fl_capabilities.set_channel(fl_capabilities.RelayChannel(relay_in, relay_out, NoInterrupt()))
@@ -337,15 +341,14 @@ def main():
 
     signal.signal(signal.SIGINT, on_sigint)
 
-    # One encoder for every reply: json.dumps(default=...) would build a new one each time.
-    encoder = json.JSONEncoder(default=repr)
-
     def reply(message):
-        # No SIGINT mask here (two system calls per message saved): replies are written
-        # between cells, where on_sigint returns without raising, so the write just resumes.
-        # Relay requests are written from inside a cell and keep the mask (RelayChannel).
-        control_out.write(encoder.encode(message).encode("utf-8") + b"\n")
-        control_out.flush()
+        # One write system call, no buffer in between. No SIGINT mask here (two system calls
+        # per message saved): replies are written between cells, where on_sigint returns
+        # without raising, so the write just resumes. Relay requests are written from inside a
+        # cell and keep the mask (RelayChannel).
+        data = (fl_wire.encode(message) + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(CONTROL_FD, data) :]
 
     reply({"id": 0, "ok": True, "result": {"ready": True, "pid": os.getpid(), "python": sys.version.split()[0]}})
     while True:
@@ -356,7 +359,7 @@ def main():
         if not raw:
             # The harness closed the channel (or died): nothing started here may linger.
             end_group()
-        request = json.loads(raw)
+        request = fl_wire.decode(raw)
         try:
             result = dispatch(kernel, request)
             reply({"id": request["id"], "ok": True, "result": result})
@@ -372,18 +375,23 @@ def dispatch(kernel, request):
     if op == "execute":
         result = kernel.execute(request["code"], cap)
         # The harness keeps the user's names to say what a kernel death lost; they are sent
-        # only when they changed.
-        names = kernel.user_names()
-        if names != kernel.sent_names:
-            result["names"] = kernel.sent_names = names
+        # only when they changed. Most cells add no name: comparing the namespace's keys with
+        # the last ones seen (in C) tells that without building the list.
+        if kernel.ns.keys() != kernel.seen_keys:
+            kernel.seen_keys = set(kernel.ns)
+            names = kernel.user_names()
+            if names != kernel.sent_names:
+                result["names"] = kernel.sent_names = names
         return result
     if op == "state":
         return kernel.state()
     if op == "install":
+        kernel.seen_keys = None
         fl_capabilities.install_relay(kernel.ns, request["name"], request["tools"])
         return {}
     if op == "uninstall":
         name = request["name"]
+        kernel.seen_keys = None
         fl_capabilities.uninstall_relay(kernel.ns, name)
         if kernel.natives.pop(name, None) is not None:
             kernel.ns.pop(name, None)

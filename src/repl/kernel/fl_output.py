@@ -24,6 +24,9 @@ class CappedWriter(io.TextIOBase):
         super().__init__()
         self.lock = threading.Lock()  # print() and FdCapture may write at once
         self.total = -1
+        # Set by `buffer` while it holds an incomplete character: read here, the usual empty
+        # cell touches the writer only.
+        self.bytes_pending = False
         self.buffer = CappedBuffer(self)  # sys.stdout.buffer.write(b"...") works in a cell
         self.reset(cap)
 
@@ -79,10 +82,10 @@ class CappedWriter(io.TextIOBase):
         self.tail_len = len(joined)
 
     def getvalue(self):
-        if self.buffer.pending:
-            self.buffer.finish()
-        if self.total == 0:  # the usual case: most cells print nothing
+        if self.total == 0 and not self.bytes_pending:  # the usual case: most cells print nothing
             return ""
+        if self.bytes_pending:
+            self.buffer.finish()
         head = "".join(self.head)
         self._trim_tail()
         dropped = self.total - len(head) - self.tail_len
@@ -107,7 +110,6 @@ class CappedBuffer(io.BufferedIOBase):
         super().__init__()
         self.text = text
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self.pending = False  # bytes of an incomplete character are held in the decoder
 
     def writable(self):
         return True
@@ -119,7 +121,7 @@ class CappedBuffer(io.BufferedIOBase):
         size = memoryview(data).nbytes  # TypeError for a str, as on a real binary stream
         with self.text.lock:
             text = self.decoder.decode(data)
-            self.pending = bool(self.decoder.getstate()[0])
+            self.text.bytes_pending = bool(self.decoder.getstate()[0])
             if text:
                 self.text._write(text)
         return size
@@ -128,7 +130,7 @@ class CappedBuffer(io.BufferedIOBase):
         """Writes out what an incomplete character left (called when the cell's text is read)."""
         with self.text.lock:
             text = self.decoder.decode(b"", final=True)
-            self.pending = False
+            self.text.bytes_pending = False
             if text:
                 self.text._write(text)
 
@@ -161,6 +163,10 @@ class FdCapture:
             os.set_blocking(read_end, False)
             self.streams.append((read_end, original, codecs.getincrementaldecoder("utf-8")("replace")))
         self.read_ends = [stream[0] for stream in self.streams]
+        # For the check at each cell's end: one object made here, no lists per cell.
+        self.waiting = select.poll()
+        for read_end in self.read_ends:
+            self.waiting.register(read_end, select.POLLIN)
         # The kernel's own messages between cells (a traceback if it crashes) go straight to the
         # harness, not through the pump thread, which may not outlive them.
         sys.stdout = open(self.streams[0][1], "w", buffering=1, encoding="utf-8", closefd=False)
@@ -192,7 +198,7 @@ class FdCapture:
 
     def stop(self):
         """Takes in what the cell's subprocesses wrote before it ended, then passes through."""
-        if select.select(self.read_ends, [], [], 0)[0]:
+        if self.waiting.poll(0):
             self._drain()
         with self.lock:
             self.capturing = False
