@@ -2,7 +2,8 @@
 // floor: no Node command can start faster), every case interleaved run by run so load on the
 // machine hits them alike. Cases: `firstlight --help` and `--version` (answered from files
 // before commander loads), `memory --help` (commander and the command declarations), and
-// `status`, `memory list` and `recall` on the example home. Goal: `--help` <= 1.5x the floor (median of the runs); exits
+// `status`, `memory list` and `recall` on the example home, each run as the installed command
+// (package.json's bin, dist/cli/firstlight.cjs). Goal: `--help` <= 1.5x the floor (median of the runs); exits
 // 1 when missed. `BENCH_BASELINE=path/to/dist/cli/main.js` also times another build on every case
 // (an A/B against an older CLI in the same run).
 //
@@ -10,7 +11,7 @@
 //   node bench/cli-start.mjs --smoke    3 runs: proves the bench runs; no goal is judged
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { benchHome, CLI, fmt, printTable, stats, writeResult } from './lib.mjs';
+import { BIN, benchHome, fmt, printTable, stats, writeResult } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const RUNS = smoke ? 3 : Number(process.env.BENCH_RUNS ?? 21);
@@ -35,7 +36,7 @@ const cases = [
     ['memory', 'list'],
     ['recall', 'squash merges'],
   ].flatMap((args) => [
-    { case: `firstlight ${args.join(' ')}`, args: [CLI, ...args] },
+    { case: `firstlight ${args.join(' ')}`, args: [BIN, ...args] },
     ...(baseline ? [{ case: `baseline ${args.join(' ')}`, args: [baseline, ...args] }] : []),
   ]),
 ];

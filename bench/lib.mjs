@@ -16,6 +16,8 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
  */
 export const ROOT = process.env.BENCH_TREE ? resolve(process.env.BENCH_TREE) : join(BENCH_DIR, '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+/** The `firstlight` command as installed (package.json's bin): what a person or a script runs. */
+export const BIN = join(ROOT, 'dist', 'cli', 'firstlight.cjs');
 
 /**
  * The short mode: `--smoke` on a bench's command line (bench/run.mjs passes it on) or

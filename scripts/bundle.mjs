@@ -41,8 +41,11 @@ const toCommonJsEntries = {
   },
 };
 
-// CommonJS has no import.meta: the few modules that read import.meta.url get this file's URL.
-const CJS_BANNER = "var __flImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+// CommonJS has no import.meta: the few modules that read import.meta.url get this file's URL,
+// computed when first read (node:url's public module costs a few ms to load, and most modules
+// that read it do so only on a rarely taken path).
+const CJS_BANNER =
+  "var __flMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
 
 const HOOK_BUNDLES = ['pre-tool-use', 'post-tool-use', 'session-start', 'capture'];
 
@@ -111,11 +114,13 @@ await build({
   plugins: [toCommonJsEntries],
 });
 await buildHookBundles();
+await buildLauncher();
 // tsc's output of what the bundles replace: the CommonJS files are what runs.
 for (const name of [
   'hook-entry',
   'recall-entry',
   'hook-main',
+  'launch',
   ...HOOK_BUNDLES.map((n) => `hook-bundles/${n}`),
 ])
   for (const ext of ['.js', '.js.map', '.d.ts']) rmSync(`dist/cli/${name}${ext}`, { force: true });
@@ -209,12 +214,12 @@ async function buildHookBundles() {
       // import() of another bundle becomes require(): an import() would start the ES module loader.
       supported: { 'dynamic-import': false },
       // CommonJS has no import.meta; the few modules that read import.meta.url get this file's URL.
-      define: { 'import.meta.url': '__flImportMetaUrl' },
+      define: { 'import.meta.url': '__flMeta.url' },
       banner: { js: CJS_BANNER },
       outExtension: { '.js': '.cjs' },
       entryPoints: { [out]: entry },
       plugins: [toLazy(prefix)],
-    }).then(() => dropUnusedBanner(`dist/cli/${out}.cjs`, CJS_BANNER, /__flImportMetaUrl/));
+    }).then(() => dropUnusedBanner(`dist/cli/${out}.cjs`, CJS_BANNER, /__flMeta/));
   await one('src/cli/hook-main.ts', 'hook', './hook-bundles/lazy/');
   await one('src/cli/hook-entry.ts', 'hook-entry', './hook-bundles/lazy/');
   for (const name of HOOK_BUNDLES)
@@ -227,6 +232,27 @@ async function buildHookBundles() {
       await one(path, `hook-bundles/lazy/${name}`, './');
     }
   }
+}
+
+/**
+ * The `firstlight` command (package.json's bin): src/cli/launch.ts as CommonJS, which takes the
+ * fast paths (recall and hook entries, required; --help and --version from fast-answers.cjs)
+ * without Node's ES module loader, and imports main.js (a real import(), kept as one) for the rest.
+ */
+async function buildLauncher() {
+  const cjs = { ...common, format: 'cjs', splitting: false, banner: { js: '#!/usr/bin/env node' } };
+  await build({
+    ...cjs,
+    entryPoints: { firstlight: 'src/cli/launch.ts' },
+    external: ['./recall-entry.cjs', './hook-entry.cjs', './fast-answers.cjs', './main.js'],
+    outExtension: { '.js': '.cjs' },
+  });
+  await build({
+    ...cjs,
+    banner: {},
+    entryPoints: { 'fast-answers': 'src/cli/fast-answers.ts' },
+    outExtension: { '.js': '.cjs' },
+  });
 }
 
 /**

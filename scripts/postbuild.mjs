@@ -1,5 +1,8 @@
-// Makes the CLI entry executable after tsc (tsc does not preserve modes).
+// Makes the CLI entries executable after the build (tsc and esbuild do not set modes):
+// dist/cli/firstlight.cjs is package.json's bin; dist/cli/main.js runs directly too.
 import { chmodSync, existsSync } from 'node:fs';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
-if (existsSync(entry)) chmodSync(entry, 0o755);
+for (const name of ['main.js', 'firstlight.cjs']) {
+  const entry = new URL(`../dist/cli/${name}`, import.meta.url);
+  if (existsSync(entry)) chmodSync(entry, 0o755);
+}

@@ -5,14 +5,15 @@
  * missing file (running from src/), returns null and commander answers.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-/** `flag` is `--help`, `-h`, `--version` or `-V`; `entry` is main.js's URL (dist/cli/main.js). */
-export function fastAnswer(flag: string, entry: string): number | null {
+/** `flag` is `--help`, `-h`, `--version` or `-V`; `dir` is the CLI's directory (dist/cli/). */
+export function fastAnswer(flag: string, dir: string): number | null {
   let text: string;
   try {
-    if (flag === '--help' || flag === '-h') text = readFileSync(new URL('./help.txt', entry), 'utf8');
+    if (flag === '--help' || flag === '-h') text = readFileSync(join(dir, 'help.txt'), 'utf8');
     else if (flag === '--version' || flag === '-V')
-      text = `${(JSON.parse(readFileSync(new URL('../../package.json', entry), 'utf8')) as { version: string }).version}\n`;
+      text = `${(JSON.parse(readFileSync(join(dir, '..', '..', 'package.json'), 'utf8')) as { version: string }).version}\n`;
     else return null;
   } catch {
     return null;

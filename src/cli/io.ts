@@ -3,7 +3,13 @@
  * actions when they run (never while the program is built: it loads core).
  */
 import { fstatSync } from 'node:fs';
-import { type HomeSource, requireHome, resolveHome, UserError as UsageError } from '../core/index.js';
+import {
+  type HomeSource,
+  requireHome,
+  resolveHome,
+  UserError as UsageError,
+  writeAllSync,
+} from '../core/index.js';
 
 /** Options every command takes. */
 export interface HomeOption {
@@ -34,6 +40,14 @@ export type { HomeSource };
  */
 export function print(json: boolean | undefined, value: object, human: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(jsonAnswer(value), null, 2)}\n` : `${human()}\n`);
+}
+
+/**
+ * print() straight to the file descriptor, for a command whose only output this is and that
+ * runs on a latency budget (a one-shot recall): no stdout stream to set up.
+ */
+export function printNow(json: boolean | undefined, value: object, human: () => string): void {
+  writeAllSync(1, json ? `${JSON.stringify(jsonAnswer(value), null, 2)}\n` : `${human()}\n`);
 }
 
 /** `{"ok": true, …value}`; a value with its own boolean `ok` (doctor's report) keeps it. */

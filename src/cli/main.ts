@@ -15,7 +15,8 @@ if (argv[0] === 'hook') {
   code = await runRecallFast(argv.slice(1));
 } else if (argv.length === 1 && ['--help', '-h', '--version', '-V'].includes(argv[0]!)) {
   const { fastAnswer } = await import('./fast-answers.js');
-  code = fastAnswer(argv[0]!, import.meta.url);
+  const { fileURLToPath } = await import('node:url');
+  code = fastAnswer(argv[0]!, fileURLToPath(new URL('.', import.meta.url)));
 }
 if (code === null) {
   const { runCli } = await import('./run.js');

@@ -1,13 +1,14 @@
-import { UserError } from '../core/index.js';
+import { homePaths, UserError } from '../core/index.js';
 import { projectIdentity } from '../guidance/index.js';
-import { openHomeRecall } from '../mind/index.js';
+import { type RecallResult, trustedRecall } from '../mind/index.js';
 import type { RecallOptions } from './commands/recall.js';
-import { existingHome, print } from './io.js';
+import { existingHome, printNow } from './io.js';
 
 /**
  * `firstlight recall`: main.ts runs well-formed calls here before commander loads (see
  * recall-entry.ts); the command's action (commands/recall.ts) runs the rest, and prints their
- * errors. Imports statically: the fast path is bundled as one file from here.
+ * errors. The trusted path is imported statically (the fast path is bundled as one file from
+ * here); the long way is a lazy bundle of its own.
  */
 export async function runRecall(words: string[], options: RecallOptions): Promise<void> {
   const k = Number(options.k);
@@ -17,31 +18,41 @@ export async function runRecall(words: string[], options: RecallOptions): Promis
       hint: 'pass --k 5',
     });
   }
-  // The saved index and the memory store only: not the mind, whose start sweeps the home and
-  // reads settings a search never uses.
   const home = existingHome(options);
-  const index = openHomeRecall(home);
   // This project's memories and the global ones, as the mind's memoryScope() gives them.
   const project = options.allProjects ? null : projectIdentity(process.cwd(), { home });
-  const result = index.recall(words.join(' '), {
+  const query = words.join(' ');
+  const recallOptions = {
     k,
     ...(options.facet ? { facet: options.facet } : {}),
-    scope: options.allProjects ? 'all' : project ? { id: project.id, name: project.name } : null,
-  });
-  print(options.json, result, () => {
-    const lines = result.results.map(
+    scope: options.allProjects ? ('all' as const) : project ? { id: project.id, name: project.name } : null,
+  };
+  // The saved index alone while its stamp vouches for it; otherwise the memory store and the
+  // index brought up to date (not the mind, whose start sweeps the home and reads settings a
+  // search never uses), loaded only then.
+  let result: RecallResult | undefined = trustedRecall(homePaths(home), query, recallOptions);
+  let index: { close(): void } | undefined;
+  if (!result) {
+    const { openHomeRecall } = await import('../mind/index.js');
+    const opened = openHomeRecall(home);
+    index = opened;
+    result = opened.recall(query, recallOptions);
+  }
+  const found = result;
+  printNow(options.json, found, () => {
+    const lines = found.results.map(
       (r, i) =>
         `${i + 1}. ${r.name} (${r.type}${r.project ? `, project ${r.project}` : ''}, score ${r.score}, memory/${r.file})\n   ${r.excerpt}`,
     );
-    if (lines.length === 0) lines.push(`no memory matches "${result.query}"`);
-    if (result.skipped.length > 0) {
+    if (lines.length === 0) lines.push(`no memory matches "${found.query}"`);
+    if (found.skipped.length > 0) {
       lines.push(
-        `skipped ${result.skipped.length} malformed file(s): ${result.skipped.map((s) => `${s.file} (${s.problem})`).join('; ')}`,
+        `skipped ${found.skipped.length} malformed file(s): ${found.skipped.map((s) => `${s.file} (${s.problem})`).join('; ')}`,
       );
     }
     return lines.join('\n');
   });
   // After printing, so saving the index (a first build, another process's change) never
-  // delays the answer: close() saves it.
-  index.close();
+  // delays the answer: close() saves it and stamps it.
+  index?.close();
 }

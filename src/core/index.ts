@@ -38,6 +38,7 @@ export {
   SystemError,
   UserError,
 } from './errors.js';
+export { writeAllSync } from './fd-write.js';
 export type { LockOptions } from './files.js';
 export {
   mtimeMs,
@@ -102,12 +103,15 @@ export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export { loadSettingsCached } from './settings-cached.js';
 export type { SubstrateSettings } from './substrate-settings.js';
 export { substrateSettingsSchema } from './substrate-settings.js';
+export type { TermInitials } from './text/index.js';
 export {
   byCodeUnit,
   contentTerms,
+  mayBeAnyOf,
   normalizeTerm,
   STOP_WORDS,
   stem,
+  termInitials,
   tokenize,
   tokensWithOffsets,
 } from './text/index.js';

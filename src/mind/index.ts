@@ -123,6 +123,7 @@ export {
   saveEditedMemory,
   shortTitle,
   TRASH_DIR,
+  trustedRecall,
   validTypesText,
 } from './memory/index.js';
 export type { BootstrapOptions, MindOptions, PacketSections, SectionResult } from './mind.js';

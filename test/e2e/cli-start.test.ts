@@ -8,10 +8,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exampleHomeCopy, runCliAsync, tempDir } from '../helpers/index.js';
+import { CLI, exampleHomeCopy, run, runCliAsync, tempDir } from '../helpers/index.js';
 
 const ENTRY = process.env.FIRSTLIGHT_CLI ?? CLI;
 
@@ -54,6 +54,12 @@ beforeAll(() => {
       "  appendFileSync(process.env.LOADED_LOG, pathToFileURL(filename).href + '\\n');",
       '  return compile.call(this, content, filename);',
       '};',
+      // The built-ins loaded by the end (to the log, or to stdout when there is none: `node -e 0`).
+      "process.on('exit', () => {",
+      "  const list = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).join('\\n');",
+      '  if (process.env.BUILTINS_LOG) appendFileSync(process.env.BUILTINS_LOG, list);',
+      '  else process.stdout.write(list);',
+      '});',
     ].join('\n'),
   );
   requireHook = join(t.dir, 'record.cjs');
@@ -65,13 +71,26 @@ beforeAll(() => {
 });
 
 /** The sources a run of the CLI loaded: `src/cli/run.ts`, `node_modules/commander`, … */
-async function sourcesLoaded(args: string[]): Promise<string[]> {
-  const log = join(tempDir('firstlight-cli-start-log-').dir, 'loaded.txt');
+async function sourcesLoaded(args: string[], entry = ENTRY): Promise<string[]> {
+  return (await loaded(args, entry)).sources;
+}
+
+/** The sources a run loaded, and the Node built-ins it loaded beyond those `node -e 0` loads. */
+async function loaded(
+  args: string[],
+  entry = ENTRY,
+  // The ES loader hook starts the ES module loader itself: a CommonJS-only run is recorded without it.
+  esmHook = true,
+): Promise<{ sources: string[]; builtins: string[] }> {
+  const dir = tempDir('firstlight-cli-start-log-').dir;
+  const log = join(dir, 'loaded.txt');
+  const builtinsLog = join(dir, 'builtins.txt');
   writeFileSync(log, '');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', hooks, '--require', requireHook, ENTRY, ...args], {
+    const flags = [...(esmHook ? ['--import', hooks] : []), '--require', requireHook];
+    const child = spawn(process.execPath, [...flags, entry, ...args], {
       cwd: project,
-      env: { ...process.env, LOADED_LOG: log, FIRSTLIGHT_HOME: home },
+      env: { ...process.env, LOADED_LOG: log, BUILTINS_LOG: builtinsLog, FIRSTLIGHT_HOME: home },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -90,7 +109,27 @@ async function sourcesLoaded(args: string[]): Promise<string[]> {
     const runtime = heads.length === 0 && /__commonJS|__toESM/.test(text) ? ['(bundle helpers)'] : [file];
     for (const head of heads.length > 0 ? heads : runtime) sources.add(packageOf(head));
   }
-  return [...sources].sort();
+  const base = new Set(await builtinsOfNodeAlone());
+  const builtins = readFileSync(builtinsLog, 'utf8')
+    .split('\n')
+    .filter((m) => m && !base.has(m));
+  return { sources: [...sources].sort(), builtins };
+}
+
+let nodeAlone: string[] | undefined;
+/** The built-in modules `node -e 0` loads (with the recording hooks' own). */
+async function builtinsOfNodeAlone(): Promise<string[]> {
+  if (!nodeAlone) {
+    const r = await run(process.execPath, ['--require', requireHook, '-e', '0'], {
+      env: {
+        ...process.env,
+        LOADED_LOG: join(tempDir('firstlight-cli-start-log-').dir, 'x'),
+        BUILTINS_LOG: '',
+      },
+    });
+    nodeAlone = r.stdout.split('\n').filter(Boolean);
+  }
+  return nodeAlone;
 }
 
 /** `node_modules/@scope/name/…` → `node_modules/@scope/name`; a source file stays as it is. */
@@ -142,6 +181,40 @@ describe('the CLI starts light', { timeout: 60_000 }, () => {
       expect(sources.some((s) => s.startsWith('src/mind/'))).toBe(true);
     },
   );
+
+  it('the firstlight command (the bin) answers recall, --help and --version without the ES module loader', async () => {
+    const bin = join(dirname(ENTRY), 'firstlight.cjs');
+    // Twice: the first recall stamps the saved index, the second answers from it.
+    for (const _ of [1, 2]) await loaded(['recall', 'squash merges'], bin, false);
+    const recall = await loaded(['recall', 'squash merges'], bin, false);
+    expect(recall.builtins.filter((m) => m.includes('/esm/'))).toEqual([]);
+    expect(heavyIn(recall.sources)).toEqual([]);
+    // The saved index answered: no YAML parser, no commander, no lock or atomic-write package.
+    for (const name of ['yaml', 'commander', 'proper-lockfile', 'write-file-atomic'])
+      expect(recall.sources, name).not.toContain(`node_modules/${name}`);
+    for (const flag of ['--help', '--version']) {
+      const answer = await loaded([flag], bin, false);
+      expect(
+        answer.builtins.filter((m) => m.includes('/esm/')),
+        flag,
+      ).toEqual([]);
+      expect(answer.sources, flag).toEqual(['src/cli/fast-answers.ts', 'src/cli/launch.ts']);
+    }
+    // Anything else is main.js, as before.
+    const status = await loaded(['status'], bin);
+    expect(status.sources).toContain('src/cli/main.ts');
+    const env = { ...process.env, FIRSTLIGHT_HOME: home };
+    const viaMain = await runCliAsync(['recall', 'squash merges', '--json'], { env, cwd: project });
+    const viaBin = await run(process.execPath, [bin, 'recall', 'squash merges', '--json'], {
+      env,
+      cwd: project,
+    });
+    expect(viaBin.stdout).toBe(viaMain.stdout);
+    expect(JSON.parse(viaBin.stdout).results.length).toBeGreaterThan(0);
+    const unknown = await run(process.execPath, [bin, 'nonsense'], { env: process.env });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'nonsense'/);
+  });
 
   it('install loads the installer (the detector sees a heavy module when one loads)', async () => {
     const sources = await sourcesLoaded(['install', 'claude', '--dry-run']);

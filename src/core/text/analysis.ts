@@ -59,6 +59,23 @@ export function normalizeTerm(token: string): string | null {
   return term;
 }
 
+/**
+ * Whether a token may normalize to one of `terms`: the stemmer only ever changes a word's end,
+ * so a term starts with its token's first letter. Lets a scan of a long text for a few terms
+ * skip stemming the words that cannot be one of them (stemming is most of such a scan's cost).
+ */
+export function mayBeAnyOf(token: string, terms: TermInitials): boolean {
+  return terms.has(token.charAt(0).toLowerCase());
+}
+
+/** The first letters of a set of terms, for mayBeAnyOf. */
+export type TermInitials = ReadonlySet<string>;
+export function termInitials(terms: Iterable<string>): TermInitials {
+  const initials = new Set<string>();
+  for (const term of terms) initials.add(term.charAt(0));
+  return initials;
+}
+
 /** The content terms of a text, in order (stop words out, stemmed). */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];

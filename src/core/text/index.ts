@@ -5,7 +5,16 @@
  * node:crypto (for the hooks, which hash on every tool call).
  */
 
-export { contentTerms, normalizeTerm, STOP_WORDS, tokenize, tokensWithOffsets } from './analysis.js';
+export type { TermInitials } from './analysis.js';
+export {
+  contentTerms,
+  mayBeAnyOf,
+  normalizeTerm,
+  STOP_WORDS,
+  termInitials,
+  tokenize,
+  tokensWithOffsets,
+} from './analysis.js';
 export { sha256Hex } from './hash.js';
 export { byCodeUnit } from './order.js';
 export { stem } from './stemmer.js';

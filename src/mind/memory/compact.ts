@@ -16,7 +16,7 @@ export const MINI_OPTIONS = {
   autoVacuum: false,
 };
 /** Bump when analysis (tokenizer, stemmer, fields) or the file layout changes: old saved files are then ignored. */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 
 /** Where the recall index is saved: the snapshot and the change log beside it. */
 export interface IndexPaths {

@@ -1,4 +1,4 @@
-import { normalizeTerm, tokensWithOffsets } from '../../core/index.js';
+import { mayBeAnyOf, normalizeTerm, termInitials, tokensWithOffsets } from '../../core/index.js';
 
 /** Excerpts stay short: they go into tool results every turn. */
 export const EXCERPT_CHARS = 240;
@@ -13,7 +13,9 @@ export function excerptAround(text: string, terms: ReadonlySet<string>, max = EX
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const tokens = tokensWithOffsets(flat);
+  const initials = termInitials(terms);
   const hits = tokens.map((t) => {
+    if (!mayBeAnyOf(t.token, initials)) return null;
     const term = normalizeTerm(t.token);
     return term !== null && terms.has(term) ? term : null;
   });

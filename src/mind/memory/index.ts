@@ -56,5 +56,6 @@ export {
 } from './transfer/index.js';
 export type { ForgetResult, RestoreResult, TrashOptions, TrashRecord } from './trash.js';
 export { forgetMemory, listForgotten, memoryFileFor, restoreMemory, TRASH_DIR } from './trash.js';
+export { trustedRecall } from './trusted-index.js';
 export type { MemoryType } from './types.js';
 export { CUSTOM_TYPE_PREFIX, isValidType, MEMORY_TYPES, normalizeType, validTypesText } from './types.js';

@@ -19,7 +19,10 @@ import { whenWords } from './dates.js';
 import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { appendLog, appendLogSync, type IndexedDoc, type LogEntry, logLines, readLog } from './index-log.js';
+import { RACY_MS } from './overview.js';
 import { readSavedIndex, SavedIndexView } from './persisted-index.js';
+import type { RecallSource } from './recall-query.js';
+import { STAMP_FILE, type StampedFiles, writeStamp } from './recall-stamp.js';
 import { SavedTerms } from './saved-terms.js';
 import type { MemorySnapshot, MemoryStore } from './store.js';
 
@@ -29,6 +32,12 @@ export type { IndexedDoc } from './index-log.js';
 export interface LiveIndexOptions {
   /** Where the index's snapshot is saved (under <home>/cache/); its change log goes beside it (`.log`). */
   cacheFile?: string | undefined;
+}
+
+/** The memories a LiveIndex holds, by file. */
+export interface EntryLookup {
+  get(file: string): MemoryEntry | undefined;
+  [Symbol.iterator](): Iterator<[string, MemoryEntry]>;
 }
 
 /** Background work (loading the rest of a saved index, saving) starts after this long without a recall. */
@@ -63,20 +72,26 @@ const COMPACT_MIN = 32;
  * memories, FTS5 ranked the held-out queries worse (R@5 0.715 against 0.794: its bm25() scores a
  * row, not each field) and answered 2 to 3 times slower (docs/memory.md has the figures).
  */
-export class LiveIndex {
+export class LiveIndex implements RecallSource {
   /** The whole index in memory: built from the files, or loaded from a snapshot once `saved` is done. */
   private mini = new MiniSearch<IndexedDoc>(MINI_OPTIONS);
   /** The saved snapshot in use instead of `mini` until it is loaded whole. */
   private saved: SavedIndexView<IndexedDoc> | undefined;
   /** The memories indexed (or skipped as bodyProblems), by file. */
-  entries = new Map<string, MemoryEntry>();
+  entries: EntryLookup = new Map<string, MemoryEntry>();
   readonly bodyProblems = new Map<string, MemoryProblem>();
   filesRead = 0;
   /** Background saves (log appends, compactions) that failed; their changes are kept for close(). */
   failedSaves = 0;
   private readonly store: MemoryStore;
   private readonly paths: IndexPaths | undefined;
+  /** The stamp close() writes and the files it vouches for (recall-stamp.ts). */
+  private readonly stamped: StampedFiles | undefined;
+  /** When the store's snapshot this index reflects was asked for. */
+  private syncedAt = 0;
   private loaded = false;
+  /** A snapshot was found at load, or written since. */
+  private snapshotFound = false;
   private synced: MemorySnapshot | undefined;
   private manifest: Manifest = new Map();
   /** The saved snapshot's terms, to find those a query can reach (fuzzy and prefix matches included). */
@@ -104,16 +119,29 @@ export class LiveIndex {
     this.paths = file
       ? { snapshot: file, log: join(dirname(file), `${basename(file, extname(file))}.log`) }
       : undefined;
+    this.stamped =
+      this.paths && store.cacheFile
+        ? {
+            memoryDir: store.memoryDir,
+            stamp: join(dirname(this.paths.snapshot), STAMP_FILE),
+            ...this.paths,
+            entries: store.cacheFile,
+          }
+        : undefined;
   }
 
-  /** Brings the index up to date with memory/ and returns the snapshot it reflects. */
-  refresh(): MemorySnapshot {
+  /**
+   * Brings the index up to date with memory/; returns what is not searchable (unreadable
+   * frontmatter or body).
+   */
+  refresh(): MemoryProblem[] {
+    this.syncedAt = Date.now();
     const snapshot = this.store.snapshot();
     if (!this.loaded || snapshot !== this.synced) this.sync(snapshot);
     // Last: the first refresh's load() just opened a snapshot, and a change left the index
     // unsaved; either is background work for the idle time.
     this.scheduleIdle();
-    return snapshot;
+    return [...snapshot.problems, ...this.bodyProblems.values()];
   }
 
   /** Saved terms whose postings are not parsed yet (a long-running process parses them in idle slices, then loads the whole index). */
@@ -188,13 +216,17 @@ export class LiveIndex {
     if (!this.paths) return;
     // Derived data: failing to save costs the next cold start time, not correctness.
     try {
-      if (this.compactionDue && !this.compacting && !this.saved) {
+      // With no snapshot yet (a small home's index lives in its log until a compaction is due),
+      // one is written too: a one-shot recall reads a snapshot and the log, never the log alone.
+      if ((this.compactionDue || !this.snapshotFound) && !this.compacting && !this.saved) {
         // Every posting is here: the snapshot is this index, unsaved changes included.
         this.logged = compactSync(this.paths, {
           mini: this.mini,
           manifest: rowsOf(this.manifest, this.bodyProblems),
         });
         this.unsaved.clear();
+        this.snapshotFound = true;
+        this.stamp();
         return;
       }
       if (this.unsaved.size > 0) {
@@ -203,9 +235,24 @@ export class LiveIndex {
         this.unsaved.clear();
       }
       if (this.compactionDue && !this.compacting) this.logged = compactSync(this.paths);
+      this.stamp();
     } catch {
       // What was not written is re-read from the files by the next process.
     }
+  }
+
+  /**
+   * Vouches for the saved index and the entry cache (recall-stamp.ts) when both hold the
+   * snapshot this index reflects, everything is saved, and memory/ had not changed within
+   * RACY_MS of the look at it (a change in the same mtime tick would leave the mtime as stamped).
+   */
+  private stamp(): void {
+    const synced = this.synced;
+    if (!this.stamped || !synced?.present || this.unsaved.size > 0 || this.compacting || this.appending)
+      return;
+    if (this.store.persistedVersion !== synced.version || this.store.snapshot() !== synced) return;
+    if (this.syncedAt - synced.dirMtimeMs < RACY_MS) return;
+    writeStamp(this.stamped, synced.dirMtimeMs, [...synced.problems, ...this.bodyProblems.values()]);
   }
 
   /** Saved and unsaved log entries are many (see COMPACT_SHARE). */
@@ -219,8 +266,9 @@ export class LiveIndex {
     // Missing or damaged: the index is derived, so start empty and index from the files.
     const saved = readSavedIndex(this.paths.snapshot, INDEX_FORMAT);
     if (saved) {
+      this.snapshotFound = true;
       this.saved = new SavedIndexView<IndexedDoc>(saved, MINI_OPTIONS);
-      this.savedTerms = new SavedTerms(saved.lines.keys());
+      this.savedTerms = new SavedTerms(saved.lines);
       this.manifest = manifestOf(saved.manifest);
     }
     const log = readLog(this.paths.log, INDEX_FORMAT);
@@ -391,7 +439,10 @@ export class LiveIndex {
       if (entries === undefined) {
         this.compactionFailed = true;
         this.failedSaves++;
-      } else this.logged = entries;
+      } else {
+        this.logged = entries;
+        this.snapshotFound = true;
+      }
     };
     if (!/\.c?js$/.test(import.meta.url)) {
       compact(paths).then(done, () => done(undefined));

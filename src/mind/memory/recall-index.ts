@@ -1,62 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SearchOptions, SearchResult } from 'minisearch';
-import { contentTerms, homePaths, normalizeTerm, tokenize, UserError } from '../../core/index.js';
-import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
-import type { MemoryProblem } from './entries.js';
-import { excerptAround } from './excerpt.js';
-import { type Facet, matchesFacet, parseFacet } from './facet.js';
-import { bodyOf } from './fast-frontmatter.js';
+import { homePaths } from '../../core/index.js';
 import { LiveIndex, type LiveIndexOptions } from './live-index.js';
-import { FUZZY, FUZZY_MIN, PREFIX_MIN } from './saved-terms.js';
-import { inScope, type MemoryScope, projectOf } from './scope.js';
+import { RecallQuery } from './recall-query.js';
+import { RECALL_INDEX_FILE } from './recall-stamp.js';
 import { homeMemoryStore, type MemoryStore } from './store.js';
-import { EXPANSION_WEIGHT, expansionsOf } from './synonyms.js';
 
-/** One recall result. `match` is the share of the query's distinct terms the memory contains. */
-export interface RecallHit {
-  name: string;
-  type: string;
-  score: number;
-  excerpt: string;
-  /** File name in memory/ (for read_memory_file). */
-  file: string;
-  match: number;
-  /** The project id the memory belongs to; null for a global memory. */
-  project: string | null;
-}
-
-export interface RecallResult {
-  query: string;
-  results: RecallHit[];
-  /** Memories that exist but are not searchable (bad YAML, binary, too large), with the reason. */
-  skipped: MemoryProblem[];
-  /** Searchable memories. */
-  indexed: number;
-}
+export type { RecallHit, RecallOptions, RecallResult } from './recall-query.js';
+export { FIELD_BOOST, MAX_K, SIMILAR_FLOOR, SUPERSEDED_FACTOR } from './recall-query.js';
+export { RECALL_INDEX_FILE } from './recall-stamp.js';
 
 export interface RecallIndexOptions extends LiveIndexOptions {
   /** Query expansion with the synonym table (default on; the bench measures it off). */
   expansion?: boolean;
 }
-
-export interface RecallOptions {
-  k?: number;
-  /** `key:value`: a frontmatter field (`type:feedback`, `relationship:bob`) or a tag. */
-  facet?: string;
-  /**
-   * Whose memories: a project's and the global ones, the global ones only (null), or every
-   * project's ('all', the default for a caller that names none).
-   */
-  scope?: MemoryScope;
-}
-
-/**
- * The saved recall index under cache/: a snapshot (a JSON header line, then one
- * `term<TAB>postings` line per term, see persisted-index.ts; neither JSON nor TSV, hence `.idx`)
- * and its change log beside it, `recall-index.log` (see index-log.ts).
- */
-export const RECALL_INDEX_FILE = 'recall-index.idx';
 
 /**
  * A home's recall index for a one-shot command (`firstlight recall`): the memory store and the
@@ -65,27 +21,10 @@ export const RECALL_INDEX_FILE = 'recall-index.idx';
  */
 export function openHomeRecall(home: string): RecallIndex {
   const paths = homePaths(home);
-  return new RecallIndex(homeMemoryStore(paths), { cacheFile: join(paths.cache, RECALL_INDEX_FILE) });
+  return new RecallIndex(homeMemoryStore(paths), {
+    cacheFile: join(paths.cache, RECALL_INDEX_FILE),
+  });
 }
-
-/** Field weights: a word in a memory's name or description says more than one in its body. */
-export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1, when: 1 } as const;
-/** Memories marked superseded still match, at half weight: stale facts should not outrank current ones. */
-export const SUPERSEDED_FACTOR = 0.5;
-const STALE_STATUSES = new Set(['superseded', 'stale', 'obsolete', 'outdated', 'archived', 'deprecated']);
-export const MAX_K = 50;
-/**
- * `remember`'s similar memories: candidates taken from the index, the least similarity listed,
- * how many listed, and how much of the new memory's text queries the index. The floor was
- * measured on near-duplicate and merely related pairs (docs/memory.md): listing is advice, never
- * a merge, so it leans toward showing a related memory rather than hiding a rewrite.
- */
-const SIMILAR_CANDIDATES = 8;
-export const SIMILAR_FLOOR = 0.45;
-const SIMILAR_K = 5;
-const SIMILAR_QUERY_CHARS = 2000;
-/** A memory about the time a query names gains this share of the best word score. */
-const TIME_WEIGHT = 1;
 
 /**
  * BM25 recall over memory/ (name, description, tags, body), on a LiveIndex kept in step with
@@ -93,102 +32,13 @@ const TIME_WEIGHT = 1;
  * nothing changed; when something did, only files whose mtime or size moved are re-read, so
  * another process's `remember` is visible to the next `recall` without a rebuild.
  */
-export class RecallIndex {
-  private readonly store: MemoryStore;
+export class RecallIndex extends RecallQuery {
   private readonly live: LiveIndex;
-  private readonly expansion: boolean;
 
   constructor(store: MemoryStore, options: RecallIndexOptions = {}) {
-    this.store = store;
-    this.live = new LiveIndex(store, options);
-    this.expansion = options.expansion ?? true;
-  }
-
-  /** Ranked memories for `query`, optionally filtered by a facet. */
-  recall(query: string, options: RecallOptions = {}): RecallResult {
-    const k = options.k ?? 5;
-    if (!Number.isInteger(k) || k < 1 || k > MAX_K) {
-      throw new UserError(`k must be an integer 1-${MAX_K}, not ${k}`, {
-        code: 'INVALID_ARGUMENT',
-        hint: `k: how many results; 5 is usual, at most ${MAX_K}`,
-      });
-    }
-    const facet = options.facet ? parseFacet(options.facet) : undefined;
-    const scope = options.scope === undefined ? 'all' : options.scope;
-    const snapshot = this.live.refresh();
-    // A time phrase ("early October") selects by date, not by the word: memories that merely
-    // mention October elsewhere should not outrank the digests of that week.
-    const range = dateRangeOf(query);
-    const words = range ? withoutTime(query) : query;
-    const queryTerms = new Set(contentTerms(words));
-    const skipped = [...snapshot.problems, ...this.live.bodyProblems.values()];
-    const indexed = this.live.documentCount;
-    if (queryTerms.size === 0 && !range) return { query, results: [], skipped, indexed };
-    const search = {
-      boost: { ...FIELD_BOOST },
-      prefix: (term: string) => term.length >= PREFIX_MIN,
-      fuzzy: (term: string) => (term.length >= FUZZY_MIN ? FUZZY : false),
-      combineWith: 'OR',
-      filter:
-        facet || scope !== 'all'
-          ? (r: SearchResult) => this.visible(r.id as string, facet, scope)
-          : undefined,
-      boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
-    } as const;
-    const found = queryTerms.size > 0 ? this.search(words, search) : [];
-    // Synonyms widen the net at a discount: exact words keep ranking first.
-    const expansion = this.expansion ? expansionsOf(queryTerms) : '';
-    if (expansion) {
-      const byId = new Map(found.map((r) => [r.id as string, r]));
-      for (const r of this.search(expansion, search)) {
-        const hit = byId.get(r.id as string);
-        if (hit) hit.score += r.score * EXPANSION_WEIGHT;
-        else byId.set(r.id as string, { ...r, score: r.score * EXPANSION_WEIGHT, queryTerms: [] });
-      }
-      found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
-    }
-    const timed = range ? this.applyTime(range, found, facet, scope) : new Set<string>();
-    const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
-    return { query, results, skipped, indexed };
-  }
-
-  /**
-   * Existing memories like `text` (a new memory's name, description and body), best first, each
-   * with a 0-1 similarity: the cosine of the two texts' term counts (stemmed, stop words out).
-   * Candidates come from the index (BM25, exact terms only), so a call reads at most
-   * SIMILAR_CANDIDATES files; only those at or above `floor` are returned.
-   */
-  similar(
-    text: string,
-    options: { exclude?: string; scope?: MemoryScope; k?: number; floor?: number } = {},
-  ): { name: string; file: string; score: number }[] {
-    const scope = options.scope === undefined ? 'all' : options.scope;
-    const floor = options.floor ?? SIMILAR_FLOOR;
-    const mine = termCounts(text);
-    if (mine.size === 0) return [];
-    this.live.refresh();
-    const found = this.search(text.slice(0, SIMILAR_QUERY_CHARS), {
-      boost: { ...FIELD_BOOST },
-      prefix: false,
-      fuzzy: false,
-      combineWith: 'OR',
-      filter: (r: SearchResult) => r.id !== options.exclude && this.visible(r.id as string, undefined, scope),
-    });
-    const out: { name: string; file: string; score: number }[] = [];
-    for (const r of found.slice(0, SIMILAR_CANDIDATES)) {
-      const entry = this.live.entries.get(r.id as string);
-      if (!entry) continue;
-      let body = '';
-      try {
-        body = bodyOf(readFileSync(join(this.store.memoryDir, entry.file), 'utf8'));
-      } catch {
-        continue; // deleted since the refresh
-      }
-      const score = cosine(mine, termCounts(`${entry.name}\n${entry.description}\n${body}`));
-      if (score >= floor)
-        out.push({ name: entry.name, file: entry.file, score: Math.round(score * 100) / 100 });
-    }
-    return out.sort((a, b) => b.score - a.score).slice(0, options.k ?? SIMILAR_K);
+    const live = new LiveIndex(store, options);
+    super(live, store.memoryDir, options.expansion ?? true);
+    this.live = live;
   }
 
   /** How many documents are indexed and how many files this instance has read to index them. */
@@ -204,112 +54,4 @@ export class RecallIndex {
   close(): void {
     this.live.close();
   }
-
-  private search(text: string, options: SearchOptions): SearchResult[] {
-    return this.live.search(text, options);
-  }
-
-  private hit(r: SearchResult, queryTerms: Set<string>, timed: boolean): RecallHit {
-    const entry = this.live.entries.get(r.id as string)!;
-    const terms = new Set<string>([...queryTerms, ...r.terms]);
-    let body = '';
-    try {
-      body = bodyOf(readFileSync(join(this.store.memoryDir, entry.file), 'utf8'));
-    } catch {
-      // Deleted since the last refresh; the description still says what it was.
-    }
-    const source = body.trim() !== '' && hasAny(body, terms) ? body : entry.description || body;
-    return {
-      name: entry.name,
-      type: entry.type,
-      score: Math.round(r.score * 1000) / 1000,
-      excerpt: excerptAround(source, terms),
-      file: entry.file,
-      project: projectOf(entry) ?? null,
-      // A named time counts as one query term, met by memories about that time.
-      match:
-        Math.round(
-          ((r.queryTerms.length + (timed ? 1 : 0)) / Math.max(1, queryTerms.size + (timed ? 1 : 0))) * 100,
-        ) / 100,
-    };
-  }
-
-  /**
-   * A query that names a time ("early October", "October 22", "2026-12-08") ranks the memories
-   * about that time first: those that matched words get TIME_WEIGHT, and dated memories in the
-   * range that matched no word join the list below the best hit (a digest of that week may
-   * share no word with the question).
-   */
-  private applyTime(
-    range: DateRange,
-    found: SearchResult[],
-    facet: Facet | undefined,
-    scope: MemoryScope,
-  ): Set<string> {
-    const top = found[0]?.score ?? 1;
-    const timed = new Set<string>();
-    for (const r of found) {
-      const day = this.dayOf(r.id as string);
-      if (day && inRange(day, range)) {
-        r.score += top * TIME_WEIGHT;
-        timed.add(r.id as string);
-      }
-    }
-    for (const [file, entry] of this.live.entries) {
-      if (timed.has(file) || (facet && !matchesFacet(entry, facet)) || !inScope(entry, scope)) continue;
-      const day = this.dayOf(file);
-      if (!day || !inRange(day, range)) continue;
-      found.push({ id: file, score: top * TIME_WEIGHT, terms: [], queryTerms: [], match: {} });
-      timed.add(file);
-    }
-    found.sort((a, b) => b.score - a.score);
-    return timed;
-  }
-
-  private dayOf(file: string): string | undefined {
-    const entry = this.live.entries.get(file);
-    return entry ? dateOf(entry) : undefined;
-  }
-
-  /** The facet and the project scope, on the entry the index holds for `file`. */
-  private visible(file: string, facet: Facet | undefined, scope: MemoryScope): boolean {
-    const entry = this.live.entries.get(file);
-    if (entry === undefined) return false;
-    return (!facet || matchesFacet(entry, facet)) && inScope(entry, scope);
-  }
-
-  private isStale(file: string): boolean {
-    const entry = this.live.entries.get(file);
-    if (!entry) return false;
-    return STALE_STATUSES.has(entry.fields.status ?? '') || entry.fields.superseded_by !== undefined;
-  }
-}
-
-/** Stemmed content terms of a text and how often each occurs. */
-function termCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of contentTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
-}
-
-/** The cosine of two term-count vectors: 1 for the same words in the same proportions, 0 for none shared. */
-function cosine(a: Map<string, number>, b: Map<string, number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (const [term, n] of a) {
-    na += n * n;
-    const m = b.get(term);
-    if (m !== undefined) dot += n * m;
-  }
-  for (const n of b.values()) nb += n * n;
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function hasAny(text: string, terms: ReadonlySet<string>): boolean {
-  for (const token of tokenize(text)) {
-    const term = normalizeTerm(token);
-    if (term !== null && terms.has(term)) return true;
-  }
-  return false;
 }

@@ -1,6 +1,5 @@
-import { type FSWatcher, lstatSync, readFileSync, statSync, watch } from 'node:fs';
+import { type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicallySync } from '../../core/index.js';
 import {
   isMemoryFileName,
   isProblem,
@@ -9,6 +8,7 @@ import {
   type MemoryProblem,
   readMemoryEntry,
 } from './entries.js';
+import { ENTRIES_FILE, type PersistedEntries, readEntries, writeEntries } from './entries-cache.js';
 import {
   dropDerivedFile,
   type MemoryOverview,
@@ -27,13 +27,8 @@ export interface MemorySnapshot {
   problems: MemoryProblem[];
   /** True when memory/ exists. */
   present: boolean;
-}
-
-interface PersistedEntries {
-  format: 2;
+  /** memory/'s mtime when it was looked at (NaN when it does not exist). */
   dirMtimeMs: number;
-  entries: MemoryEntry[];
-  problems: (MemoryProblem & { mtimeMs?: number; size?: number })[];
 }
 
 export interface MemoryStoreOptions {
@@ -55,7 +50,7 @@ export function homeMemoryStore(
   options: Pick<MemoryStoreOptions, 'watch'> = {},
 ): MemoryStore {
   return new MemoryStore(paths.memory, {
-    cacheFile: join(paths.cache, 'memory-entries.json'),
+    cacheFile: join(paths.cache, ENTRIES_FILE),
     overviewFile: join(paths.cache, 'memory-overview.json'),
     manifestFile: join(paths.cache, 'memory-manifest.json'),
     ...options,
@@ -74,7 +69,8 @@ type Cached = MemorySnapshot & { dirMtimeMs: number };
  */
 export class MemoryStore {
   readonly memoryDir: string;
-  private readonly cacheFile: string | undefined;
+  /** The entry cache's path, if it has one. */
+  readonly cacheFile: string | undefined;
   private readonly overviewFile: string | undefined;
   private readonly manifestFile: string | undefined;
   private readonly scope: () => MemoryScope;
@@ -86,6 +82,11 @@ export class MemoryStore {
   private names: NameIndex | undefined;
   private watcher: FSWatcher | undefined;
   private versionCounter = 0;
+  /**
+   * The version of the snapshot the entry cache on disk holds (written or found unchanged by
+   * this process's last rescan), until a later snapshot differs from it.
+   */
+  persistedVersion: number | undefined;
 
   constructor(memoryDir: string, options: MemoryStoreOptions = {}) {
     this.memoryDir = memoryDir;
@@ -224,7 +225,8 @@ export class MemoryStore {
     // Rewriting a 4 MB cache that did not change cost every cold CLI call ~50 ms.
     const same = previous?.dirMtimeMs === dirMtimeMs && entries.length === previous.entries.length;
     const changed = reread > 0 || !same || this.unpersisted;
-    if (changed) this.persist({ format: 2, dirMtimeMs, entries, problems });
+    const persisted = !changed || this.persist({ dirMtimeMs, entries, problems });
+    this.persistedVersion = persisted && this.cacheFile ? version : undefined;
     this.unpersisted = false;
     const next: Cached = { version, entries, problems, present: true, dirMtimeMs };
     if (changed || (this.overviewFile && !readPersistedOverview(this.overviewFile, dirMtimeMs, this.scope())))
@@ -282,23 +284,19 @@ export class MemoryStore {
   private previousEntries(): PersistedEntries | undefined {
     if (this.snapshotCache) {
       const { entries, problems, dirMtimeMs } = this.snapshotCache;
-      return { format: 2, dirMtimeMs, entries, problems };
+      return { dirMtimeMs, entries, problems };
     }
-    if (!this.cacheFile) return undefined;
-    try {
-      const parsed = JSON.parse(readFileSync(this.cacheFile, 'utf8')) as PersistedEntries;
-      return parsed.format === 2 && Array.isArray(parsed.entries) ? parsed : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.cacheFile ? readEntries(this.cacheFile) : undefined;
   }
 
-  private persist(data: PersistedEntries): void {
-    if (!this.cacheFile) return;
+  private persist(data: PersistedEntries): boolean {
+    if (!this.cacheFile) return false;
     try {
-      writeFileAtomicallySync(this.cacheFile, JSON.stringify(data));
+      writeEntries(this.cacheFile, data);
+      return true;
     } catch {
       // The cache is derived; failing to write it costs speed, not data.
+      return false;
     }
   }
 }

@@ -1,5 +1,6 @@
 import {
   existsSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -9,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFrontmatter, stem } from '../../../src/core/index.js';
+import { normalizeTerm, parseFrontmatter, stem, tokenize } from '../../../src/core/index.js';
 import {
   createMind,
   fileNameFor,
@@ -19,7 +20,7 @@ import {
   RecallIndex,
   remember,
 } from '../../../src/mind/index.js';
-import { exampleHomeCopy } from '../../helpers/index.js';
+import { exampleHomeCopy, REPO_ROOT } from '../../helpers/index.js';
 
 const homes: { dispose: () => void }[] = [];
 function home(): string {
@@ -62,6 +63,81 @@ describe('stem', () => {
     expect(stem('dries')).toBe(stem('dry'));
     expect(stem('prs')).toBe('pr');
     expect(stem('happiness')).toBe(stem('happy'));
+  });
+
+  // recall's excerpts skip stemming words that cannot become a query term by their first letter.
+  it("never changes a word's first letter", () => {
+    const words = new Set<string>();
+    for (const file of ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).map((f) => join('docs', f))]) {
+      if (file.endsWith('.md'))
+        for (const token of tokenize(readFileSync(join(REPO_ROOT, file), 'utf8'))) words.add(token);
+    }
+    // Words that are nothing but a suffix the stemmer strips, with a letter or two before them.
+    const suffixes = [
+      'sses',
+      'ies',
+      'ss',
+      's',
+      'eed',
+      'ed',
+      'ing',
+      'y',
+      'ational',
+      'tional',
+      'enci',
+      'anci',
+      'izer',
+      'abli',
+      'alli',
+      'entli',
+      'eli',
+      'ousli',
+      'ization',
+      'ation',
+      'ator',
+      'alism',
+      'iveness',
+      'fulness',
+      'ousness',
+      'aliti',
+      'iviti',
+      'biliti',
+      'icate',
+      'ative',
+      'alize',
+      'iciti',
+      'ical',
+      'ful',
+      'ness',
+      'al',
+      'ance',
+      'ence',
+      'er',
+      'ic',
+      'able',
+      'ible',
+      'ant',
+      'ement',
+      'ment',
+      'ent',
+      'ion',
+      'ou',
+      'ism',
+      'ate',
+      'iti',
+      'ous',
+      'ive',
+      'ize',
+      'e',
+      'll',
+    ];
+    for (const suffix of suffixes)
+      for (const before of ['', 'a', 'y', 'st', 'tr']) words.add(before + suffix);
+    expect(words.size).toBeGreaterThan(2000);
+    for (const word of words) {
+      const term = normalizeTerm(word);
+      if (term !== null) expect(term.charAt(0), word).toBe(word.charAt(0));
+    }
   });
 
   it('passes short and non-alphabetic tokens through', () => {

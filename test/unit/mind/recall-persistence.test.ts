@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore, RecallIndex, remember } from '../../../src/mind/index.js';
-import { compact } from '../../../src/mind/memory/compact.js';
+import { compact, INDEX_FORMAT } from '../../../src/mind/memory/compact.js';
 import { readLog } from '../../../src/mind/memory/index-log.js';
 import { LiveIndex } from '../../../src/mind/memory/live-index.js';
 import {
@@ -50,15 +50,15 @@ function scratch(memories: number): { home: string; memory: string; cache: strin
 const indexOf = (s: { memory: string; cache: string }, cache = true) =>
   new RecallIndex(new MemoryStore(s.memory), cache ? { cacheFile: s.cache } : {});
 
-/** [term, postings] lines of a saved snapshot, without its header. */
+/** [term, postings JSON] of a saved snapshot. */
 function savedLines(file: string): Map<string, string> {
-  const lines = readFileSync(file, 'utf8').trim().split('\n').slice(1);
-  return new Map(lines.map((l) => [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)]));
+  const lines = readSavedIndex(file, INDEX_FORMAT)!.lines;
+  return new Map([...lines.keys()].map((term) => [term, lines.get(term)!]));
 }
 
 /** Files the change log names, in order. */
 const loggedFiles = (file: string) =>
-  (readLog(file, 7)?.entries ?? []).map((e) => (e[0] === '+' ? e[1].id : e[1]));
+  (readLog(file, INDEX_FORMAT)?.entries ?? []).map((e) => (e[0] === '+' ? e[1].id : e[1]));
 
 /** Results as [file, score], ties in file order (MiniSearch orders ties by internal id). */
 const ranked = (index: RecallIndex, query: string) =>
@@ -215,7 +215,9 @@ describe('RecallIndex persistence', () => {
     await waitFor('a failed background save', () => live.failedSaves > 0);
     rmSync(s.log, { recursive: true });
     live.close();
-    expect(loggedFiles(s.log)).toHaveLength(30);
+    // No snapshot yet: close() writes one holding them (and starts an empty log).
+    expect(readSavedIndex(s.cache, INDEX_FORMAT)?.manifest).toHaveLength(30);
+    expect(loggedFiles(s.log)).toHaveLength(0);
     expect(indexOf(s).recall('deploy1').results.length).toBeGreaterThan(0);
     expect(indexOf(s).stats().filesRead).toBe(0);
   });
@@ -248,12 +250,9 @@ describe('RecallIndex persistence', () => {
       'a compaction',
       () => statSync(s.cache).mtimeMs > snapshot && loggedFiles(s.log).length === 0,
     );
-    const text = readFileSync(s.cache, 'utf8');
-    const head = JSON.parse(text.slice(0, text.indexOf('\n'))) as {
-      tables: { documentIds: Record<string, string>; dirtCount: number };
-    };
-    expect(head.tables.dirtCount).toBe(0);
-    const live = new Set(Object.keys(head.tables.documentIds));
+    const saved = readSavedIndex(s.cache, INDEX_FORMAT)!;
+    expect(saved.tables.dirtCount).toBe(0);
+    const live = new Set(saved.docs.shorts());
     for (const json of savedLines(s.cache).values()) {
       for (const docs of Object.values(JSON.parse(json) as Record<string, Record<string, number>>))
         for (const id of Object.keys(docs)) expect(live.has(id)).toBe(true);
@@ -272,7 +271,7 @@ describe('RecallIndex persistence', () => {
     appendFileSync(s.log, '["-","note_2.md"]\n');
     expect(await running).toBe(1);
     expect(loggedFiles(s.log)).toEqual(['note_2.md']);
-    expect(readSavedIndex(s.cache, 7)?.manifest.map((row) => row[0])).toContain('note_1.md');
+    expect(readSavedIndex(s.cache, INDEX_FORMAT)?.manifest.map((row) => row[0])).toContain('note_1.md');
     expectSavedIndexAnswers(s, ['otters', 'word2 deploy2', 'note']);
   });
 });
