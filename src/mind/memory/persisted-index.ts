@@ -58,6 +58,21 @@ export class SavedDocs {
     return this.lengths.slice(at, at + this.fields) as number[];
   }
 
+  /** The short id of a document, or -1 (a scan of the ids). */
+  shortOf(id: string): number {
+    return this.ids.indexOf(id);
+  }
+
+  /** Every document's short id, by document id. */
+  shortIds(): Map<string, string> {
+    const map = new Map<string, string>();
+    for (let i = 0; i < this.ids.length; i++) {
+      const id = this.ids[i];
+      if (id !== null && id !== undefined) map.set(id, String(i));
+    }
+    return map;
+  }
+
   /** Short ids in use, as toJSON()'s keys (strings), in order. */
   *shorts(): IterableIterator<string> {
     for (let i = 0; i < this.ids.length; i++) if (this.ids[i] !== null) yield String(i);
@@ -301,6 +316,9 @@ export function fromSnapshot<T>(saved: SavedIndex, options: Options<T>): MiniSea
   return MiniSearch.loadJS({ ...saved.tables, ...docs, averageFieldLength, index, dirtCount: 0 }, options);
 }
 
+/** Lookups of a saved document's short id by scanning the ids, before a map of them is made. */
+const SHORT_ID_SCANS = 32;
+
 /**
  * A saved index used without loading it. The snapshot's postings stay lines, each parsed the
  * first time a query reaches it; what changed since lives in `overlay`, a small MiniSearch
@@ -352,13 +370,19 @@ export class SavedIndexView<T> {
     return this.overlay.documentCount;
   }
 
-  private savedShortId(): Map<string, string> {
-    if (!this.shortIds) {
-      this.shortIds = new Map();
-      for (const short of this.docs.shorts()) this.shortIds.set(this.docs.id(short)!, short);
-    }
-    return this.shortIds;
+  /**
+   * The short id of a saved document, if any. The first few are looked up in the document list
+   * itself (a one-shot recall replays a short log: a map of every document would cost it more
+   * than the lookups); a process that asks more often gets the map.
+   */
+  private savedShortId(id: string): string | undefined {
+    if (!this.shortIds && ++this.lookups > SHORT_ID_SCANS) this.shortIds = this.docs.shortIds();
+    if (this.shortIds) return this.shortIds.get(id);
+    const short = this.docs.shortOf(id);
+    return short < 0 ? undefined : String(short);
   }
+
+  private lookups = 0;
 
   /** Saved terms whose postings are not parsed yet. */
   get unparsed(): number {
@@ -367,7 +391,7 @@ export class SavedIndexView<T> {
 
   has(id: string): boolean {
     if (this.overlay.has(id)) return true;
-    const short = this.savedShortId().get(id);
+    const short = this.savedShortId(id);
     return short !== undefined && !this.discarded.has(short);
   }
 
@@ -385,7 +409,7 @@ export class SavedIndexView<T> {
     const bring: string[] = [];
     const drop: string[] = [];
     for (const id of ids) {
-      const short = this.savedShortId().get(id);
+      const short = this.savedShortId(id);
       if (this.overlay.has(id)) drop.push(id);
       else if (short !== undefined && !this.discarded.has(short)) bring.push(short);
     }

@@ -138,10 +138,8 @@ export class RecallQuery {
       found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
     }
     const timed = range ? this.applyTime(range, found, facet, scope) : new Set<string>();
-    // Equal scores (as shown, to three decimals) in file order: MiniSearch orders ties by its
-    // internal ids, and sums the same figures in another order, in a server's index and in a
-    // one-shot's view of the same saved index.
-    orderTiesByFile(found, k);
+    // Equal scores in one order (see orderTies), so a server and a one-shot recall give the same list.
+    orderTies(found, k);
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
     return { query, results, skipped, indexed };
   }
@@ -266,21 +264,33 @@ export class RecallQuery {
 }
 
 /**
- * Orders the results that show the same score by file, as far as the first `k` reach. `found` is
- * sorted by score (MiniSearch's order), so equal shown scores are runs: only the runs that start
- * within the first k are sorted, not the whole list (a common word matches thousands).
+ * Orders results of the same score: those that contain more of the query's words first (a
+ * memory that matched words above one that only falls in a named time, which scores the same),
+ * then by file. The same score: equal but for the last bits of a float, which differ between a
+ * server's index and a one-shot's view of the same saved index (MiniSearch sums the same figures
+ * in another order there, and orders ties by its internal ids); a real difference, however
+ * small, keeps MiniSearch's order. `found` is sorted by score, so equal scores are runs: only the
+ * runs that start within the first k are sorted, not the whole list (a common word matches
+ * thousands).
  */
-function orderTiesByFile(found: SearchResult[], k: number): void {
+function orderTies(found: SearchResult[], k: number): void {
   for (let i = 0; i < found.length && i < k; ) {
-    const score = shown(found[i]!.score);
     let j = i + 1;
-    while (j < found.length && shown(found[j]!.score) === score) j++;
+    while (j < found.length && sameScore(found[j - 1]!.score, found[j]!.score)) j++;
     if (j - i > 1) {
-      const run = found.slice(i, j).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const run = found
+        .slice(i, j)
+        .sort(
+          (a, b) => b.queryTerms.length - a.queryTerms.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        );
       found.splice(i, run.length, ...run);
     }
     i = j;
   }
+}
+
+function sameScore(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 }
 
 /** A score as a hit shows it. */

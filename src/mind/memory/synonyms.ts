@@ -6,7 +6,7 @@ import { contentTerms } from '../../core/index.js';
  * "ship" finds "deploy" and "toggle" finds "feature flag" while exact words still rank first.
  * General vocabulary only; nothing here names a project, a person or a fixture answer.
  */
-const GROUPS: readonly string[] = [
+export const SYNONYM_GROUPS: readonly string[] = [
   'deploy ship release rollout',
   'pr pull-request merge-request',
   'credential secret password token apikey',
@@ -37,21 +37,35 @@ const GROUPS: readonly string[] = [
 
 export const EXPANSION_WEIGHT = 0.5;
 
-/** Term (stemmed) -> the other terms of its groups (stemmed). */
-const EXPANSIONS = new Map<string, Set<string>>();
-for (const group of GROUPS) {
-  const members = group.split(' ').map((w) => contentTerms(w.replace(/-/g, ' ')).join(' '));
-  for (const m of members) {
-    const set = EXPANSIONS.get(m) ?? new Set<string>();
-    for (const other of members) if (other !== m) set.add(other);
-    EXPANSIONS.set(m, set);
+/**
+ * The groups' members, analysed as a query is (stemmed; a hyphenated member is two words), each
+ * when first needed: a query expands by the few members that share a first letter with one of
+ * its terms (stemming keeps a word's first letter) and by the groups those are in, so a one-shot
+ * recall stems those, not the whole table.
+ */
+const MEMBERS = SYNONYM_GROUPS.map((group) => group.split(' '));
+const analysed = new Map<string, string>();
+function analyse(member: string): string {
+  let terms = analysed.get(member);
+  if (terms === undefined) {
+    terms = contentTerms(member.replace(/-/g, ' ')).join(' ');
+    analysed.set(member, terms);
   }
+  return terms;
 }
 
 /** The extra query text for `terms` (already analysed), or '' when nothing expands. */
 export function expansionsOf(terms: Iterable<string>): string {
   const have = new Set(terms);
   const extra = new Set<string>();
-  for (const t of have) for (const e of EXPANSIONS.get(t) ?? []) if (!have.has(e)) extra.add(e);
+  for (const t of have) {
+    for (const members of MEMBERS) {
+      if (!members.some((m) => m.charAt(0) === t.charAt(0) && analyse(m) === t)) continue;
+      for (const m of members) {
+        const other = analyse(m);
+        if (other !== t && !have.has(other)) extra.add(other);
+      }
+    }
+  }
   return [...extra].join(' ');
 }

@@ -1,6 +1,8 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
+import { contentTerms } from '../../../src/core/index.js';
 import { FUZZY, FUZZY_MIN, PREFIX_MIN, SavedTerms } from '../../../src/mind/memory/saved-terms.js';
+import { expansionsOf, SYNONYM_GROUPS } from '../../../src/mind/memory/synonyms.js';
 
 /** The textbook Levenshtein distance, the whole table. */
 function levenshtein(a: string, b: string): number {
@@ -67,5 +69,34 @@ describe('saved terms', () => {
     }
     // The vocabulary is dense enough that fuzzy neighbours were found, not only exact terms.
     expect(neighbours).toBeGreaterThan(20);
+  });
+});
+
+describe('query expansion', () => {
+  it('expands each term as the whole table built at once would', () => {
+    // The table as it was built at load: every member analysed, each one's group-mates.
+    const table = new Map<string, Set<string>>();
+    for (const group of SYNONYM_GROUPS) {
+      const members = group.split(' ').map((w) => contentTerms(w.replace(/-/g, ' ')).join(' '));
+      for (const m of members) {
+        const set = table.get(m) ?? new Set<string>();
+        for (const other of members) if (other !== m) set.add(other);
+        table.set(m, set);
+      }
+    }
+    const eager = (terms: string[]) => {
+      const have = new Set(terms);
+      const extra = new Set<string>();
+      for (const t of have) for (const e of table.get(t) ?? []) if (!have.has(e)) extra.add(e);
+      return [...extra].join(' ');
+    };
+    const terms = [...table.keys()].filter((t) => t !== '' && !t.includes(' '));
+    expect(terms.length).toBeGreaterThan(50);
+    for (const t of terms) expect(expansionsOf([t]), t).toBe(eager([t]));
+    for (let i = 0; i + 2 < terms.length; i += 3) {
+      const query = [terms[i]!, terms[i + 2]!, 'unrelated'];
+      expect(expansionsOf(query), query.join(' ')).toBe(eager(query));
+    }
+    expect(expansionsOf(['ship'])).toContain('deploy');
   });
 });
