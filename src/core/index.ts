@@ -109,6 +109,7 @@ export {
   contentTerms,
   mayBeAnyOf,
   normalizeTerm,
+  STEMMED_ENDINGS,
   STOP_WORDS,
   stem,
   termInitials,

@@ -17,4 +17,4 @@ export {
 } from './analysis.js';
 export { sha256Hex } from './hash.js';
 export { byCodeUnit } from './order.js';
-export { stem } from './stemmer.js';
+export { STEMMED_ENDINGS, stem } from './stemmer.js';

@@ -129,6 +129,23 @@ const STEP4 = [
   'ize',
 ];
 
+/** Every ending a rule of the stemmer removes or replaces (for tests of what stemming keeps). */
+export const STEMMED_ENDINGS: readonly string[] = [
+  'sses',
+  'ies',
+  'ss',
+  's',
+  'eed',
+  'ed',
+  'ing',
+  'y',
+  'e',
+  'll',
+  ...STEP2.map(([suffix]) => suffix),
+  ...STEP3.map(([suffix]) => suffix),
+  ...STEP4,
+];
+
 /** Stems one lower-case word; words under three letters and non-alphabetic tokens pass through. */
 export function stem(word: string): string {
   if (word.length < 3 || !/^[a-z]+$/.test(word)) return word;

@@ -18,6 +18,8 @@ export interface CommandInput {
 
 /** The hook commands' entry, beside the CLI's (dist/cli/). */
 export const HOOK_ENTRY = 'hook.cjs';
+/** The installed `firstlight` command (package.json's bin), beside the CLI's entry. */
+export const BIN_ENTRY = 'firstlight.cjs';
 
 /** The MCP server name of the REPL harness in hosts' configs. */
 export const REPL_SERVER_NAME = 'firstlight-repl';
@@ -56,19 +58,23 @@ export function resolveCommands(input: CommandInput): ResolvedCommands {
   };
 }
 
+/** Whether `name` on PATH is this CLI: its bin (beside the entry), or the entry itself. */
 function onPath(name: string, env: NodeJS.ProcessEnv, cliPath: string): boolean {
-  let target: string;
-  try {
-    target = realpathSync(cliPath);
-  } catch {
-    return false;
+  const targets = new Set<string>();
+  for (const path of [join(dirname(cliPath), BIN_ENTRY), cliPath]) {
+    try {
+      targets.add(realpathSync(path));
+    } catch {
+      // not built here
+    }
   }
+  if (targets.size === 0) return false;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
-      if (realpathSync(candidate) === target) return true;
+      if (targets.has(realpathSync(candidate))) return true;
     } catch {
       // not here
     }

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { writeFileAtomicallySync } from '../../core/index.js';
 import type { MemoryEntry, MemoryProblem } from './entries.js';
+import { openForRanges, readRange } from './file-range.js';
 import { TabList } from './tab-list.js';
 
 /** memory/'s entries as of its mtime (cache/memory-entries.json), and the files that could not be read. */
@@ -90,12 +91,8 @@ export class LazyEntries {
 
   /** Opens the cache, or undefined when there is none, it is damaged (cut short), or of another format. */
   static open(file: string): LazyEntries | undefined {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch {
-      return undefined;
-    }
+    const fd = openForRanges(file);
+    if (fd === undefined) return undefined;
     try {
       const first = readLine(fd, 0);
       const head = JSON.parse(first.line) as Partial<EntriesHead>;
@@ -163,9 +160,7 @@ export class LazyEntries {
   }
 
   private read(from: number, to: number): string {
-    const buffer = Buffer.allocUnsafe(to - from);
-    const n = readSync(this.fd, buffer, 0, buffer.length, from);
-    return buffer.toString('utf8', 0, n);
+    return readRange(this.fd, from, to);
   }
 }
 

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import MiniSearch, { type Options } from 'minisearch';
 import { writeFileAtomicallySync } from '../../core/index.js';
+import { openForRanges, readRange } from './file-range.js';
 import { TabList } from './tab-list.js';
 
 /** [file, mtimeMs, size] of each indexed file when the index was saved. */
@@ -228,18 +229,10 @@ export function readSavedIndex(file: string, format: number): SavedIndex | undef
  * Undefined as readSavedIndex.
  */
 export function readSavedIndexAt(file: string, format: number): SavedIndex | undefined {
-  let fd: number;
+  const fd = openForRanges(file);
+  if (fd === undefined) return undefined;
   try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const read = (from: number, to: number): string => {
-      const buffer = Buffer.allocUnsafe(to - from);
-      const n = readSync(fd, buffer, 0, buffer.length, from);
-      return buffer.toString('utf8', 0, n);
-    };
+    const read = (from: number, to: number): string => readRange(fd, from, to);
     const saved = parseSnapshot(format, fstatSync(fd).size, read, read, false);
     if (!saved) closeSync(fd);
     return saved;
