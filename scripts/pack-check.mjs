@@ -228,8 +228,14 @@ try {
     }
     step(`firstlight ui: ${url} serves the views and the packaged assets`);
   } finally {
-    ui.kill('SIGTERM');
+    // Waited for: a server saves its caches into the home as it stops, and the clean-up below
+    // would race it (ENOTEMPTY).
+    if (ui.exitCode === null && ui.signalCode === null) {
+      const exited = new Promise((resolve) => ui.once('exit', resolve));
+      ui.kill('SIGTERM');
+      await exited;
+    }
   }
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 }
