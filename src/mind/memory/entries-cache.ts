@@ -115,14 +115,6 @@ export class LazyEntries {
     }
   }
 
-  get size(): number {
-    return this.files.length;
-  }
-
-  has(file: string): boolean {
-    return this.indexOf(file) >= 0;
-  }
-
   get(file: string): MemoryEntry | undefined {
     let entry = this.parsed.get(file);
     if (entry) return entry;
