@@ -200,7 +200,7 @@ export function validatorPlace(tag) {
 
 /**
  * `firstlight runtime serve` on a free port for `home` and `project`, with `args`; resolves with
- * its URL (once it prints it) and a stop.
+ * its URL (once it prints it), the `auth` header its token needs, and a stop.
  */
 export async function serveRuntime(home, project, args = []) {
   const child = spawn(
@@ -213,14 +213,17 @@ export async function serveRuntime(home, project, args = []) {
     const onData = (chunk) => {
       output += chunk;
       const match = /HTTP API: (\S+)\/v1/.exec(output);
-      if (match) resolve(match[1]);
+      if (match && output.includes('Ctrl-C to stop.')) resolve(match[1]);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`runtime serve exited ${code}: ${output}`)));
   });
+  // The token it generated at start (a build before tokens prints none).
+  const token = /^ {2}Token: (\S+)$/m.exec(output)?.[1];
   return {
     url,
+    auth: token ? { authorization: `Bearer ${token}` } : {},
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -58,10 +58,10 @@ const request = (task, file = slow) => ({
   substrate: `scripted:${file}`,
 });
 
-async function post(url, body) {
-  const response = await fetch(`${url}/v1/invocations`, {
+async function post(service, body) {
+  const response = await fetch(`${service.url}/v1/invocations`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...service.auth },
     body: JSON.stringify(body),
   });
   const result = await response.json();
@@ -69,7 +69,7 @@ async function post(url, body) {
     throw new Error(`invocation answered ${response.status}: ${JSON.stringify(result).slice(0, 400)}`);
 }
 
-/** TOTAL at once, round-robin over `urls`; the wall time in ms. */
+/** TOTAL at once, round-robin over `services` (each with its url and auth); the wall time in ms. */
 async function burst(urls, tag) {
   for (let i = 0; i < urls.length * 2; i++) await post(urls[i % urls.length], request(`warm ${tag} ${i}`));
   const t0 = performance.now();
@@ -167,7 +167,7 @@ try {
   const rows = [];
   const embedded = await lib.serveRuntime(home.dir, project, ['--concurrency', String(CONCURRENCY)]);
   started.push(embedded);
-  const embeddedMs = await burst([embedded.url], 'embedded');
+  const embeddedMs = await burst([embedded], 'embedded');
   await embedded.stop();
   const ideal = (n) => Math.ceil(TOTAL / (n * CONCURRENCY)) * SESSION_MS;
   rows.push({
@@ -188,10 +188,7 @@ try {
         await lib.serveRuntime(home.dir, project, ['--store', url, '--concurrency', String(CONCURRENCY)]),
       );
     started.push(...replicas);
-    const ms = await burst(
-      replicas.map((r) => r.url),
-      `pg${n}`,
-    );
+    const ms = await burst(replicas, `pg${n}`);
     await Promise.all(replicas.map((r) => r.stop()));
     if (n === REPLICAS.at(-1)) growth = await tableGrowth(url, TOTAL + n * 2);
     rows.push({

@@ -44,11 +44,11 @@ const request = (task) => ({
   substrate: `scripted:${script}`,
 });
 
-async function post(url, body) {
+async function post(service, body) {
   const t0 = performance.now();
-  const response = await fetch(`${url}/v1/invocations`, {
+  const response = await fetch(`${service.url}/v1/invocations`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...service.auth },
     body: JSON.stringify(body),
   });
   const result = await response.json();
@@ -61,14 +61,14 @@ async function post(url, body) {
 const service = await lib.serveRuntime(home.dir, project, ['--concurrency', String(CONCURRENCY)]);
 try {
   // Warm both paths (profile, tokenizer-free surface, first ledger writes).
-  for (let i = 0; i < 3; i++) await post(service.url, request(`warm ${i}`));
+  for (let i = 0; i < 3; i++) await post(service, request(`warm ${i}`));
   const runtime = createRuntime({ home: home.dir, project, cwd: project });
   for (let i = 0; i < 3; i++) await runtime.invoke(request(`warm ${i}`));
 
   // 1. TOTAL at once through the service.
   const t0 = performance.now();
   const concurrent = await Promise.all(
-    Array.from({ length: TOTAL }, (_, i) => post(service.url, request(`task ${i}`))),
+    Array.from({ length: TOTAL }, (_, i) => post(service, request(`task ${i}`))),
   );
   const wallMs = performance.now() - t0;
 
@@ -86,7 +86,7 @@ try {
   const overHttp = [];
   const inProc = [];
   for (let i = 0; i < SEQUENTIAL; i++) {
-    const h = await post(service.url, request(`seq ${i}`));
+    const h = await post(service, request(`seq ${i}`));
     overHttp.push(h.ms - h.substrateMs);
     const s = performance.now();
     const r = await runtime.invoke(request(`seq ${i}`));

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SystemError, UserError } from '../core/index.js';
+import { findServerToken, resolveHome, SystemError, UserError } from '../core/index.js';
 import { REPL_TOOL_NAMES } from '../repl/index.js';
 import { keyValue } from './io.js';
 import { progressLine } from './progress.js';
@@ -99,7 +99,7 @@ export async function mcpCall(request: CallRequest): Promise<CallAnswer> {
       throw new SystemError(`could not reach ${label}: ${(error as Error).message}${tailOf(stderr())}`, {
         code: 'SERVER_UNREACHABLE',
         hint: request.http
-          ? 'check the URL (firstlight serve --http prints it) and FIRSTLIGHT_TOKEN when the server requires one'
+          ? 'check the URL (the server prints it) and its token: FIRSTLIGHT_TOKEN, else the one the server generated, found in <home>/run/ (pass the --home the server was started with)'
           : 'run firstlight doctor; FIRSTLIGHT_LOG=debug shows what the server logs',
         cause: error,
       });
@@ -166,7 +166,11 @@ function openTransport(request: CallRequest): { transport: Transport; label: str
         hint: 'pass the MCP endpoint firstlight serve --http prints, e.g. --http http://127.0.0.1:7821/mcp',
       });
     }
-    const token = process.env.FIRSTLIGHT_TOKEN;
+    // The token the server at this URL keeps in this home's run/ (it generated it, or took
+    // FIRSTLIGHT_TOKEN), else FIRSTLIGHT_TOKEN (a server of another home or machine).
+    const token =
+      findServerToken(request.home ?? resolveHome().dir, url.href) ??
+      (process.env.FIRSTLIGHT_TOKEN || undefined);
     return {
       transport: new StreamableHTTPClientTransport(url, {
         ...(token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),

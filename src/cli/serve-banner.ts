@@ -26,36 +26,50 @@ export function httpBanner(options: {
   url: string;
   serverName: string;
   token: string | undefined;
+  /** The token was generated at start (not the operator's FIRSTLIGHT_TOKEN): printed, and kept in `file`. */
+  generated?: { file: string };
+  /** A server that runs code says so when it has no token. */
+  codeRunning?: boolean;
   /** The Host names accepted, printed when bound beyond loopback. */
   allowedHosts?: readonly string[];
   tryIt: string;
 }): string {
-  // The token itself is never printed (terminals get logged); `${FIRSTLIGHT_TOKEN}` is expanded
-  // by Claude Code in .mcp.json, and `firstlight call` reads the variable itself.
+  // The operator's own FIRSTLIGHT_TOKEN is never printed (terminals get logged): `${FIRSTLIGHT_TOKEN}`
+  // is expanded by Claude Code in .mcp.json, and `firstlight call` reads the variable itself. A token
+  // generated at start is printed, as Jupyter prints its own, to paste into a client's config.
   // biome-ignore lint/suspicious/noTemplateCurlyInString: an environment reference, expanded by the client.
   const tokenRef = '${FIRSTLIGHT_TOKEN}';
+  const sent = options.generated ? options.token : tokenRef;
   const config = {
     mcpServers: {
       [options.serverName]: {
         type: 'http',
         url: options.url,
-        ...(options.token ? { headers: { Authorization: `Bearer ${tokenRef}` } } : {}),
+        ...(options.token ? { headers: { Authorization: `Bearer ${sent}` } } : {}),
       },
     },
   };
+  const tokenLines = !options.token
+    ? ['  No token (--no-token): any process on this machine may call it.']
+    : options.generated
+      ? [
+          `  Token: ${options.token}`,
+          `  Clients send: Authorization: Bearer <the token> (kept in ${options.generated.file} for firstlight call and firstlight ui)`,
+        ]
+      : ['  Clients send: Authorization: Bearer <the FIRSTLIGHT_TOKEN value>'];
   return [
     `${options.what} serving ${options.home}`,
     `  MCP endpoint: ${options.url}`,
-    ...(options.token ? ['  Clients send: Authorization: Bearer <the FIRSTLIGHT_TOKEN value>'] : []),
+    ...(options.token || options.generated !== undefined || options.codeRunning ? tokenLines : []),
     ...(options.allowedHosts ? [`  Host names accepted: ${options.allowedHosts.join(' ')}`] : []),
     '',
     'Client config (paste into .mcp.json, .cursor/mcp.json, .gemini/settings.json; VS Code uses "servers"):',
     JSON.stringify(config, null, 2),
-    ...(options.token
+    ...(options.token && !options.generated
       ? [`(Claude Code expands ${tokenRef} from the environment; elsewhere put the token there.)`]
       : []),
     '',
-    `Try it: ${options.tryIt} --http ${options.url}${options.token ? '   (sends $FIRSTLIGHT_TOKEN)' : ''}`,
+    `Try it: ${options.tryIt} --http ${options.url}${options.token && !options.generated ? '   (sends $FIRSTLIGHT_TOKEN)' : ''}`,
     'Ctrl-C to stop.',
     '',
   ].join('\n');

@@ -3,12 +3,15 @@
  * runtime service's HTTP door (`firstlight runtime serve`), on the platform's `fetch`. It loads
  * nothing of the runtime itself (its types only), so a consumer process stays small.
  *
- *   const client = new RuntimeClient({ url: 'http://127.0.0.1:7822', token: process.env.FIRSTLIGHT_TOKEN });
+ *   const client = new RuntimeClient({ url: 'http://127.0.0.1:7822' }); // the token: found, see below
  *   const result = await client.invoke({ persona: 'auditor', role: 'validator', surface: 'audit',
  *     engagement: 'agent', task: 'Validate the cache', handoffs: [artifactId] });
  *   if (result.status === 'refused') console.log(result.meta.refusal_reason);
  */
 
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { findServerToken } from '../core/server-tokens.js';
 import type {
   InvocationRecord,
   InvokeResult,
@@ -44,8 +47,13 @@ export type EventInput = Exclude<EventsBody, { events: unknown }>;
 export interface RuntimeClientOptions {
   /** The service's base URL, e.g. `http://127.0.0.1:7822`. */
   readonly url: string;
-  /** FIRSTLIGHT_TOKEN of the service, when it has one. */
+  /**
+   * The service's token. Default: the one the service keeps in the home's `run/` for its URL
+   * (`runtime serve` generates one at start, or takes FIRSTLIGHT_TOKEN), else FIRSTLIGHT_TOKEN.
+   */
   readonly token?: string;
+  /** The firstlight home the service runs on (its `run/` holds the token); default FIRSTLIGHT_HOME, else ~/.firstlight. */
+  readonly home?: string;
   /** A fetch to use instead of the global one. */
   readonly fetch?: typeof fetch;
 }
@@ -83,10 +91,12 @@ export interface StreamOptions {
 export class RuntimeClient {
   private readonly base: string;
   private readonly doFetch: typeof fetch;
+  private readonly token: string | undefined;
 
-  constructor(private readonly options: RuntimeClientOptions) {
+  constructor(options: RuntimeClientOptions) {
     this.base = options.url.replace(/\/+$/, '');
     this.doFetch = options.fetch ?? fetch;
+    this.token = options.token ?? foundToken(this.base, options.home);
   }
 
   health(): Promise<{ ok: boolean; version: string; ledger: string; invocations: Record<string, number> }> {
@@ -210,7 +220,7 @@ export class RuntimeClient {
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
       accept: 'application/json',
-      ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
       ...extra,
     };
   }
@@ -271,6 +281,12 @@ export class RuntimeClient {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/** The token the service at `url` keeps in the home's run/, else FIRSTLIGHT_TOKEN. */
+function foundToken(url: string, home: string | undefined): string | undefined {
+  const dir = home ?? (process.env.FIRSTLIGHT_HOME || join(homedir(), '.firstlight'));
+  return findServerToken(dir, url) ?? (process.env.FIRSTLIGHT_TOKEN || undefined);
 }
 
 function idempotency(options: { idempotencyKey?: string }): Record<string, string> {

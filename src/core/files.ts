@@ -14,10 +14,10 @@ import { SystemError } from './errors.js';
 export async function writeFileAtomically(
   path: string,
   content: string | Buffer,
-  options: { fsync?: boolean } = {},
+  options: { fsync?: boolean; mode?: number } = {},
 ): Promise<void> {
   ensureDir(dirname(path));
-  await writeFileAtomic(path, content, { fsync: options.fsync ?? true });
+  await writeFileAtomic(path, content, atomicOptions(options));
 }
 
 /**
@@ -27,10 +27,15 @@ export async function writeFileAtomically(
 export function writeFileAtomicallySync(
   path: string,
   content: string | Buffer,
-  options: { fsync?: boolean } = {},
+  options: { fsync?: boolean; mode?: number } = {},
 ): void {
   ensureDir(dirname(path));
-  writeFileAtomic.sync(path, content, { fsync: options.fsync ?? true });
+  writeFileAtomic.sync(path, content, atomicOptions(options));
+}
+
+/** `mode`: the file's permissions from its first byte (the temp file is made with them). */
+function atomicOptions(options: { fsync?: boolean; mode?: number }) {
+  return { fsync: options.fsync ?? true, ...(options.mode !== undefined ? { mode: options.mode } : {}) };
 }
 
 export interface LockOptions {

@@ -96,8 +96,10 @@ export {
   redactFor,
   redactorFor,
 } from './redact/index.js';
-export type { RuntimeSettings } from './runtime-settings.js';
-export { runtimeSettingsSchema } from './runtime-settings.js';
+export type { DeclaredServer, RuntimeSettings } from './runtime-settings.js';
+export { runtimeSettingsSchema, SERVER_NAME } from './runtime-settings.js';
+export type { ServerTokenRecord } from './server-tokens.js';
+export { findServerToken, serverTokenDir, serverTokenFile } from './server-tokens.js';
 export type { LoadedSettings, Settings } from './settings.js';
 export { defaultSettings, loadSettings, settingsSchema } from './settings.js';
 export { loadSettingsCached } from './settings-cached.js';

@@ -16,6 +16,21 @@ const sourceSchema = z
   })
   .strict();
 
+/** A task server's name: what a request writes in `servers` and its tools' prefix (`NAME__tool`). */
+export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+const SERVER_NAME_RULE = 'a server name is letters, digits, _ and -';
+
+/** A server `runtime serve` may start for a request that names it. */
+const declaredServerSchema = z
+  .object({
+    command: z.string().min(1, 'the executable that starts the MCP server, e.g. npx'),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().min(1).optional(),
+  })
+  .strict();
+export type DeclaredServer = z.infer<typeof declaredServerSchema>;
+
 export const runtimeSettingsSchema = z
   .object({
     /** Tried after `<home>/personas/`, in order; a URI takes the source with the longest matching prefix. */
@@ -44,6 +59,16 @@ export const runtimeSettingsSchema = z
          * and another runs the invocation again as its next attempt.
          */
         lease_s: z.number().min(1).max(3600).default(30),
+        /**
+         * Whether a request through the service's doors (HTTP, MCP) may carry an operator
+         * override. The override is the operator's declaration; off, only the CLI takes one.
+         */
+        allow_override: z.boolean().default(false),
+        /**
+         * The MCP servers a request may name in `servers`, by name: the service starts only
+         * these, never a command line a request sends.
+         */
+        servers: z.record(z.string().regex(SERVER_NAME, SERVER_NAME_RULE), declaredServerSchema).default({}),
       })
       .strict()
       .prefault({}),

@@ -34,6 +34,7 @@ export { registerTools } from './register.js';
 export { RESOURCE_NOT_FOUND, registerPrompts, registerResources } from './register-content.js';
 export type { ReplServerDeps } from './repl-server.js';
 export { createReplServer, REPL_INSTRUCTIONS } from './repl-server.js';
+export { codeServerToken, keepServerToken } from './server-token.js';
 export type { StdioOptions } from './stdio.js';
 export { serveStdio } from './stdio.js';
 export { packageVersion } from './version.js';

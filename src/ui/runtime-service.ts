@@ -99,7 +99,7 @@ export async function serviceStatus(
           : `GET ${SUBSCRIPTIONS_PATH} answered ${response.status} ${response.statusText}`.trim(),
     fix:
       response.status === 401
-        ? 'the service has a token: start the page with FIRSTLIGHT_RUNTIME_TOKEN (or FIRSTLIGHT_TOKEN) set to it'
+        ? 'the service wants its token: start the page with the --home the service runs on (its token is kept in <home>/run/), or with FIRSTLIGHT_RUNTIME_TOKEN set to it'
         : typeof error?.fix === 'string'
           ? error.fix
           : 'check that --runtime names a firstlight runtime service (firstlight runtime serve prints its URL)',

@@ -270,10 +270,17 @@ describe('firstlight repl serve, to a person', { timeout: TIMEOUT }, () => {
     await waitFor('the banner', () => out.includes('Ctrl-C to stop'), { timeoutMs: 60_000 });
     const url = /MCP endpoint: (\S+)/.exec(out)?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    // It runs code: a token generated at start, printed in the config, kept in the home's run/.
+    const token = /^ {2}Token: (\S+)$/m.exec(out)?.[1];
+    expect(token).toMatch(/^[\w-]{32}$/);
     const config = JSON.parse(/(\{\n[\s\S]*?\n\})\n/.exec(out)?.[1] ?? '{}');
-    expect(config).toEqual({ mcpServers: { 'firstlight-repl': { type: 'http', url } } });
-    expect(out).toContain(`Try it: firstlight call execute --arg code='1+1' --http ${url}`);
-    const called = await run(['call', 'execute', '--arg', 'code=6*7', '--http', url!, '--json']);
+    expect(config).toEqual({
+      mcpServers: {
+        'firstlight-repl': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } },
+      },
+    });
+    expect(out).toContain(`Try it: firstlight call execute --arg code='1+1' --home ${h} --http ${url}`);
+    const called = await run(['call', 'execute', '--arg', 'code=6*7', '--home', h, '--http', url!, '--json']);
     expect(JSON.parse(called.stdout).result.return_value).toBe(42);
     child.kill('SIGTERM');
     await exited;

@@ -59,7 +59,8 @@ export function serveArgs(variant: ReplVariant, args: string[]): string[] {
 
 /**
  * `firstlight repl serve ARGS` in the variant's kernel, connected to a real SDK Client over the
- * variant's transport. Over HTTP the server is a child process on a free loopback port; close()
+ * variant's transport. Over HTTP the server is a child process on a free loopback port, called with
+ * the token it generated (or `headers`); close()
  * closes the client, then stops the server with SIGTERM (it saves first) and waits for its exit.
  */
 export async function wireRepl(
@@ -83,7 +84,7 @@ export async function wireRepl(
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       const match = /MCP endpoint: (\S+)/.exec(stdout);
-      if (match) {
+      if (match && stdout.includes('Ctrl-C to stop.')) {
         clearTimeout(timer);
         resolve(match[1] as string);
       }
@@ -95,7 +96,9 @@ export async function wireRepl(
   });
   let wired: Wired;
   try {
-    wired = await wireHttp(url, options.headers);
+    // The token the server generated (it prints it), unless the test sends its own headers.
+    const token = /^ {2}Token: (\S+)$/m.exec(stdout)?.[1];
+    wired = await wireHttp(url, options.headers ?? (token ? { Authorization: `Bearer ${token}` } : {}));
   } catch (error) {
     await stop(child);
     throw error;

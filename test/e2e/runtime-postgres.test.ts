@@ -27,6 +27,10 @@ const script = [
   '',
 ].join('\n');
 
+/** Replicas behind one address share one token (FIRSTLIGHT_TOKEN), as a load balancer needs. */
+const TOKEN = 'replicas-share-this-token-0123456789';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
 interface Reply {
   status: number;
   body: Record<string, unknown>;
@@ -35,7 +39,7 @@ interface Reply {
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   const res = await fetch(`${url}/v1/invocations`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...AUTH, ...headers },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
@@ -75,15 +79,10 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     return db(name);
   };
   const serve = async (store: string, extra: string[] = []) => {
-    const service = await startService([
-      '--home',
-      fx.home,
-      '--project',
-      fx.project,
-      '--store',
-      store,
-      ...extra,
-    ]);
+    const service = await startService(
+      ['--home', fx.home, '--project', fx.project, '--store', store, ...extra],
+      { FIRSTLIGHT_TOKEN: TOKEN },
+    );
     services.push(service);
     return service;
   };
@@ -123,7 +122,9 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     const pgService = await serve(url);
     const fileFx = runtimeFixture();
     const fileScript = fileFx.file('session-100ms.yaml', script);
-    const fileService = await startService(['--home', fileFx.home, '--project', fileFx.project]);
+    const fileService = await startService(['--home', fileFx.home, '--project', fileFx.project], {
+      FIRSTLIGHT_TOKEN: TOKEN,
+    });
     services.push(fileService);
     for (const [service, path] of [
       [pgService, scriptPath],
@@ -271,7 +272,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
       .filter((id): id is string => Boolean(id));
     expect(handoffIds.length).toBe(TOTAL);
     for (const id of handoffIds.slice(0, 300)) {
-      const res = await fetch(`${replicas[0]!.url}/v1/handoffs/${id}`);
+      const res = await fetch(`${replicas[0]!.url}/v1/handoffs/${id}`, { headers: AUTH });
       const body = (await res.json()) as { verified?: boolean; provenance?: { ok?: boolean } };
       expect(res.status).toBe(200);
       expect(JSON.stringify(body)).toMatch(/"(verified|ok)":true/);
@@ -287,7 +288,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     );
     const opened = await fetch(`${a!.url}/v1/subscriptions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...AUTH },
       body: JSON.stringify({
         persona: 'team',
         surface: 'real-time-stream',
@@ -304,7 +305,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     for (const [i, target] of [b!, c!, b!, c!].entries()) {
       const res = await fetch(`${target.url}/v1/subscriptions/${sub.id}/events`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...AUTH },
         body: JSON.stringify({ events: Array.from({ length: 5 }, (_, j) => ({ text: `event ${i}.${j}` })) }),
       });
       const body = (await res.json()) as { accepted: number; counts: { received: number } };
@@ -314,13 +315,13 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     }
     // Its stream, read on C while A interprets: emissions arrive until the teardown (sent to B).
     const reading = (async () => {
-      const res = await fetch(`${c!.url}/v1/subscriptions/${sub.id}/stream`);
+      const res = await fetch(`${c!.url}/v1/subscriptions/${sub.id}/stream`, { headers: AUTH });
       expect(res.status).toBe(200);
       return res.text();
     })();
     const settle = async () => {
       for (let i = 0; i < 100; i++) {
-        const s = (await (await fetch(`${a!.url}/v1/subscriptions/${sub.id}`)).json()) as {
+        const s = (await (await fetch(`${a!.url}/v1/subscriptions/${sub.id}`, { headers: AUTH })).json()) as {
           counts: { queued: number; received: number; interpreted: number };
         };
         if (s.counts.queued === 0 && s.counts.interpreted > 0) return s;
@@ -330,7 +331,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     };
     const settled = await settle();
     expect(settled.counts.received).toBe(20);
-    const down = await fetch(`${b!.url}/v1/subscriptions/${sub.id}`, { method: 'DELETE' });
+    const down = await fetch(`${b!.url}/v1/subscriptions/${sub.id}`, { method: 'DELETE', headers: AUTH });
     const summary = (await down.json()) as { state: string; teardown?: string };
     expect(down.status, JSON.stringify(summary)).toBe(200);
     expect(summary.state).toBe('closed');
@@ -372,7 +373,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.message).toMatch(/unreachable/);
     expect(error.fix).toMatch(/retry/);
-    const health = await fetch(`${service.url}/v1/journal`);
+    const health = await fetch(`${service.url}/v1/journal`, { headers: AUTH });
     expect(health.status).toBe(503);
     await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - t0))));
     await cluster.start();
@@ -387,7 +388,7 @@ describe.skipIf(Boolean(found.skip))('the runtime service on Postgres', { timeou
     let landed: { state?: string; attempt?: number } = {};
     for (let i = 0; i < 300 && landed.state !== 'completed'; i++) {
       landed = (await (
-        await fetch(`${service.url}/v1/invocations/${inFlight.body.id}`)
+        await fetch(`${service.url}/v1/invocations/${inFlight.body.id}`, { headers: AUTH })
       ).json()) as typeof landed;
       if (landed.state !== 'completed') await new Promise((r) => setTimeout(r, 200));
     }

@@ -11,6 +11,10 @@ import { CLI } from '../helpers/index.js';
 export interface RunningService {
   /** The base URL, `http://127.0.0.1:PORT`. */
   readonly url: string;
+  /** The token every request sends: the one it printed (generated at start), or FIRSTLIGHT_TOKEN; none with --no-token. */
+  readonly token: string | undefined;
+  /** `{authorization: Bearer …}` for a raw request (empty without a token). */
+  readonly auth: Readonly<Record<string, string>>;
   readonly pid: number;
   readonly child: ChildProcess;
   output(): string;
@@ -18,7 +22,7 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `firstlight runtime serve --port 0 …args` and waits for the URL it prints. */
+/** Starts `firstlight runtime serve --port 0 …args` and waits for the URL (and the token) it prints. */
 export async function startService(
   args: readonly string[],
   env: Record<string, string> = {},
@@ -33,8 +37,9 @@ export async function startService(
     const timer = setTimeout(() => reject(new Error(`runtime serve did not start: ${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
+      // The banner's last line: the token line before it is in.
       const match = /HTTP API: (\S+)\/v1/.exec(output);
-      if (match) {
+      if (match && output.includes('Ctrl-C to stop.')) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
@@ -46,8 +51,11 @@ export async function startService(
       reject(new Error(`runtime serve exited ${code}: ${output}`));
     });
   });
+  const token = /^ {2}Token: (\S+)$/m.exec(output)?.[1] ?? (env.FIRSTLIGHT_TOKEN || undefined);
   return {
     url,
+    token,
+    auth: token ? { authorization: `Bearer ${token}` } : {},
     pid: child.pid!,
     child,
     output: () => output,

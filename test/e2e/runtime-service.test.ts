@@ -50,7 +50,11 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
   };
   const mcpHttp = async () => {
     const mcp = new Client({ name: 'runtime-service-test', version: '0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
+        requestInit: { headers: service.auth },
+      }),
+    );
     return mcp;
   };
   const invokePersona = async (mcp: Client, args: Record<string, unknown>) => {
@@ -70,10 +74,17 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
     ...extra,
   });
 
+  /** The servers a request may name: declared by the operator, read once at the service's start. */
+  const declared = () => ({
+    service: { servers: { files: { command: process.execPath, args: [FS_SERVER, fx.project] } } },
+  });
+
   beforeAll(async () => {
     fx = runtimeFixture();
+    writeFileSync(join(fx.home, 'firstlight.yaml'), stringify({ runtime: declared() }));
     service = await startService(home());
-    client = new RuntimeClient({ url: service.url });
+    // The client finds the token the service generated in the home's run/.
+    client = new RuntimeClient({ url: service.url, home: fx.home });
   });
   afterAll(async () => {
     await service?.stop();
@@ -105,13 +116,19 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
   });
 
   it('a validator through invoke_persona refuses mutating tools and extra context exactly as the CLI does', async () => {
-    // The artifact comes from a builder session run through the HTTP door, so it traces to this ledger.
+    // The artifact comes from a builder session of this ledger (the operator imports the plan file
+    // at the keyboard: through the doors a handoff is an id).
     const plan = fx.file('service-plan.json', HANDOFFS.plan);
     const build = fx.script({ steps: [{ text: 'Built.', output: DELIVERABLES.builder }] });
-    const built = await client.invoke({
-      ...requestOf('team', 'builder', { handoffs: [plan], substrate: `scripted:${build.path}` }),
-      surface: 'code-output',
-    });
+    const built = (
+      await cli([
+        ...roleArgs('team', 'builder', 'code-output'),
+        '--handoff',
+        plan,
+        '--substrate',
+        `scripted:${build.path}`,
+      ])
+    ).result;
     expect(built.status, JSON.stringify(built.meta)).toBe('completed');
     const artifact = built.meta.handoff_id!;
     const never = 'scripted:/nonexistent/never-read.yaml';
@@ -163,7 +180,7 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
     const post = (body: unknown) =>
       fetch(`${service.url}/v1/invocations`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...service.auth },
         body: JSON.stringify(body),
       });
     const refused = await post(
@@ -294,7 +311,7 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
     );
     writeFileSync(
       join(fx.home, 'firstlight.yaml'),
-      stringify({ runtime: { sources: [{ prefix: 'klappy://', dir: canon }] } }),
+      stringify({ runtime: { sources: [{ prefix: 'klappy://', dir: canon }], ...declared() } }),
     );
 
     const script = fx.script({ steps: [{ text: 'Mapped.', output: DELIVERABLES.explorer }] });
@@ -323,12 +340,14 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
 
     const pinnedWrong = await fetch(`${service.url}/v1/invocations`, {
       method: 'POST',
+      headers: service.auth,
       body: JSON.stringify(requestOf('oddie@7', 'explorer', { substrate })),
     });
     expect(pinnedWrong.status).toBe(404);
 
     const lost = await fetch(`${service.url}/v1/invocations`, {
       method: 'POST',
+      headers: service.auth,
       body: JSON.stringify(requestOf('lost', 'explorer', { substrate })),
     });
     expect(lost.status).toBe(422);
@@ -351,8 +370,8 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
     expect(listed.personas.find((p) => p.ref === 'lost')?.error).toContain('system_prompt_uri');
   });
 
-  it("adds an invocation's task-relevant server, classified by the profile's rule for its name", async () => {
-    const servers = { files: { command: process.execPath, args: [FS_SERVER, fx.project] } };
+  it("adds an invocation's task-relevant server, by the name the service declares, classified by the profile's rule for it", async () => {
+    const servers = ['files'];
     writeFileSync(
       join(fx.home, 'personas', 'reader.yaml'),
       stringify({
@@ -440,14 +459,17 @@ describe('the runtime service guard', { timeout: 120_000 }, () => {
     );
   });
 
-  it('refuses to start on a non-loopback address without a token', async () => {
+  it('refuses to start on a non-loopback address without a token (--no-token), and refuses a short one', async () => {
     const ran = await runCliAsync(
-      ['runtime', 'serve', '--home', fx.home, '--host', '0.0.0.0', '--port', '0'],
-      {
-        env: { FIRSTLIGHT_TOKEN: '' },
-      },
+      ['runtime', 'serve', '--home', fx.home, '--host', '0.0.0.0', '--port', '0', '--no-token'],
+      { env: { FIRSTLIGHT_TOKEN: '' } },
     );
     expect(ran.status).toBe(2);
-    expect(ran.stderr).toContain('refusing to serve on 0.0.0.0 without a token');
+    expect(ran.stderr).toContain('--no-token is refused on 0.0.0.0');
+    const short = await runCliAsync(['runtime', 'serve', '--home', fx.home, '--port', '0'], {
+      env: { FIRSTLIGHT_TOKEN: 'short' },
+    });
+    expect(short.status).toBe(2);
+    expect(short.stderr).toContain('FIRSTLIGHT_TOKEN is too short');
   });
 });

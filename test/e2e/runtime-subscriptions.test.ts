@@ -28,7 +28,7 @@ describe('subscribed sessions', { timeout: 300_000 }, () => {
     fx = runtimeFixture();
     substrate = `scripted:${fx.file('observer-50ms.yaml', stringify({ steps: [{ delay_ms: 50, text: '🦦 The stream moved ✅' }] }))}`;
     service = await startService(['--home', fx.home, '--project', fx.project]);
-    client = new RuntimeClient({ url: service.url });
+    client = new RuntimeClient({ url: service.url, home: fx.home });
     baselineMb = memoryOf(service.pid).rssMb;
   });
   afterAll(async () => {
@@ -188,6 +188,7 @@ describe('subscribed sessions', { timeout: 300_000 }, () => {
   it('shares one mode between participants, refuses one in another role, and keeps its deliverable-free role', async () => {
     const refused = await fetch(`${service.url}/v1/subscriptions`, {
       method: 'POST',
+      headers: service.auth,
       body: JSON.stringify(observer({ participants: ['ann', { name: 'vic', role: 'validator' }] })),
     });
     expect(refused.status).toBe(422);
@@ -196,6 +197,7 @@ describe('subscribed sessions', { timeout: 300_000 }, () => {
     );
     const builder = await fetch(`${service.url}/v1/subscriptions`, {
       method: 'POST',
+      headers: service.auth,
       body: JSON.stringify(observer({ role: 'builder' })),
     });
     expect(builder.status).toBe(400);
@@ -222,7 +224,7 @@ describe('subscribed sessions', { timeout: 300_000 }, () => {
   it('tears every open subscription down at shutdown, journaled, and the stream ends', async () => {
     const own = runtimeFixture();
     const other = await startService(['--home', own.home, '--project', own.project]);
-    const otherClient = new RuntimeClient({ url: other.url });
+    const otherClient = new RuntimeClient({ url: other.url, home: own.home });
     const sub = await otherClient.subscribe(observer());
     await otherClient.send(sub.id, { text: 'before shutdown' });
     const events: ServerEvent[] = [];

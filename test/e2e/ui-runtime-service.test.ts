@@ -10,13 +10,11 @@ import { type RunningUiProcess, startUi } from './ui-fixture.js';
 import { type EventReader, readEvents } from './ui-sse-reader.js';
 
 /**
- * The UI's reader of the runtime service against a real `firstlight runtime serve` (with a
- * token): the listing's real shape read field by field, a missing token and a dead address each
+ * The UI's reader of the runtime service against a real `firstlight runtime serve` (with the
+ * token it generated, which `firstlight ui --home` finds in the home's run/): the listing's real shape read field by field, a missing token and a dead address each
  * explained, the listing's query validated; and `firstlight ui --runtime URL` over HTTP, telling
  * an open Runtime page when the counts change (server-sent events) with nothing written to disk.
  */
-
-const TOKEN = 'runtime-service-token-0123456789abcdef';
 
 /** A port nothing listens on: taken from the system, then let go. */
 async function deadPort(): Promise<number> {
@@ -33,11 +31,13 @@ describe('the UI and the runtime service', { timeout: 180_000 }, () => {
   let client: RuntimeClient;
   let ui: RunningUiProcess;
   let sub: { id: string; session: string };
+  let TOKEN: string;
 
   beforeAll(async () => {
     fx = runtimeFixture();
-    service = await startService(['--home', fx.home, '--project', fx.project], { FIRSTLIGHT_TOKEN: TOKEN });
-    client = new RuntimeClient({ url: service.url, token: TOKEN });
+    service = await startService(['--home', fx.home, '--project', fx.project], { FIRSTLIGHT_TOKEN: '' });
+    TOKEN = service.token!;
+    client = new RuntimeClient({ url: service.url, home: fx.home });
     // Interpretations slower than the events come: the buffer of 3 overflows and drops.
     const slow = fx.file('slow.yaml', stringify({ steps: [{ delay_ms: 300, text: 'The stream moved.' }] }));
     sub = await client.subscribe({
@@ -53,8 +53,9 @@ describe('the UI and the runtime service', { timeout: 180_000 }, () => {
       sub.id,
       Array.from({ length: 20 }, (_, i) => ({ participant: 'ann', text: `tick ${i}` })),
     );
+    // No token given: the page finds the one the service keeps in the home.
     ui = await startUi(['--home', fx.home, '--project', fx.project, '--runtime', service.url], {
-      FIRSTLIGHT_RUNTIME_TOKEN: TOKEN,
+      FIRSTLIGHT_TOKEN: '',
     });
   }, 120_000);
 

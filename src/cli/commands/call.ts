@@ -47,7 +47,8 @@ export function registerCall(program: Command): void {
     [
       'Over stdio it starts this firstlight (serve, or repl serve) as a host would and stops it after the',
       'call: the REPL keeps its namespace across calls through the project autosave. With --http it',
-      'connects to a running server (FIRSTLIGHT_TOKEN, when set, is sent as the bearer token). Progress',
+      'connects to a running server and sends its token: the one it keeps in <home>/run/ (repl serve',
+      '--http generates one: pass the same --home), else FIRSTLIGHT_TOKEN. Progress',
       'of a long call (install_capability through npx) shows on a terminal. A tool error exits 1.',
     ],
   ).action(async (tool: string | undefined, options: CallOptions) => {

@@ -19,7 +19,10 @@ export interface CapabilityAddOptions extends ReplOptions {
   json?: boolean;
 }
 
-interface ReplServeOptions extends ReplOptions, HttpFlags {}
+interface ReplServeOptions extends ReplOptions, HttpFlags {
+  /** false with --no-token. */
+  token: boolean;
+}
 
 const KERNEL_HELP =
   'stdlib (the built-in kernel) or jupyter (an IPython kernel via jupyter_client); default: repl.kernel, else stdlib';
@@ -175,7 +178,10 @@ export function registerRepl(program: Command): void {
       ),
   );
   withExamples(
-    addHttpOptions(serve, 7822),
+    addHttpOptions(serve, 7822).option(
+      '--no-token',
+      'HTTP on loopback: serve without a token (any local process may then run code)',
+    ),
     [
       'firstlight repl serve',
       'firstlight repl serve --http --port 7822',
@@ -192,8 +198,10 @@ export function registerRepl(program: Command): void {
       'The stdlib kernel needs Python 3.10+ only. --kernel jupyter needs jupyter_client and',
       'ipykernel (apt-get install python3-ipykernel python3-jupyter-client, or pip), and gives',
       'IPython semantics: magics, ! shell commands, rich display as text.',
-      'HTTP binds 127.0.0.1 by default; FIRSTLIGHT_TOKEN (16+ characters) is required off',
-      'loopback and then sent by clients as a bearer token. All sessions share one kernel.',
+      'HTTP binds 127.0.0.1 by default and, as it runs code, wants a bearer token on loopback too: one',
+      'is generated at start (printed with the client config, and kept in <home>/run/ where',
+      'firstlight call finds it), or FIRSTLIGHT_TOKEN (16+ characters) when set; --no-token opts out',
+      'on loopback only. All sessions share one kernel.',
       'install_capability reports progress (MCP notifications/progress) while its server starts.',
       'Logs go to stderr (FIRSTLIGHT_LOG=debug).',
     ],

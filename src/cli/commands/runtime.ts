@@ -24,6 +24,8 @@ interface ServeOptions extends HomeOption {
   subscriptionIdle?: string;
   store?: string;
   lease?: string;
+  /** false with --no-token. */
+  token: boolean;
 }
 
 /** `firstlight runtime …`: the persona runtime's own commands (`invoke` and `journal` stand alone). */
@@ -104,11 +106,12 @@ function registerServe(runtime: Command): void {
     .description(
       'serve the runtime over HTTP: the API under /v1 (invocations, subscriptions, personas, journal, handoffs, OpenAPI) and MCP at /mcp',
     )
-    .option(
-      '--host <address>',
-      'bind address; anything but loopback requires FIRSTLIGHT_TOKEN (default 127.0.0.1)',
-    )
+    .option('--host <address>', 'bind address (default 127.0.0.1)')
     .option('--port <port>', 'port (0: any free port; default 7822)')
+    .option(
+      '--no-token',
+      'on loopback: serve without a token (any local process may then start sessions); refused elsewhere',
+    )
     .option(
       '--allowed-host <name>',
       'also accept this Host header name (a DNS name, or name:port behind a proxy); repeatable',
@@ -137,9 +140,13 @@ function registerServe(runtime: Command): void {
       'after',
       [
         '',
-        'Defaults come from runtime.service in firstlight.yaml; flags win. Set FIRSTLIGHT_TOKEN (16+ characters)',
-        'to require "Authorization: Bearer <token>" (mandatory off loopback). The Host header must name this',
-        'server; a foreign Origin is refused. Ctrl-C tears open subscriptions down (journaled) and stops.',
+        'Defaults come from runtime.service in firstlight.yaml; flags win. Every request sends',
+        '"Authorization: Bearer <token>", on loopback too: FIRSTLIGHT_TOKEN (16+ characters) when set, else a',
+        'token generated at start, printed and kept in <home>/run/ (firstlight ui, the client library and',
+        'firstlight call find it there); --no-token opts out on loopback only. A request may not carry an',
+        'override unless runtime.service.allow_override is true, names only the servers runtime.service.servers',
+        'declares, and passes handoffs by id. The Host header must name this server; a foreign Origin is',
+        'refused. Ctrl-C tears open subscriptions down (journaled) and stops.',
         'With --store postgres://… any number of replicas share one ledger and queue (firstlight help scale).',
         'More: firstlight help runtime-service.',
         '',
@@ -151,15 +158,14 @@ function registerServe(runtime: Command): void {
       ].join('\n'),
     )
     .action(async (options: ServeOptions) => {
-      const { createLogger, loadSettings, UserError } = await import('../../core/index.js');
-      const { join } = await import('node:path');
-      const { checkBind } = await import('../../servers/index.js');
-      const { startRuntimeService } = await import('../../servers/runtime-service/index.js');
+      const { createLogger, UserError } = await import('../../core/index.js');
+      const { checkBind, codeServerToken, keepServerToken } = await import('../../servers/index.js');
+      const { doorPolicyOf, startRuntimeService } = await import('../../servers/runtime-service/index.js');
       const { createRuntime } = await import('../../runtime/index.js');
       const { projectFor } = await import('./invoke-project.js');
       const { existingHome } = await import('../io.js');
       const home = existingHome(options);
-      const service = loadSettings(join(home, 'firstlight.yaml')).settings.runtime.service;
+      const service = await serviceSettings(home);
       const number = (
         flag: string,
         value: string | undefined,
@@ -179,7 +185,13 @@ function registerServe(runtime: Command): void {
       };
       const host = options.host ?? service.host;
       const port = Math.floor(number('--port', options.port, service.port, 0, 65535));
-      const token = process.env.FIRSTLIGHT_TOKEN || undefined;
+      // It starts sessions (and their servers) for whoever reaches it: a token on loopback too.
+      const minted = codeServerToken({
+        host,
+        noToken: options.token === false,
+        envToken: process.env.FIRSTLIGHT_TOKEN || undefined,
+      });
+      const token = minted.token;
       checkBind(host, token);
       const project = await projectFor(options.project ?? service.project, home);
       const log = createLogger('runtime-serve');
@@ -217,18 +229,30 @@ function registerServe(runtime: Command): void {
         token,
         allowedHosts: options.allowedHost,
         log,
+        policy: doorPolicyOf(service),
         concurrency,
         subscriptionIdleMs:
           number('--subscription-idle', options.subscriptionIdle, service.subscription_idle_s, 1, 604_800) *
           1000,
       });
+      const kept = token
+        ? keepServerToken(home, { kind: 'runtime', url: running.url, bind: host, port: running.port, token })
+        : undefined;
       process.stdout.write(
         [
           `firstlight runtime serving ${home}`,
           `  ledger: ${runtime.ledger.location}`,
           `  HTTP API: ${running.url}/v1 (reference: ${running.url}/v1/openapi.json)`,
           `  MCP endpoint: ${running.url}/mcp`,
-          ...(token ? ['  Clients send: Authorization: Bearer <the FIRSTLIGHT_TOKEN value>'] : []),
+          ...(!token
+            ? ['  No token (--no-token): any process on this machine may start sessions.']
+            : minted.generated
+              ? [
+                  `  Token: ${token}`,
+                  `  Clients send: Authorization: Bearer <the token> (kept in ${kept!.file} for firstlight ui, call and the client library)`,
+                ]
+              : ['  Clients send: Authorization: Bearer <the FIRSTLIGHT_TOKEN value>']),
+          `  Overrides: ${service.allow_override ? 'accepted (runtime.service.allow_override)' : 'refused (the CLI takes them)'}; servers a request may name: ${Object.keys(service.servers).join(', ') || 'none'}`,
           'Ctrl-C to stop.',
           '',
         ].join('\n'),
@@ -237,6 +261,7 @@ function registerServe(runtime: Command): void {
       const stop = async () => {
         if (stopping) return;
         stopping = true;
+        kept?.remove();
         await running.close();
         await ledger.close();
         process.exit(0);
@@ -275,13 +300,14 @@ function registerMcp(runtime: Command): void {
       async (options: HomeOption & { project?: string; concurrency: string | number; store?: string }) => {
         const { createLogger } = await import('../../core/index.js');
         const { serveStdio } = await import('../../servers/index.js');
-        const { createRuntimeMcpServer, Invocations, Subscriptions } = await import(
+        const { createRuntimeMcpServer, doorPolicyOf, Invocations, Subscriptions } = await import(
           '../../servers/runtime-service/index.js'
         );
         const { createRuntime } = await import('../../runtime/index.js');
         const { projectFor } = await import('./invoke-project.js');
         const { existingHome } = await import('../io.js');
         const home = existingHome(options);
+        const service = await serviceSettings(home);
         const project = await projectFor(options.project, home);
         const log = createLogger('runtime-mcp');
         const { openLedger } = await import('../../runtime/index.js');
@@ -293,7 +319,9 @@ function registerMcp(runtime: Command): void {
         const concurrency = Math.max(1, Math.floor(Number(options.concurrency) || 8));
         const invocations = new Invocations({ runtime, log, concurrency });
         const subscriptions = new Subscriptions({ runtime, log, idleMs: 600_000 });
-        await serveStdio(createRuntimeMcpServer({ runtime, invocations, subscriptions, log }), {
+        // The model in the host asks through this door: the service's rules, not the operator's.
+        const policy = doorPolicyOf(service);
+        await serveStdio(createRuntimeMcpServer({ runtime, invocations, subscriptions, log, policy }), {
           log,
           onShutdown: async () => {
             await invocations.drain();
@@ -302,4 +330,31 @@ function registerMcp(runtime: Command): void {
         });
       },
     );
+}
+
+/**
+ * `runtime.service` of the home's settings, read once at start. A problem there (a mistyped
+ * `allow_override`, a server without a command) refuses the start, naming the field: the doors'
+ * rules are not left to a default the operator did not mean.
+ */
+async function serviceSettings(home: string) {
+  const { join } = await import('node:path');
+  const { ConfigError, loadSettings } = await import('../../core/index.js');
+  const file = join(home, 'firstlight.yaml');
+  const { settings, problems } = loadSettings(file);
+  const own = [
+    ...new Set(
+      problems
+        .filter((p) => p.includes(': runtime.service'))
+        .map((p) => p.replace(/; using the default$/, '')),
+    ),
+  ];
+  if (own.length > 0) {
+    throw new ConfigError(own.join('; '), {
+      code: 'CONFIG_INVALID',
+      file,
+      hint: `fix runtime.service in ${file} (docs/settings.md: runtime.service.allow_override, runtime.service.servers)`,
+    });
+  }
+  return settings.runtime.service;
 }

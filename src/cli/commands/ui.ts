@@ -29,7 +29,7 @@ export function registerUi(program: Command): void {
     )
     .option(
       '--runtime <url>',
-      'a runtime service (firstlight runtime serve) whose live subscriptions to show, with their backpressure counts (its token: FIRSTLIGHT_RUNTIME_TOKEN, else FIRSTLIGHT_TOKEN)',
+      'a runtime service (firstlight runtime serve) whose live subscriptions to show, with their backpressure counts (its token: FIRSTLIGHT_RUNTIME_TOKEN, else the one it keeps in <home>/run/, else FIRSTLIGHT_TOKEN)',
     )
     .option('--no-open', 'do not open a browser (the URL is printed either way)')
     .option('--home <dir>', HOME_HELP)
@@ -51,7 +51,7 @@ export function registerUi(program: Command): void {
     )
     .action(async (flags: UiFlags) => {
       const { homedir } = await import('node:os');
-      const { createLogger, UserError } = await import('../../core/index.js');
+      const { createLogger, findServerToken, UserError } = await import('../../core/index.js');
       const { checkBind, isLoopback, packageVersion } = await import('../../servers/index.js');
       const { existingHome } = await import('../io.js');
       const { chooseProject } = await import('../project.js');
@@ -89,8 +89,11 @@ export function registerUi(program: Command): void {
         token,
         allowedHosts: flags.allowedHost,
         runtimeUrl: flags.runtime,
-        // The service's own token when it has another one than this page's.
-        runtimeToken: process.env.FIRSTLIGHT_RUNTIME_TOKEN || token,
+        // The service's token: given, else the one it keeps in this home's run/, else this page's.
+        runtimeToken:
+          process.env.FIRSTLIGHT_RUNTIME_TOKEN ||
+          (flags.runtime ? findServerToken(home, flags.runtime) : undefined) ||
+          token,
         log,
         version: packageVersion(),
         env: process.env,

@@ -4,6 +4,8 @@
  * and on stdio), one-shot invocations under a concurrency limit, subscribed sessions.
  */
 
+export type { Door, DoorPolicy } from './door-policy.js';
+export { doorPolicyOf } from './door-policy.js';
 export type { InvocationsOptions } from './invocations.js';
 export { Invocations, newInvocationId } from './invocations.js';
 export { createRuntimeMcpServer, RUNTIME_INSTRUCTIONS } from './mcp.js';

@@ -3,6 +3,8 @@ import * as z from 'zod';
 import { asFirstlightError } from '../../core/index.js';
 import { type InvokeResult, listProfiles, sourcesOf } from '../../runtime/index.js';
 import { packageVersion } from '../version.js';
+import { admit } from './door-policy.js';
+import { ApiError } from './errors.js';
 import { readHandoffChecked, readJournalRows } from './reads.js';
 import { invokeRequestOf, type ServiceDeps } from './routes.js';
 import { handoffQuery, invocationFields, journalQuery } from './schemas.js';
@@ -35,6 +37,8 @@ export function createRuntimeMcpServer(deps: ServiceDeps): McpServer {
       try {
         return await fn(args, extra);
       } catch (error) {
+        // A door refusal (an override, a server not declared): the model reads the code and the fix.
+        if (error instanceof ApiError) return refusalAnswer(error.code, error.message, error.fix);
         const failure = asFirstlightError(error);
         if (failure.code === 'INTERNAL')
           deps.log.error(`runtime tool failed: ${(error as Error).stack ?? error}`);
@@ -57,7 +61,8 @@ export function createRuntimeMcpServer(deps: ServiceDeps): McpServer {
       },
     },
     guard(async (args, extra) => {
-      const { record, done } = await deps.invocations.submit(invokeRequestOf(args, args.task));
+      const admitted = await admit(args, { ...deps, door: 'mcp' });
+      const { record, done } = await deps.invocations.submit(invokeRequestOf(admitted, args.task));
       const progressToken = extra._meta?.progressToken;
       let stopProgress = () => {};
       if (progressToken !== undefined) {
@@ -75,10 +80,7 @@ export function createRuntimeMcpServer(deps: ServiceDeps): McpServer {
           | { error: { code: string; message: string; fix?: string } };
         if ('error' in result) {
           const { code, message, fix } = result.error;
-          return {
-            content: [{ type: 'text', text: `${code}: ${message}${fix ? `\n  fix: ${fix}` : ''}` }],
-            isError: true,
-          };
+          return refusalAnswer(code, message, fix);
         }
         return {
           content: [{ type: 'text', text: `${summaryLine(result)}\n\n${JSON.stringify(result, null, 2)}` }],
@@ -160,6 +162,14 @@ type Extra = {
     params: { progressToken: string | number; progress: number; message?: string };
   }) => Promise<void>;
 };
+
+/** An error the model reads and recovers from: `CODE: message` and a `fix:` line. */
+function refusalAnswer(code: string, message: string, fix: string | undefined): Answer {
+  return {
+    content: [{ type: 'text', text: `${code}: ${message}${fix ? `\n  fix: ${fix}` : ''}` }],
+    isError: true,
+  };
+}
 
 function json(value: Record<string, unknown>): Answer {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };

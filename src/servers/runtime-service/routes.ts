@@ -13,6 +13,7 @@ import { MAX_REQUEST_BYTES } from '../bounded-stdio.js';
 import { header } from '../http-guard.js';
 import { readBody } from '../mcp-sessions.js';
 import { packageVersion } from '../version.js';
+import { admit, type DoorPolicy } from './door-policy.js';
 import { ApiError, invalidRequest, sendJson } from './errors.js';
 import type { Invocations } from './invocations.js';
 import { readHandoffChecked, readJournalRows } from './reads.js';
@@ -38,6 +39,8 @@ export interface ServiceDeps {
   readonly invocations: Invocations;
   readonly subscriptions: Subscriptions;
   readonly log: Logger;
+  /** What a request through the doors may ask for (override, servers), from the settings at start. */
+  readonly policy: DoorPolicy;
 }
 
 export interface RouteContext {
@@ -97,8 +100,11 @@ function queryOf<T>(ctx: RouteContext, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-/** The request `invoke` takes, for one task of an invocation body. */
-export function invokeRequestOf(body: Omit<InvocationBody, 'tasks' | 'concurrency' | 'task'>, task: string) {
+/** The request `invoke` takes, for one task of an invocation body the door admitted. */
+export function invokeRequestOf(
+  body: Omit<InvocationBody, 'tasks' | 'concurrency' | 'task' | 'servers'> & { servers?: unknown },
+  task: string,
+) {
   const { ...fields } = body as Record<string, unknown>;
   delete fields.tasks;
   delete fields.concurrency;
@@ -149,12 +155,14 @@ export const ROUTES: readonly Route[] = [
     responses: {
       '200': 'the InvokeResult (completed or failed); fan-out: {results, invocations}',
       '202': 'accepted (Prefer: respond-async): {id, state, links}',
-      '400': 'the request does not validate, or bad usage (an unknown role, a missing file)',
+      '400': 'the request does not validate, or bad usage (an unknown role, a handoff that is not an id)',
+      '403':
+        'the service does not take it: an override (OVERRIDE_NOT_ALLOWED), a server it does not declare (SERVER_NOT_DECLARED) or a command line (SERVER_COMMAND_NOT_ALLOWED, SUBSTRATE_NOT_ALLOWED)',
       '404': 'no such persona',
       '422': 'refused: the refusal reason as error.code, the result beside; or a profile that does not load',
     },
     async handle(ctx) {
-      const body = await bodyOf(ctx, invocationRequest);
+      const body = await admit(await bodyOf(ctx, invocationRequest), { ...ctx.deps, door: 'http' });
       const key = header(ctx.req, 'idempotency-key');
       const async = /respond-async/i.test(header(ctx.req, 'prefer') ?? '');
       const { invocations } = ctx.deps;
@@ -240,10 +248,11 @@ export const ROUTES: readonly Route[] = [
     responses: {
       '201': 'the subscription',
       '400': 'does not validate',
+      '403': 'a server the service does not declare, or a command line',
       '422': 'refused (the reason as error.code)',
     },
     async handle(ctx) {
-      const body = await bodyOf(ctx, subscriptionRequest);
+      const body = await admit(await bodyOf(ctx, subscriptionRequest), { ...ctx.deps, door: 'http' });
       const opened = await ctx.deps.subscriptions.open(body as SubscribeRequest);
       if ('status' in opened) throw refusalError(opened);
       const summary = await ctx.deps.subscriptions.get(opened.id);

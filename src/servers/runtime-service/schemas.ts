@@ -7,15 +7,27 @@ import { BACKPRESSURE_POLICIES, MODES, VOICES } from '../../runtime/index.js';
  * reference cannot drift from what is checked. Field names are those of `invoke --json`.
  */
 
-const taskServer = z
-  .object({
-    command: z.string().min(1).describe('the executable that starts the MCP server'),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    tools: z.array(z.string().min(1)).optional().describe('which of its tools to use (globs); default all'),
-  })
-  .strict();
+const serverName = z.string().regex(/^[A-Za-z0-9_-]+$/, 'a server name is letters, digits, _ and -');
+
+/**
+ * Task-relevant servers by name: the service starts only those its settings declare
+ * (`runtime.service.servers`), so a request names them and may choose their tools; a command
+ * line is refused (SERVER_COMMAND_NOT_ALLOWED) before anything starts.
+ */
+const doorServers = z.union([
+  z.array(serverName).max(32),
+  z.record(
+    serverName,
+    z
+      .object({
+        tools: z
+          .array(z.string().min(1))
+          .optional()
+          .describe('which of its tools to use (globs); default all'),
+      })
+      .catchall(z.unknown()),
+  ),
+]);
 
 const message = z.object({ role: z.enum(['user', 'assistant']), content: z.string() }).strict();
 
@@ -37,16 +49,19 @@ export const invocationFields = {
   handoffs: z
     .array(z.string().min(1))
     .optional()
-    .describe('handoff ids in the ledger (or files on the server)'),
+    .describe('handoff ids in the ledger (meta.handoff_id); never a file path'),
   override: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('an operator override (operator_collapsed_modes)'),
+    .describe(
+      'an operator override (operator_collapsed_modes): refused OVERRIDE_NOT_ALLOWED unless runtime.service.allow_override',
+    ),
   tools: z.array(z.string().min(1)).optional().describe('tools asked for by name (server__tool)'),
-  servers: z
-    .record(z.string().regex(/^[A-Za-z0-9_-]+$/), taskServer)
+  servers: doorServers
     .optional()
-    .describe("task-relevant MCP servers for this invocation, classified by the profile's rules"),
+    .describe(
+      "task-relevant MCP servers for this invocation, by the names runtime.service.servers declares; classified by the profile's rules",
+    ),
   context: z.array(message).optional().describe('prior conversation (refused for a validator)'),
   governance: z.array(z.string().min(1)).optional().describe('governance documents, by pointer'),
   continue: z.string().min(1).optional().describe('an assistant session that yielded the turn'),

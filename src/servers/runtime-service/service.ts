@@ -4,6 +4,7 @@ import type { Runtime } from '../../runtime/index.js';
 import { checkBind, checkRequest, hostsFor, isWildcard, reachableAddress, urlHost } from '../http-guard.js';
 import { listen } from '../listen.js';
 import { mcpSessions } from '../mcp-sessions.js';
+import type { DoorPolicy } from './door-policy.js';
 import { ApiError, sendError, sendJson } from './errors.js';
 import { Invocations } from './invocations.js';
 import { createRuntimeMcpServer } from './mcp.js';
@@ -37,6 +38,8 @@ export interface RuntimeServiceOptions {
   readonly queue?: PgQueue;
   /** Subscriptions across replicas (a Postgres store). */
   readonly relay?: PgRelay;
+  /** What requests may ask for (runtime.service: allow_override, servers); default neither. */
+  readonly policy?: DoorPolicy;
 }
 
 export interface RunningRuntimeService {
@@ -83,7 +86,8 @@ export async function startRuntimeService(options: RuntimeServiceOptions): Promi
     ...(options.relay ? { relay: options.relay } : {}),
   });
   await subscriptions.startRelay();
-  const deps: ServiceDeps = { runtime, invocations, subscriptions, log };
+  const policy = options.policy ?? { allowOverride: false, servers: {} };
+  const deps: ServiceDeps = { runtime, invocations, subscriptions, log, policy };
   const compiled = compile(ROUTES);
   const openapi = openApiDocument(ROUTES);
   let allowedHosts = new Set<string>();
