@@ -3,12 +3,11 @@
 // with every string field through the redactor, interleaved in one run. Events: a shell call
 // with a 3 KB listing (no rule's keyword in it: the common case), a 4 KB source file read (many
 // keywords: `key`, `token`, `=`), and a call whose output holds three secrets. Goal: the added
-// median cost per event <= 100 µs (a hook's process start is ~50,000 µs). BENCH_SMOKE=1 runs a
+// median cost per event <= 100 µs (a hook's process start is ~50,000 µs). `--smoke` (or BENCH_SMOKE=1) runs a
 // few hundred rounds (CI's check that the bench still runs). Exits 1 on a missed goal.
 import { Redactor } from '../dist/core/redact/index.js';
-import { printTable, stats, writeResult } from './lib.mjs';
+import { printTable, SMOKE, stats, writeResult } from './lib.mjs';
 
-const SMOKE = process.env.BENCH_SMOKE === '1';
 const ROUNDS = Number(process.env.BENCH_RUNS ?? (SMOKE ? 300 : 20_000));
 const GOAL_US = 100;
 

@@ -3,13 +3,13 @@
 // another fact), remembered into one home; for each second memory, the similarity recall's
 // similar() gives its first. Prints both distributions, and how many of each a floor lists.
 // The floor in recall-index.ts (SIMILAR_FLOOR) is chosen from this: listing is advice, so it
-// should list nearly every rewrite and may list some related memories. BENCH_SMOKE=1: fewer pairs.
+// should list nearly every rewrite and may list some related memories. `--smoke` (or BENCH_SMOKE=1): fewer pairs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHome } from '../dist/core/index.js';
 import { createMind, openRecallIndex, rememberIn, SIMILAR_FLOOR } from '../dist/mind/index.js';
-import { printTable, writeResult } from './lib.mjs';
+import { printTable, SMOKE, writeResult } from './lib.mjs';
 
 /** [first, second, duplicate?] */
 const PAIRS = [
@@ -115,7 +115,7 @@ const PAIRS = [
   ],
 ];
 
-const pairs = process.env.BENCH_SMOKE === '1' ? [...PAIRS.slice(0, 3), ...PAIRS.slice(10, 13)] : PAIRS;
+const pairs = SMOKE ? [...PAIRS.slice(0, 3), ...PAIRS.slice(10, 13)] : PAIRS;
 const scores = { duplicate: [], related: [] };
 for (const [first, second, duplicate] of pairs) {
   const home = mkdtempSync(join(tmpdir(), 'firstlight-bench-similar-'));
