@@ -188,6 +188,8 @@ export interface HookInput {
   toolInput: unknown;
   /** The MCP server the tool belongs to, when the host says (Claude `mcp_server`, Gemini `mcp_context.server_name`). */
   mcpServer: string | null;
+  /** The tool's own name on its MCP server, when the host says apart from the name it shows (Gemini `mcp_context.tool_name`). */
+  mcpTool: string | null;
   /** Stop: the host's own copy of the last assistant text, when it sends one. */
   lastAssistantMessage: string | null;
   /** PreCompact: `manual` or `auto`, when the host says. */
@@ -203,13 +205,17 @@ export interface HookInput {
 }
 
 /** What a handler decided; adapters turn it into the host's output shape. */
-export type HookResult =
+export type HookResult = (
   | { kind: 'context'; text: string }
   | { kind: 'allow' }
   /** PreToolUse: the user confirms first (only where the host has an ask decision). */
   | { kind: 'ask'; reason: string }
   | { kind: 'deny'; reason: string }
-  | { kind: 'none'; note?: string };
+  | { kind: 'none' }
+) & {
+  /** A diagnostic for stderr beside whatever the host reads (the hook pipeline adds it). */
+  note?: string;
+};
 
 /** What the emit module writes: stdout text (may be empty), an optional stderr note, the exit code. */
 export interface HookOutput {

@@ -121,6 +121,7 @@ export const copilotAdapter: HostAdapter = {
       toolName: str(raw.toolName) ?? str(raw.tool_name),
       toolInput: parseToolArgs(raw.toolArgs ?? raw.tool_input),
       mcpServer: null,
+      mcpTool: null,
       lastAssistantMessage: null,
       compactTrigger: str(raw.trigger),
       toolResponse: raw.toolResult ?? raw.tool_result ?? null,

@@ -50,6 +50,7 @@ export function str(value: unknown): string | null {
  * or Cursor's `conversation_id`.
  */
 export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<string, unknown>): HookInput {
+  const mcpContext = raw.mcp_context as { server_name?: unknown; tool_name?: unknown } | undefined;
   return {
     host,
     event,
@@ -59,8 +60,8 @@ export function normalizeSnakeCase(host: HostId, event: HookEvent, raw: Record<s
     source: normalizeSource(raw.source),
     toolName: str(raw.tool_name),
     toolInput: raw.tool_input ?? null,
-    mcpServer:
-      str(raw.mcp_server) ?? str((raw.mcp_context as { server_name?: unknown } | undefined)?.server_name),
+    mcpServer: str(raw.mcp_server) ?? str(mcpContext?.server_name),
+    mcpTool: str(mcpContext?.tool_name),
     lastAssistantMessage: str(raw.last_assistant_message),
     compactTrigger: str(raw.trigger),
     // Claude/Codex/VS Code/Gemini `tool_response`, Cursor `tool_output`, Copilot's snake form `tool_result`.

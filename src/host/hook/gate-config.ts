@@ -46,20 +46,33 @@ export const DEFAULT_GATED: readonly CompiledToolGlob[] = [
   { glob: 'insert_edit_into_file', source: '^(?:^(?:insert_edit_into_file)$)$' },
   { glob: 'edit_notebook_file', source: '^(?:^(?:edit_notebook_file)$)$' },
   { glob: 'Delete', source: '^(?:^(?:Delete)$)$' },
+  // Claude Code's IDE MCP server runs code in the IDE's Jupyter kernel (the one `ide` tool
+  // besides getDiagnostics that Claude Code lets through).
+  { glob: 'mcp__ide__executeCode', source: '^(?:^(?:mcp__ide__executeCode)$)$' },
+  // VS Code's agent tools that run code, tasks, tests or commands (vscode-copilot-chat
+  // toolNames.ts; `run_vs_code_task` is the older name of `run_task`).
+  { glob: 'run_notebook_cell', source: '^(?:^(?:run_notebook_cell)$)$' },
+  { glob: 'create_and_run_task', source: '^(?:^(?:create_and_run_task)$)$' },
+  { glob: 'run_task', source: '^(?:^(?:run_task)$)$' },
+  { glob: 'run_vs_code_task', source: '^(?:^(?:run_vs_code_task)$)$' },
+  { glob: 'send_to_terminal', source: '^(?:^(?:send_to_terminal)$)$' },
+  { glob: 'runTests', source: '^(?:^(?:runTests)$)$' },
+  { glob: 'run_tests', source: '^(?:^(?:run_tests)$)$' },
+  { glob: 'run_vscode_command', source: '^(?:^(?:run_vscode_command)$)$' },
+  { glob: 'install_extension', source: '^(?:^(?:install_extension)$)$' },
   // The REPL harness (`firstlight install --with-repl`, MCP server `firstlight-repl`): its tools
   // that run code. Each host spells them its own way (seen in the real hosts' PreToolUse
   // payloads unless noted): Claude Code `mcp__firstlight-repl__execute`, Codex
   // `mcp__firstlight_repl__execute` (it turns `-` into `_`), Gemini CLI
-  // `mcp_firstlight-repl_execute`, VS Code `mcp_firstlight-re_execute` (its `mcp_` prefix keeps
-  // 13 characters of the server's key or title, plus a digit on a clash: vscode mcpServer.ts).
+  // `mcp_firstlight-repl_execute`, older Codex and Gemini CLI on a name clash
+  // `firstlight-repl__execute` or `firstlight_repl__execute`, VS Code `mcp_firstlight-re_execute`
+  // (its `mcp_` prefix keeps 13 characters of the server's key or title, plus a digit on a
+  // clash: vscode mcpServer.ts), Copilot CLI `firstlight-repl-execute` (its hooks reference).
+  // Where the host names the server beside the tool (Gemini CLI's mcp_context), the gate also
+  // matches `mcp__<server>__<tool>` (gatedBy), so any spelling of the name is caught.
   {
-    glob: 'mcp_{,_}firstlight[-_]re*_{execute,install_capability,restore_state}',
-    source: '^(?:mcp_(|_)firstlight[-_]re.*?_(execute|install_capability|restore_state))$',
-  },
-  // Copilot CLI's `<server>-<tool>` (its hooks reference).
-  {
-    glob: 'firstlight-repl-{execute,install_capability,restore_state}',
-    source: '^(?:firstlight-repl-(execute|install_capability|restore_state))$',
+    glob: '{mcp_,mcp__,}firstlight[-_]re*[-_]{execute,install_capability,restore_state}',
+    source: '^(?:(mcp_|mcp__|)firstlight[-_]re.*?[-_](execute|install_capability|restore_state))$',
   },
   // Cursor names an MCP tool `MCP:<tool>` in preToolUse (no server: any server's `execute` is
   // gated there) and `MCP:<server>:<tool>` in beforeMCPExecution.
@@ -107,6 +120,7 @@ export interface GateConfig {
   /** How long to wait for a bootstrap_session result the host has not written yet. */
   pendingResultWaitMs: number;
   source: 'env' | 'settings' | 'default';
+  /** What is wrong with the settings, for a stderr note (gateConfigNote). */
   problems: string[];
 }
 
@@ -117,6 +131,25 @@ export interface GateConfig {
 const DEFAULT_PENDING_WAIT_MS = 2000;
 export const PENDING_WAIT_ENV = 'FIRSTLIGHT_GATE_PENDING_WAIT_MS';
 
+/**
+ * picomatch's regex for a glob it cannot parse (an unclosed `{`): it matches nothing, so a list
+ * of only such globs would gate nothing at all.
+ */
+const MATCHES_NOTHING = '$^';
+
+/** A list that replaces the default one, and what a warning calls it. */
+interface Replacement {
+  globs: readonly string[];
+  source: 'env' | 'settings';
+  name: string;
+}
+
+/**
+ * The gate's settings. A replacing list (`FIRSTLIGHT_GATED_TOOLS`, else `gate.tools`) that names
+ * no tool, or none that compiles, is ignored with a warning: an empty `FIRSTLIGHT_GATED_TOOLS=`
+ * once turned the gate off for every tool, Bash included (issue 35). Turning it off is
+ * `FIRSTLIGHT_GATE_BYPASS=1`, said in the warning.
+ */
 export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Promise<GateConfig> {
   const file = join(home, 'firstlight.yaml');
   let text = '';
@@ -125,45 +158,69 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
   } catch {
     // no settings file: defaults
   }
-  let tools: readonly string[] = DEFAULT_GATED_TOOLS;
-  let source: GateConfig['source'] = 'default';
   let added: readonly string[] = [];
   let maxMb = DEFAULT_MAX_TRANSCRIPT_MB;
   const problems: string[] = [];
+  const candidates: Replacement[] = [];
+  const fromEnv = env[GATED_TOOLS_ENV];
+  if (fromEnv !== undefined)
+    candidates.push({ globs: splitGlobs(fromEnv), source: 'env', name: GATED_TOOLS_ENV });
   if (MENTIONS_GATE.test(text)) {
     const { loadSettings } = await import('../../core/index.js');
     const loaded = loadSettings(file);
     problems.push(...loaded.problems.filter((p) => p.includes('gate')));
     const gate = loaded.settings.gate;
-    if (gate.tools) {
-      tools = gate.tools;
-      source = 'settings';
-    }
+    if (gate.tools)
+      candidates.push({ globs: gate.tools, source: 'settings', name: 'gate.tools in firstlight.yaml' });
     added = gate.add ?? [];
     maxMb = gate.max_transcript_mb;
   }
-  const fromEnv = env[GATED_TOOLS_ENV];
-  if (fromEnv !== undefined) {
-    tools = fromEnv
-      .split(',')
-      .map((t) => t.trim())
-      .filter((t) => t.length > 0);
-    source = 'env';
+  let tools: readonly string[] = DEFAULT_GATED_TOOLS;
+  let source: GateConfig['source'] = 'default';
+  let compiled: readonly CompiledToolGlob[] = DEFAULT_GATED;
+  // The user's own globs load the compiler; the default list ships compiled.
+  const compile = async (globs: readonly string[]) =>
+    (await loadGlobCompiler()).compileToolGlobs(globs).filter((c) => c.source !== MATCHES_NOTHING);
+  for (const candidate of candidates) {
+    const usable = candidate.globs.length > 0 ? await compile(candidate.globs) : [];
+    const quoted = candidate.globs.map((g) => JSON.stringify(g)).join(', ');
+    if (usable.length === 0) {
+      const why = candidate.globs.length === 0 ? 'names no tool' : `has no glob that compiles (${quoted})`;
+      problems.push(`${candidate.name} ${why}, so it is ignored`);
+      continue;
+    }
+    const broken = candidate.globs.filter((g) => !usable.some((u) => u.glob === g));
+    if (broken.length > 0)
+      problems.push(
+        `${candidate.name}: ${broken.map((g) => JSON.stringify(g)).join(', ')} does not compile and gates nothing`,
+      );
+    tools = candidate.globs;
+    source = candidate.source;
+    compiled = usable;
+    break;
   }
+  if (problems.some((p) => p.endsWith('so it is ignored')))
+    problems.push(
+      `the gate uses ${source === 'default' ? 'the default list' : `the list from ${source === 'env' ? GATED_TOOLS_ENV : 'gate.tools in firstlight.yaml'}`}; to run without the gate, set ${GATE_BYPASS_ENV}=1`,
+    );
   const origin: GateRuleOrigin = source === 'env' ? 'env' : source === 'settings' ? 'gate.tools' : 'default';
   const origins = new Map<string, GateRuleOrigin>(tools.map((t) => [t, origin]));
-  for (const t of added) if (!origins.has(t)) origins.set(t, 'gate.add');
-  const all = [...origins.keys()];
-  // The user's own globs load the compiler; the default list ships compiled.
-  const compiled =
-    tools === DEFAULT_GATED_TOOLS && added.length === 0
-      ? DEFAULT_GATED
-      : (await loadGlobCompiler()).compileToolGlobs(all);
+  const extra = added.filter((t) => !origins.has(t));
+  for (const t of extra) origins.set(t, 'gate.add');
+  if (extra.length > 0) {
+    const more = await compile(extra);
+    const broken = extra.filter((g) => !more.some((u) => u.glob === g));
+    if (broken.length > 0)
+      problems.push(
+        `gate.add in firstlight.yaml: ${broken.map((g) => JSON.stringify(g)).join(', ')} does not compile and gates nothing`,
+      );
+    compiled = [...compiled, ...more];
+  }
   const wait = Number(env[PENDING_WAIT_ENV]);
   const pendingResultWaitMs =
     Number.isFinite(wait) && wait >= 0 && env[PENDING_WAIT_ENV] !== '' ? wait : DEFAULT_PENDING_WAIT_MS;
   return {
-    tools: all,
+    tools: [...origins.keys()],
     compiled,
     origins,
     maxTranscriptBytes: maxMb * 1024 * 1024,
@@ -171,6 +228,19 @@ export async function loadGateConfig(home: string, env: NodeJS.ProcessEnv): Prom
     source,
     problems,
   };
+}
+
+/** A comma-separated list of globs, blanks dropped. */
+function splitGlobs(value: string): string[] {
+  return value
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+}
+
+/** What the hook says on stderr about the gate's settings (null when nothing is wrong). */
+export function gateConfigNote(config: GateConfig): string | null {
+  return config.problems.length > 0 ? `firstlight gate: ${config.problems.join('; ')}` : null;
 }
 
 /** A gating rule as a deny message names it: the glob and where it was set. */
@@ -196,6 +266,9 @@ export function isOwnTool(input: HookInput, tool: string): boolean {
 /**
  * The rule that gates `tool`, or null when it runs without proof: one of our own tools, a tool
  * no glob names, or the environment's bypass. Every gate (transcript or record) asks this first.
+ * Where the host names the MCP server and tool apart from the name it shows (Gemini CLI's
+ * mcp_context), the globs also meet `mcp__<server>__<tool>`: the REPL's `execute` is gated under
+ * whatever name a clash gave it, and a glob written in Claude Code's form holds on that host too.
  */
 export function gatedBy(
   input: HookInput,
@@ -203,7 +276,10 @@ export function gatedBy(
   deps: { config: GateConfig; env: NodeJS.ProcessEnv },
 ): GateRule | null {
   if (isOwnTool(input, tool)) return null;
-  const glob = matchCompiledToolGlob(tool, deps.config.compiled);
+  const canonical = input.mcpServer && input.mcpTool ? `mcp__${input.mcpServer}__${input.mcpTool}` : null;
+  const glob =
+    matchCompiledToolGlob(tool, deps.config.compiled) ??
+    (canonical ? matchCompiledToolGlob(canonical, deps.config.compiled) : null);
   if (!glob) return null;
   const bypass = deps.env[GATE_BYPASS_ENV];
   if (bypass === '1' || bypass === 'true') return null;

@@ -9,7 +9,7 @@ import { writeBootstrapRecord } from '../../mind/bootstrap-record/index.js';
 import { recordDeniedCall } from '../../mind/cautions/index.js';
 import type { HookInput, HookResult, HostAdapter } from '../types.js';
 import { captureResumption } from './capture.js';
-import { loadGateConfig } from './gate-config.js';
+import { gateConfigNote, loadGateConfig } from './gate-config.js';
 import { postToolUse } from './post-tool-use.js';
 import { preCompact } from './pre-compact.js';
 import { type GateVerdict, preToolUse } from './pre-tool-use.js';
@@ -38,6 +38,8 @@ export const preToolUseHandler: EventHandler = async (adapter, input, options, h
   const clock = clockOf(options);
   const verdict = await gate(adapter, input, options);
   if (verdict.kind === 'deny') return recordDenial(input, verdict, options.home, clock());
+  const noted = (result: HookResult): HookResult =>
+    verdict.note ? { ...result, note: verdict.note } : result;
   if ('provedByTranscript' in verdict && input.sessionId)
     await keepTranscriptProof(options.home, input.sessionId, clock());
   // Cautions fail open: the gate has already decided what must be proven.
@@ -49,9 +51,9 @@ export const preToolUseHandler: EventHandler = async (adapter, input, options, h
       when: 'pre',
     });
     if (cautions.deny)
-      return recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock());
-    if (cautions.ask) return { kind: 'ask', reason: cautions.ask };
-    if (cautions.context) return { kind: 'context', text: cautions.context };
+      return noted(await recordDenial(input, { kind: 'deny', reason: cautions.deny }, options.home, clock()));
+    if (cautions.ask) return noted({ kind: 'ask', reason: cautions.ask });
+    if (cautions.context) return noted({ kind: 'context', text: cautions.context });
   } catch (error) {
     return {
       kind: 'none',
@@ -158,6 +160,10 @@ async function gate(adapter: HostAdapter, input: HookInput, options: HookRunOpti
     return { kind: 'none', note: `firstlight gate: not enforced on ${adapter.name}: ${gate.none}` };
   const config = await loadGateConfig(options.home, options.env);
   const deps = { config, env: options.env, home: options.home, toolPrefix: adapter.caps.toolPrefix };
-  if ('record' in gate) return recordGate(input, { ...deps, gate: gate.record });
-  return preToolUse(input, { ...deps, transcript: gate.transcript });
+  const verdict =
+    'record' in gate
+      ? recordGate(input, { ...deps, gate: gate.record })
+      : preToolUse(input, { ...deps, transcript: gate.transcript });
+  const note = gateConfigNote(config);
+  return note ? { ...verdict, note } : verdict;
 }

@@ -17,7 +17,7 @@ export interface GateDeps {
 }
 
 /** The gate's answer; an allow the transcript proved says so (the handler keeps it as a record). */
-export type GateVerdict = HookResult | { kind: 'allow'; provedByTranscript: true };
+export type GateVerdict = HookResult | { kind: 'allow'; provedByTranscript: true; note?: string };
 
 const PENDING_RESULT_POLL_MS = 20;
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));

@@ -99,10 +99,17 @@ export async function runHookWith(options: HookRunOptions, handlers: EventHandle
       const fix = `no firstlight home at ${options.home}: run firstlight init --home ${options.home}`;
       return adapter.formatHookOutput(event, { kind: 'none', note: `firstlight hook ${event}: ${fix}` });
     }
-    return adapter.formatHookOutput(event, await handler(adapter, input, options, { exists }));
+    const result = await handler(adapter, input, options, { exists });
+    return withNote(adapter.formatHookOutput(event, result), result.note);
   } catch (error) {
     return failed(adapter, event, (error as Error).message);
   }
+}
+
+/** The result's note on stderr, whatever its kind (an adapter shows only a `none` note itself). */
+function withNote(output: HookOutput, note: string | undefined): HookOutput {
+  if (!note || output.stderr?.includes(note)) return output;
+  return { ...output, stderr: output.stderr ? `${output.stderr}\n${note}` : note };
 }
 
 /** A home has a persona, memories or settings (core's isHome, inlined: the gate stays light). */

@@ -19,6 +19,7 @@ import {
   type TranscriptReader,
 } from '../../resume/transcripts/index.js';
 import { CONTRACT_ERROR_PREFIX, ownProofTool, type ProofTool } from './own-tools.js';
+import { readHeadSession, SessionScope } from './session-scope.js';
 
 /**
  * `pending`: the newest call has no result in the transcript yet. A host may still be writing
@@ -114,22 +115,6 @@ function judge(tool: ProofTool, outcome: ToolOutcome): BootstrapProof {
   if (outcome.status === 'error') return failed(tool, 'returned an error');
   if (outcome.status === 'cancelled') return failed(tool, 'was cancelled');
   return judgeTexts(tool, outcome.texts);
-}
-
-/**
- * The reader, deaf to lines of another session: a line that names its session (Claude Code's
- * `sessionId`) proves something only for that session, so a resumed or copied transcript's
- * older bootstrap does not unlock the new session (it calls bootstrap_session itself).
- */
-function sessionReader(reader: TranscriptReader, sessionId: string | null | undefined): TranscriptReader {
-  if (!sessionId) return reader;
-  const other = (entry: TranscriptEntry) =>
-    typeof entry.sessionId === 'string' && entry.sessionId !== sessionId;
-  return {
-    ...reader,
-    calls: (entry) => (other(entry) ? [] : reader.calls(entry)),
-    outcome: (entry, id) => (other(entry) ? undefined : reader.outcome(entry, id)),
-  };
 }
 
 /** Our proof-tool calls in a record. */
@@ -236,7 +221,10 @@ function linesWithAny(buf: Buffer, needles: Buffer[]): Line[] {
  * The newest `bootstrap_session` (or legacy `get_system_prompt`) call that has a finished
  * result decides. A call without a
  * result, an error result, a malformed or `false` packet, an unreadable file: not proven.
- * `format` is the host's transcript format (Claude Code's unless said otherwise).
+ * `format` is the host's transcript format (Claude Code's unless said otherwise). With a
+ * `sessionId`, only that session's records count (session-scope.ts): a resumed, copied or
+ * forked transcript's older bootstrap does not unlock a new session, nor does another
+ * session's file.
  */
 export function proveBootstrap(
   path: string,
@@ -244,18 +232,28 @@ export function proveBootstrap(
   format: TranscriptFormat = 'claude',
   sessionId?: string | null,
 ): BootstrapProof {
-  const reader = sessionReader(TRANSCRIPT_READERS[format], sessionId);
+  const reader = TRANSCRIPT_READERS[format];
   const log = new CallLog();
+  let scope = new SessionScope(reader, sessionId ?? null);
   let truncated = false;
   try {
     const fd = openTranscript(path);
     try {
       const size = fstatSync(fd).size;
       if (reader.document && isJsonDocument(fd, size)) {
-        const problem = readDocument(fd, size, maxBytes, reader, log);
+        const problem = readDocument(fd, size, maxBytes, reader, log, scope);
         if (problem) return { ok: false, reason: problem };
       } else {
-        const read = readLines(fd, size, maxBytes, reader, log, Date.now() + TRANSCRIPT_READ_TIMEOUT_MS);
+        if (sessionId) scope = new SessionScope(reader, sessionId, readHeadSession(fd, size, reader));
+        const read = readLines(
+          fd,
+          size,
+          maxBytes,
+          reader,
+          log,
+          scope,
+          Date.now() + TRANSCRIPT_READ_TIMEOUT_MS,
+        );
         if (read === 'timeout')
           return { ok: false, reason: `transcript read took over ${TRANSCRIPT_READ_TIMEOUT_MS / 1000} s` };
         truncated = read;
@@ -278,9 +276,11 @@ export function proveBootstrap(
   if (log.calls.length === 0) {
     return {
       ok: false,
-      reason: truncated
-        ? `no bootstrap_session call in the newest ${Math.round(maxBytes / 1048576)} MB of the transcript`
-        : 'no bootstrap_session call in this session yet',
+      reason: `${
+        truncated
+          ? `no bootstrap_session call in the newest ${Math.round(maxBytes / 1048576)} MB of the transcript`
+          : 'no bootstrap_session call in this session yet'
+      }${scope.why()}`,
     };
   }
   for (let i = log.calls.length - 1; i >= 0; i--) {
@@ -297,6 +297,7 @@ function readLines(
   maxBytes: number,
   reader: TranscriptReader,
   log: CallLog,
+  scope: SessionScope,
   deadline: number,
 ): boolean | 'timeout' {
   let pos = Math.max(0, size - maxBytes);
@@ -315,7 +316,10 @@ function readLines(
     pos += n;
     const filled = carry + n;
     const cut = pos < size ? buf.lastIndexOf(NEWLINE, filled - 1) + 1 : filled;
-    scanLines(buf.subarray(0, cut), reader, log);
+    const lines = buf.subarray(0, cut);
+    scope.enterChunk(lines, (line) => parseLine(lines, line));
+    scanLines(lines, reader, log, scope);
+    scope.leaveChunk();
     carry = filled - cut;
     buf.copy(buf, 0, cut, filled);
   }
@@ -323,13 +327,18 @@ function readLines(
 }
 
 /** Complete lines only: new calls first, then results for every call still waiting. */
-function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog): void {
+function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog, scope: SessionScope): void {
   const firstNew = log.calls.length;
   const startOf = new Map<Call, number>();
   for (const line of linesWithAny(buf, NEEDLES)) {
     const entry = parseLine(buf, line);
     if (!entry) continue;
-    for (const { id, tool } of ourCalls(reader, entry)) {
+    const calls = ourCalls(reader, entry);
+    if (calls.length > 0 && !scope.admits(entry, line.start)) {
+      scope.skipped(entry, line.start);
+      continue;
+    }
+    for (const { id, tool } of calls) {
       const call = log.add(id, tool);
       if (call) startOf.set(call, line.start);
     }
@@ -340,7 +349,7 @@ function scanLines(buf: Buffer, reader: TranscriptReader, log: CallLog): void {
     if (call.structured || (call.verdict && !reader.isStructuredResult)) continue;
     for (const line of linesWith(buf, call.needle, i >= firstNew ? startOf.get(call) : 0)) {
       const entry = parseLine(buf, line);
-      if (entry) settle(reader, entry, call);
+      if (entry && scope.admits(entry, line.start)) settle(reader, entry, call);
       if (call.structured) break;
     }
   }
@@ -353,6 +362,7 @@ function readDocument(
   maxBytes: number,
   reader: TranscriptReader,
   log: CallLog,
+  scope: SessionScope,
 ): string | null {
   const read = readDocumentRecords(fd, size, maxBytes, reader);
   if ('problem' in read) {
@@ -363,6 +373,11 @@ function readDocument(
       : 'transcript unreadable (no messages)';
   }
   for (const record of read.records) {
+    scope.step(record);
+    if (!scope.admits(record)) {
+      if (ourCalls(reader, record).length > 0) scope.skipped(record);
+      continue;
+    }
     for (const { id, tool } of ourCalls(reader, record)) log.add(id, tool);
     for (const call of log.calls) settle(reader, record, call);
   }

@@ -94,6 +94,18 @@ export interface TranscriptReader {
   isToolOutputHead(head: string): boolean;
   /** For a file that is one JSON document rather than lines: its records, in order. */
   document?(value: unknown): Entry[] | null;
+  /**
+   * The session a record names for itself alone (Claude Code's `sessionId` on every line, the
+   * `thread_id` of a Codex event), or undefined.
+   */
+  sessionOf(entry: Entry): string | undefined;
+  /**
+   * For a host that names a session once, in the record that opens it (Codex's `session_meta`,
+   * Gemini CLI's metadata line or document): that session for such a record, else undefined; the
+   * records after it are that session's. `needle`: bytes every such record holds, so a scan can
+   * find them without parsing every line.
+   */
+  opensSession?: { needle: string; of(entry: Entry): string | undefined };
 }
 
 export const isEntry = (v: unknown): v is Entry => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -222,6 +234,7 @@ const claude: TranscriptReader = {
   },
   // Most of a transcript is tool results: `type:"user"` lines whose first block is one.
   isToolOutputHead: (head) => CLAUDE_USER.test(head) && CLAUDE_TOOL_RESULT.test(head),
+  sessionOf: (entry) => str(entry.sessionId),
 };
 
 // Codex CLI
@@ -306,7 +319,20 @@ const codex: TranscriptReader = {
     return [record];
   },
   isToolOutputHead: (head) => CODEX_TOOL_OUTPUT.test(head),
+  // An event names its thread (0.169's `item_completed`, which carries the structured result).
+  sessionOf: (entry) =>
+    entry.type === 'event_msg' && isEntry(entry.payload) ? str(entry.payload.thread_id) : undefined,
+  opensSession: { needle: '"session_meta"', of: codexSessionOpened },
 };
+
+/** `session_meta {id}` (0.169 also `session_id`); the oldest rollouts opened with a bare `{id, timestamp}`. */
+function codexSessionOpened(entry: Entry): string | undefined {
+  if (entry.type === 'session_meta' && isEntry(entry.payload))
+    return str(entry.payload.id) ?? str(entry.payload.session_id);
+  if (entry.type === undefined && entry.payload === undefined && typeof entry.timestamp === 'string')
+    return str(entry.id);
+  return undefined;
+}
 
 // Gemini CLI
 
@@ -391,7 +417,15 @@ const gemini: TranscriptReader = {
   // The document itself first (its sessionId), then its messages.
   document: (value) =>
     isEntry(value) && Array.isArray(value.messages) ? [value, ...entries(value.messages)] : null,
+  sessionOf: () => undefined,
+  opensSession: { needle: '"sessionId"', of: geminiSessionOpened },
 };
+
+/** The metadata line `{sessionId, projectHash, …}` (a legacy document's head too), or a `$set` of the id. */
+function geminiSessionOpened(entry: Entry): string | undefined {
+  if (isEntry(entry.$set)) return Array.isArray(entry.$set.messages) ? undefined : str(entry.$set.sessionId);
+  return typeof entry.id === 'string' ? undefined : str(entry.sessionId);
+}
 
 export const TRANSCRIPT_READERS: Readonly<Record<TranscriptFormat, TranscriptReader>> = {
   claude,

@@ -36,12 +36,15 @@ async function run(host: HostId | undefined, payload: Record<string, unknown>, e
 describe('Codex CLI gate (rollout transcript)', () => {
   const fx = (name: string) => join(FIXTURES, 'codex', `${name}.jsonl`);
   // Codex's PreToolUse input (codex-rs/hooks/schema/generated/pre-tool-use.command.input.schema.json).
+  // The session the rollout opens (its session_meta): only that session's lines prove anything.
+  const sessionOf = (transcript: string) =>
+    /"type":"session_meta","payload":\{.*?"id":"([^"]+)"/.exec(readFileSync(transcript, 'utf8'))![1]!;
   const payload = (transcript: string) => ({
     cwd: '/work/p',
     hook_event_name: 'PreToolUse',
     model: 'gpt-5-codex',
     permission_mode: 'default',
-    session_id: '0199a2c4-7d1e-7c31-9a55-3f0c2f6e1b10',
+    session_id: sessionOf(transcript),
     tool_input: { command: 'rm -rf build' },
     tool_name: 'Bash',
     tool_use_id: 'call_sh9',
