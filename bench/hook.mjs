@@ -24,7 +24,15 @@
 // missed goal. `--smoke`: 3 runs on small homes and transcripts, no Claude Code session, no goals
 // (seconds: it proves the bench still runs).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,12 +104,12 @@ export function writeTranscript(path, mb, proof = 'start') {
   appendFileSync(path, `${lines.join('\n')}\n`);
 }
 
-function time(args, input) {
+function time(args, input, shell) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, {
+  const r = spawnSync(shell ? '/bin/sh' : process.execPath, shell ? ['-c', shell.command] : args, {
     input,
     encoding: 'utf8',
-    env: { ...process.env, FIRSTLIGHT_HOME: dir },
+    env: { ...process.env, FIRSTLIGHT_HOME: dir, ...(shell?.path ? { PATH: shell.path } : {}) },
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -305,6 +313,32 @@ for (const [b, { tag, entry }] of builds.entries()) {
   );
 }
 
+// The launcher, as a host runs a hook (its command through /bin/sh): `firstlight hook …` by name on
+// PATH (what install writes when firstlight is on PATH: npm's bin link to dist/cli/firstlight.cjs,
+// started through `#!/usr/bin/env node`) against node + the hook entry's path (what it writes
+// otherwise). Goal: by name costs at most 1.1x node + path.
+const launcherBin = join(dir, 'launcher-bin');
+mkdirSync(launcherBin);
+symlinkSync(join(dirname(cli), 'firstlight.cjs'), join(launcherBin, 'firstlight'));
+const notGated = () => payload(files.allowed, 'Read');
+cases.push(
+  {
+    name: 'launcher: node + path (sh -c), a tool not gated',
+    shell: { command: `${process.execPath} ${join(dirname(cli), 'hook.cjs')} pre-tool-use --host claude` },
+    input: notGated,
+    expect: 'allow',
+  },
+  {
+    name: 'launcher: `firstlight` on PATH (sh -c), a tool not gated',
+    shell: {
+      command: 'firstlight hook pre-tool-use --host claude',
+      path: `${launcherBin}:${process.env.PATH}`,
+    },
+    input: notGated,
+    expect: 'allow',
+  },
+);
+
 function verdictOf(r) {
   const out = r.stdout.trim();
   if (out === '') return 'allow';
@@ -321,7 +355,7 @@ function verdictOf(r) {
 for (const c of cases) {
   if (!c.expect) continue;
   c.before?.();
-  const { r } = time(c.args, c.input());
+  const { r } = time(c.args, c.input(), c.shell);
   const verdict = verdictOf(r);
   if (r.status !== 0 || verdict !== c.expect)
     throw new Error(`${c.name}: expected ${c.expect}, got exit ${r.status} ${r.stdout}${r.stderr}`);
@@ -333,7 +367,7 @@ for (let i = 0; i < RUNS; i++) {
   for (const [k, c] of cases.entries()) {
     c.before?.();
     const input = c.input();
-    samples[k].push(time(c.args, input).ms);
+    samples[k].push(time(c.args, input, c.shell).ms);
   }
 }
 for (const home of homes) home.dispose();
@@ -376,6 +410,18 @@ if (!SMOKE) {
   }
 }
 let met = true;
+const launcher = {
+  by_name_ms: byName('launcher: `firstlight`')?.median_ms,
+  node_path_ms: byName('launcher: node + path')?.median_ms,
+};
+launcher.ratio = Number((launcher.by_name_ms / launcher.node_path_ms).toFixed(2));
+{
+  const ok = launcher.ratio <= 1.1;
+  if (!SMOKE) met &&= ok;
+  console.log(
+    `launcher: \`firstlight hook\` by name ${launcher.by_name_ms} ms, node + path ${launcher.node_path_ms} ms: ${launcher.ratio}x (goal <= 1.1x)${SMOKE ? '' : ` -> ${ok ? 'MET' : 'MISSED'}`}`,
+  );
+}
 for (const r of goals) {
   const ok = r.vs_floor <= Number(r.goal.slice(3, -1));
   met &&= ok;
@@ -397,8 +443,10 @@ writeResult('hook', {
   session_start_after_change_ratio: rows.find(
     (r) => r.case.includes('after a memory was added') && !r.case.endsWith('[baseline]'),
   )?.vs_floor,
+  launcher,
   claude_session: session,
   goals: {
+    launcher_by_name_vs_node_path: 1.1,
     pre_tool_use: 1.25,
     post_tool_use: 1.25,
     session_start: 2,

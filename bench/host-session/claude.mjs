@@ -142,7 +142,7 @@ function afterToolGaps(logFile) {
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 
 /**
- * The hook set-ups of one project's .claude/settings.json, from what install wrote. All but the
+ * The hook set-ups of one project's .claude/settings.local.json, from what install wrote. All but the
  * first keep the session hooks (SessionStart, Stop: a fixed cost per session, not per call).
  */
 function variants(settingsFile) {
@@ -214,11 +214,11 @@ export async function measureClaudeSession({ calls = 50, rounds = 3 } = {}) {
     join(home, '.claude.json'),
     JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }),
   );
-  writeFileSync(
-    join(project, '.claude', 'settings.local.json'),
-    JSON.stringify({ enabledMcpjsonServers: ['firstlight'] }),
-  );
-  const settingsFile = join(project, '.claude', 'settings.json');
+  // --home is pinned, so install put the hooks in the uncommitted settings.local.json: the
+  // set-ups are variants of that file, with the project's MCP server approved in it.
+  const settingsFile = join(project, '.claude', 'settings.local.json');
+  const local = JSON.parse(readFileSync(settingsFile, 'utf8'));
+  writeFileSync(settingsFile, JSON.stringify({ ...local, enabledMcpjsonServers: ['firstlight'] }));
   const setups = variants(settingsFile);
   const model = await modelServer(file, calls);
   const sessionEnv = { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-scripted' };

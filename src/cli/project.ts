@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
-import { requireDir } from '../core/index.js';
+import { realpathSync } from 'node:fs';
+import { parse, resolve } from 'node:path';
+import { requireDir, UserError } from '../core/index.js';
 import { findProject } from '../guidance/index.js';
 
 /** The project a command works on, and how it was chosen (printed in the action block). */
@@ -37,4 +38,33 @@ export function describeRoot(project: ChosenProject): string {
     start: 'the current directory: no .git or .firstlight/ above it',
   }[project.found];
   return `Project root: ${project.dir} (${why}; --project DIR to choose another)`;
+}
+
+/**
+ * A project install into the home directory or a filesystem root would write `~/.mcp.json`,
+ * `~/CLAUDE.md` and the like, which every session under it then reads: refused with the fix.
+ */
+export function refuseBroadRoot(dir: string, userHome: string): void {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const root = real(dir);
+  const what =
+    root === real(userHome)
+      ? 'your home directory'
+      : root === parse(root).root
+        ? 'the filesystem root'
+        : null;
+  if (!what) return;
+  throw new UserError(
+    `the project root is ${what} (${root}): a project install there reaches every session under it`,
+    {
+      code: 'INVALID_ARGUMENT',
+      hint: 'run install inside a project (or pass --project DIR); for the user-global files, pass --scope user',
+    },
+  );
 }

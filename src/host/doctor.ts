@@ -102,9 +102,19 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       for (const surface of hostSurfaces(host, scope, ctx)) {
         const seen = inspectSurface(readTextIfExists(surface.path), surface, ctx.server.name);
         const check = CHECK_OF[surface.kind];
-        const id = check === 'instructions' ? `instructions:${display(surface.path, options)}` : check;
+        const shown = display(surface.path, options);
+        const id =
+          check === 'instructions' || (surface.kind === 'hooks' && surface.entries.length === 0)
+            ? `${check}:${shown}`
+            : check;
         const hint = surface.kind === 'mcp-json' && !seen.ok ? surface.readOnly?.hint : undefined;
-        const detail = hint ? `${seen.detail} (${display(surface.path, options)}): ${hint}` : seen.detail;
+        // Which file holds the hooks, and whether a team can commit it (the label says why).
+        const where = surface.kind === 'hooks' && surface.entries.length > 0 && seen.ok;
+        const detail = hint
+          ? `${seen.detail} (${shown}): ${hint}`
+          : where
+            ? `${seen.detail} in ${shown}, ${surface.label.replace(/^hooks \((.*)\)$/, '$1')}`
+            : seen.detail;
         checks.push({ check, id, ok: seen.ok, detail, path: surface.path });
         if (seen.server) server = seen.server;
       }

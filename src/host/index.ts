@@ -10,6 +10,7 @@ export { adapterFor, HOST_ADAPTERS } from './adapters/index.js';
 export {
   BLOCK_BODY,
   BLOCK_VERSION,
+  blockBody,
   blockVersions,
   removeBlock,
   renderBlock,

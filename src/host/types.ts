@@ -25,6 +25,13 @@ export interface InstallContext {
    * shell. Without a host the payload's shape picks it (a file several hosts read).
    */
   hookArgv: (event: HookEvent, host?: HostId) => string[];
+  /**
+   * The commands name no path of this machine (`firstlight` on PATH, no `--home DIR`): files a
+   * team commits may hold them. When false, hooks go to the host's uncommitted local settings
+   * file where it has one (`.claude/settings.local.json`), and install says which files name
+   * this machine's paths.
+   */
+  portable: boolean;
 }
 
 /** A hook registration in a host's config, in canonical terms (the file style translates it). */
@@ -59,6 +66,8 @@ export type Surface =
       /** `cursor-rule` files get `alwaysApply: true` frontmatter when created. */
       format: 'markdown' | 'cursor-rule';
       label: string;
+      /** The one host reading this file names our tools so (`mcp__firstlight__`); absent for shared files. */
+      toolPrefix?: string;
     }
   | {
       kind: 'mcp-json';
@@ -92,8 +101,11 @@ export type Surface =
       kind: 'hooks';
       path: string;
       style: HookFileStyle;
+      /** Empty: the file must hold none of ours (they went to the host's local settings file). */
       entries: HookEntry[];
       label: string;
+      /** The host's uncommitted local settings file (`.claude/settings.local.json`). */
+      local?: true;
     }
   | {
       /**

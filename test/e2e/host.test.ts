@@ -49,7 +49,7 @@ const cli = (args: string[], input?: string) =>
 describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   let before: Record<string, string>;
 
-  it('install claude writes the four files and prints the action block', async () => {
+  it('install claude writes its files and prints the action block', async () => {
     before = treeOf(project.dir);
     const r = await cli(['install', 'claude', '--project', project.dir]);
     expect(r.status, r.stderr).toBe(0);
@@ -64,7 +64,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
     const r = await cli(['install', 'claude', '--project', project.dir, '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).files.map((f: { action: string }) => f.action)).toEqual(
-      Array(4).fill('unchanged'),
+      Array(5).fill('unchanged'),
     );
     expect(treeOf(project.dir)).toEqual(installed);
   });
@@ -80,10 +80,15 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
       'instructions:AGENTS.md',
       'config',
       'hooks',
+      'hooks:.claude/settings.json',
       'permissions',
       'server',
       'gate',
     ]);
+    // No firstlight on this PATH: the hooks name node and a path, so they are in the local file.
+    expect(checks.find((c: { id: string }) => c.id === 'hooks').detail).toMatch(
+      /present in \.claude\/settings\.local\.json, local: name this machine's paths/,
+    );
     expect(checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
   });
 
@@ -180,14 +185,20 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   });
 
   it('doctor names the failing check after one file is deleted', async () => {
-    const saved = readFileSync(join(project.dir, '.claude', 'settings.json'), 'utf8');
-    rmSync(join(project.dir, '.claude', 'settings.json'));
-    const r = await cli(['doctor', '--project', project.dir, '--json']);
-    expect(r.status).toBe(1);
-    const failing = JSON.parse(r.stdout).hosts[0].checks.filter((c: { ok: boolean }) => !c.ok);
-    expect(failing.map((c: { id: string }) => c.id)).toEqual(['hooks', 'permissions']);
-    expect(failing.every((c: { detail: string }) => c.detail.includes('does not exist'))).toBe(true);
-    writeFileSync(join(project.dir, '.claude', 'settings.json'), saved);
+    for (const [file, ids] of [
+      ['settings.json', ['permissions']],
+      ['settings.local.json', ['hooks']],
+    ] as const) {
+      const path = join(project.dir, '.claude', file);
+      const saved = readFileSync(path, 'utf8');
+      rmSync(path);
+      const r = await cli(['doctor', '--project', project.dir, '--json']);
+      writeFileSync(path, saved);
+      expect(r.status).toBe(1);
+      const failing = JSON.parse(r.stdout).hosts[0].checks.filter((c: { ok: boolean }) => !c.ok);
+      expect(failing.map((c: { id: string }) => c.id)).toEqual(ids);
+      expect(failing.every((c: { detail: string }) => c.detail.includes('does not exist'))).toBe(true);
+    }
   });
 
   it('uninstall restores every file byte for byte', async () => {
@@ -199,7 +210,7 @@ describe('firstlight install / doctor / hook / uninstall (built CLI)', () => {
   it('install --dry-run prints the diff and writes nothing; a bad host exits 2', async () => {
     const r = await cli(['install', 'all', '--project', project.dir, '--dry-run']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('+<!-- firstlight:bootstrap v=2 -->');
+    expect(r.stdout).toMatch(/\+<!-- firstlight:bootstrap v=\d+ -->/);
     expect(treeOf(project.dir)).toEqual(before);
     expect((await cli(['install', 'emacs', '--project', project.dir])).status).toBe(2);
   });
@@ -278,11 +289,18 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
   const failing = (report: { hosts: { host: string; checks: { id: string; ok: boolean }[] }[] }) =>
     report.hosts.flatMap((h) => h.checks.filter((c) => !c.ok).map((c) => `${h.host}/${c.id}`));
 
-  it('install all (Copilot CLI at user scope too): doctor --json passes every check once Codex trusts the hooks', async () => {
-    const r = await cli(['install', 'all', '--project', all.dir]);
+  it('install all writes only inside the project; --copilot-user adds Copilot CLI at user scope, and doctor passes once Codex trusts the hooks', async () => {
+    const userBefore = treeOf(user.dir);
+    const inside = await cli(['install', 'all', '--project', all.dir]);
+    expect(inside.status, inside.stderr).toBe(0);
+    // Issue 37: project scope wrote Copilot's user-global files too.
+    expect(treeOf(user.dir)).toEqual(userBefore);
+    expect(inside.stdout).toContain('firstlight install copilot --scope user');
+    expect(failing((await doctorJson()).report)).toEqual(['copilot/config', 'codex/trust']);
+    const r = await cli(['install', 'all', '--project', all.dir, '--copilot-user']);
     expect(r.status, r.stderr).toBe(0);
-    // Copilot CLI reads MCP servers only from its user file: `all` installs it there as well, and says so.
-    expect(r.stdout).toContain('Copilot CLI at user scope as well');
+    // Copilot CLI reads MCP servers only from its user file: asked for, `all` writes it, and says what it reaches.
+    expect(r.stdout).toContain('every Copilot CLI session of this user outside this project too');
     expect(
       JSON.parse(readFileSync(join(user.dir, '.copilot', 'mcp-config.json'), 'utf8')).mcpServers,
     ).toHaveProperty('firstlight');
@@ -304,7 +322,8 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
   });
 
   it("uninstall vscode leaves Claude Code's hooks in place and working", async () => {
-    const settings = join(all.dir, '.claude', 'settings.json');
+    // No firstlight on this PATH: the hooks are in the uncommitted local settings file.
+    const settings = join(all.dir, '.claude', 'settings.local.json');
     const installed = readFileSync(settings, 'utf8');
     const r = await cli(['uninstall', 'vscode', '--project', all.dir, '--json']);
     expect(r.status, r.stderr).toBe(0);

@@ -3,7 +3,7 @@
  * URL, the one-time trust steps a user performs, its session command line, its own names for
  * the shell tool and for firstlight's bootstrap_session, and where it writes transcripts.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RecordedRequest, type ToolCall, toolNames } from './model-server.js';
 import type { Sandbox } from './sandbox.js';
@@ -45,7 +45,9 @@ const claude: HostRecipe = {
   name: 'Claude Code',
   bootstrapName: 'mcp__firstlight__bootstrap_session',
   shellTools: ['Bash'],
-  hookFiles: ['.claude/settings.json'],
+  // The suite pins --home, so the hook commands name this machine: install puts them in the
+  // uncommitted local settings file (a team's shared .claude/settings.json gets none).
+  hookFiles: ['.claude/settings.local.json'],
   shellInput: (_tool, command) => ({ command, description: 'scripted check' }),
   bootstrapCall: () => ({ name: 'mcp__firstlight__bootstrap_session', input: {} }),
   configure(sandbox, modelUrl) {
@@ -59,9 +61,8 @@ const claude: HostRecipe = {
     writeJsonFile(join(sandbox.home, '.claude.json'), {
       projects: { [sandbox.project]: { hasTrustDialogAccepted: true } },
     });
-    writeJsonFile(join(sandbox.project, '.claude', 'settings.local.json'), {
-      enabledMcpjsonServers: ['firstlight'],
-    });
+    const local = join(sandbox.project, '.claude', 'settings.local.json');
+    writeJsonFile(local, { ...readJsonFile(local), enabledMcpjsonServers: ['firstlight'] });
     return { ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'sk-ant-scripted' };
   },
   // Only Bash is allowed by flag: that is the user's own choice for their shell. Whether
@@ -162,6 +163,10 @@ const gemini: HostRecipe = {
 };
 
 export const RECIPES: Record<SessionHostId, HostRecipe> = { claude, codex, gemini };
+
+function readJsonFile(path: string): Record<string, unknown> {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+}
 
 function writeJsonFile(path: string, value: unknown) {
   mkdirSync(join(path, '..'), { recursive: true });

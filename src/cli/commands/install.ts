@@ -9,6 +9,7 @@ export interface InstallFlags extends HomeOption {
   dryRun?: boolean;
   json?: boolean;
   withRepl?: boolean;
+  copilotUser?: boolean;
 }
 
 const HOST_HELP = `${HOST_IDS.join(' | ')} | all`;
@@ -42,6 +43,12 @@ function addInstallOptions(command: Command, verb: 'install' | 'uninstall'): Com
       verb === 'install'
         ? 'also register the REPL harness (MCP server "firstlight-repl") beside the mind in each MCP config'
         : 'accepted for symmetry: uninstall always takes out a "firstlight-repl" entry install wrote',
+    )
+    .option(
+      '--copilot-user',
+      verb === 'install'
+        ? "with `all` at project scope: also write Copilot CLI's user MCP config (~/.copilot/mcp-config.json, read by every Copilot CLI session of this user)"
+        : 'accepted for symmetry: `uninstall all` leaves the user-scope Copilot install to `uninstall copilot --scope user`',
     )
     .option('--dry-run', `print the diff ${verb} would make to every file, write nothing`)
     .option('--json', JSON_HELP);
@@ -84,8 +91,10 @@ export async function installSetup(hostArg: string, flags: InstallFlags, verb: '
     // Uninstall always knows the REPL entry, so it comes out whether or not --with-repl is given.
     ...(flags.withRepl || verb === 'uninstall' ? { withRepl: true } : {}),
   };
-  const { chooseProject } = await import('../project.js');
+  const { chooseProject, refuseBroadRoot } = await import('../project.js');
   const root = chooseProject(flags.project, resolvedHome.dir);
+  // Uninstall may still clean a root an older install wrote into.
+  if (verb === 'install' && flags.scope === 'project') refuseBroadRoot(root.dir, homedir());
   const ctx = {
     project: root.dir,
     userHome: homedir(),
@@ -120,20 +129,25 @@ export function registerInstall(program: Command): void {
     [
       'firstlight install claude',
       'firstlight install all --dry-run',
+      'firstlight install all --copilot-user',
       'firstlight install codex --scope user --with-repl',
     ],
     [
-      'Project scope writes only files inside --project; --scope user writes only user-global files.',
+      'Project scope writes only files inside --project (refused when that is your home directory or /);',
+      '--scope user writes only user-global files, which reach sessions outside the project too.',
+      'Hook commands call `firstlight` by name when it is on PATH, so the files a team commits name no path',
+      'of this machine; otherwise Claude Code and VS Code get them in .claude/settings.local.json (uncommitted).',
       'Every change is recorded in a manifest so `firstlight uninstall HOST` restores each file byte for byte.',
     ],
   ).action(async (hostArg: string, flags: InstallFlags) => {
     const { host, options, root } = await installSetup(hostArg, flags, 'install');
     const { describeRoot } = await import('../project.js');
     const report = await host.install(options);
-    // Copilot CLI reads MCP servers only from its user file: `all` installs it at user scope
-    // too, so that every host works (and doctor passes) after one command.
+    // Project scope writes only inside the project: Copilot CLI's user MCP config (it reads MCP
+    // servers only from there) is written by `all` only when asked for, since it reaches every
+    // Copilot CLI session of this user, in any folder.
     const copilotUser =
-      hostArg === 'all' && options.scope === 'project'
+      hostArg === 'all' && options.scope === 'project' && flags.copilotUser
         ? await host.install({ ...options, hosts: ['copilot'], scope: 'user' })
         : undefined;
     if (copilotUser) report.manualSteps = report.manualSteps.filter((m) => m.host !== 'copilot');
@@ -147,7 +161,7 @@ export function registerInstall(program: Command): void {
         if (copilotUser)
           lines.push(
             '',
-            'Scopes `all` uses: project for every host, and Copilot CLI at user scope as well (it reads MCP servers only from ~/.copilot/mcp-config.json):',
+            'Also at user scope (--copilot-user), reaching every Copilot CLI session of this user outside this project too: Copilot CLI reads MCP servers only from ~/.copilot/mcp-config.json:',
             '',
             host.renderInstallReport(copilotUser),
           );

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SERVER_NAME, UNPROMPTED_TOOLS } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext, Surface } from '../types.js';
-import { bootstrapBlock, formatHookSpecific, hookEntries, normalizeSnakeCase } from './shared.js';
+import { bootstrapBlock, formatHookSpecific, hookEntries, hooksLabel, normalizeSnakeCase } from './shared.js';
 
 /** Claude Code's hook events, which every host reading `.claude/settings.json` gets too. */
 export const CLAUDE_EVENTS = {
@@ -50,8 +50,40 @@ const caps = {
  * into the file writes exactly the same entries: installing or uninstalling one of them never
  * changes what another relies on.
  */
-export function claudeSettingsHooks(path: string, ctx: InstallContext, label: string): Surface {
+export function claudeSettingsHooks(
+  path: string,
+  ctx: InstallContext,
+  label: string,
+): Extract<Surface, { kind: 'hooks' }> {
   return { kind: 'hooks', path, style: 'nested', entries: hookEntries(undefined, caps, ctx), label };
+}
+
+/**
+ * A project's Claude-settings hooks: in `.claude/settings.json`, the file a team commits, when
+ * the commands name no path of this machine; else in `.claude/settings.local.json`, which Claude
+ * Code (and VS Code) read beside it and never commit, with the shared file cleaned of ours so a
+ * switch either way leaves one copy.
+ */
+export function projectClaudeHooks(ctx: InstallContext): Surface[] {
+  const dir = join(ctx.project, '.claude');
+  const shared = join(dir, 'settings.json');
+  const local = join(dir, 'settings.local.json');
+  const cleanup = (path: string, label: string): Surface => ({
+    kind: 'hooks',
+    path,
+    style: 'nested',
+    entries: [],
+    label,
+  });
+  if (ctx.portable)
+    return [
+      claudeSettingsHooks(shared, ctx, hooksLabel(ctx, 'shared')),
+      cleanup(local, 'no hooks (they are in .claude/settings.json)'),
+    ];
+  return [
+    { ...claudeSettingsHooks(local, ctx, hooksLabel(ctx, 'local')), local: true },
+    cleanup(shared, 'no hooks (they are in .claude/settings.local.json)'),
+  ];
 }
 
 /**
@@ -77,7 +109,7 @@ export const claudeAdapter: HostAdapter = {
     const entry = { type: 'stdio', command: ctx.server.command, args: ctx.server.args, alwaysLoad: true };
     if (scope === 'user') {
       return [
-        bootstrapBlock(join(ctx.userHome, '.claude', 'CLAUDE.md')),
+        bootstrapBlock(join(ctx.userHome, '.claude', 'CLAUDE.md'), caps.toolPrefix),
         {
           kind: 'mcp-json',
           path: join(ctx.userHome, '.claude.json'),
@@ -90,7 +122,7 @@ export const claudeAdapter: HostAdapter = {
       ];
     }
     return [
-      bootstrapBlock(join(ctx.project, 'CLAUDE.md')),
+      bootstrapBlock(join(ctx.project, 'CLAUDE.md'), caps.toolPrefix),
       bootstrapBlock(join(ctx.project, 'AGENTS.md')),
       {
         kind: 'mcp-json',
@@ -99,7 +131,7 @@ export const claudeAdapter: HostAdapter = {
         entry,
         label: 'MCP server (alwaysLoad)',
       },
-      claudeSettingsHooks(join(ctx.project, '.claude', 'settings.json'), ctx, 'hooks'),
+      ...projectClaudeHooks(ctx),
       allowOwnTools(join(ctx.project, '.claude', 'settings.json')),
     ];
   },

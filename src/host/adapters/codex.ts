@@ -43,7 +43,14 @@ export const codexAdapter: HostAdapter = {
     const base = scope === 'user' ? codexHome(ctx) : join(ctx.project, '.codex');
     const agents = scope === 'user' ? join(base, 'AGENTS.md') : join(ctx.project, 'AGENTS.md');
     return [
-      { kind: 'instructions', path: agents, format: 'markdown', label: 'bootstrap block' },
+      {
+        kind: 'instructions',
+        path: agents,
+        format: 'markdown',
+        label: 'bootstrap block',
+        // The project's AGENTS.md is read by several hosts; ~/.codex/AGENTS.md by Codex alone.
+        ...(scope === 'user' ? { toolPrefix: caps.toolPrefix } : {}),
+      },
       {
         kind: 'mcp-toml',
         path: join(base, 'config.toml'),

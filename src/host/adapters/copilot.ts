@@ -68,7 +68,7 @@ export const copilotAdapter: HostAdapter = {
     };
     if (scope === 'user') {
       return [
-        bootstrapBlock(join(home, 'copilot-instructions.md')),
+        bootstrapBlock(join(home, 'copilot-instructions.md'), caps.toolPrefix),
         {
           kind: 'mcp-json',
           path: join(home, 'mcp-config.json'),

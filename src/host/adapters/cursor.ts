@@ -54,6 +54,7 @@ export const cursorAdapter: HostAdapter = {
           path: join(base, 'rules', 'firstlight.mdc'),
           format: 'cursor-rule',
           label: 'always-applied rule',
+          toolPrefix: caps.toolPrefix,
         },
         bootstrapBlock(join(ctx.project, 'AGENTS.md')),
       );

@@ -42,7 +42,13 @@ export const geminiAdapter: HostAdapter = {
     const instructions = scope === 'user' ? join(base, 'GEMINI.md') : join(ctx.project, 'GEMINI.md');
     const settings = join(base, 'settings.json');
     return [
-      { kind: 'instructions', path: instructions, format: 'markdown', label: 'bootstrap block' },
+      {
+        kind: 'instructions',
+        path: instructions,
+        format: 'markdown',
+        label: 'bootstrap block',
+        toolPrefix: caps.toolPrefix,
+      },
       {
         kind: 'mcp-json',
         path: settings,

@@ -148,7 +148,27 @@ export function quiet(_event: HookEvent, result: HookResult): HookOutput {
   };
 }
 
-/** The bootstrap block in a markdown instruction file the host loads. */
-export function bootstrapBlock(path: string): Surface {
-  return { kind: 'instructions', path, format: 'markdown', label: 'bootstrap block' };
+/**
+ * What a hooks file's label says about its commands, so install and doctor say which file holds
+ * them and why: by name (a team can commit it), in the host's uncommitted local file, or naming
+ * this machine's paths in a file the host has no local twin for.
+ */
+export function hooksLabel(ctx: InstallContext, where: 'shared' | 'local'): string {
+  // Short: every hook call loads the adapters (the installer's note says how to fix the rest).
+  if (ctx.portable) return 'hooks (by name: safe to commit)';
+  return where === 'local' ? "hooks (local: name this machine's paths)" : "hooks (name this machine's paths)";
+}
+
+/**
+ * The bootstrap block in a markdown instruction file the host loads. `toolPrefix` only for a file
+ * this host alone reads (CLAUDE.md): the block then names the tools as the host offers them.
+ */
+export function bootstrapBlock(path: string, toolPrefix?: string): Surface {
+  return {
+    kind: 'instructions',
+    path,
+    format: 'markdown',
+    label: 'bootstrap block',
+    ...(toolPrefix === undefined ? {} : { toolPrefix }),
+  };
 }

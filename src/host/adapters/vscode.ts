@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SERVER_NAME } from '../hook/own-tools.js';
 import type { HostAdapter, InstallContext } from '../types.js';
-import { CLAUDE_EVENTS, CLAUDE_MATCHERS, claudeSettingsHooks } from './claude.js';
+import { CLAUDE_EVENTS, CLAUDE_MATCHERS, projectClaudeHooks } from './claude.js';
 import { bootstrapBlock, formatHookSpecific, normalizeSnakeCase } from './shared.js';
 
 /** VS Code runs the hooks in `.claude/settings.json`: Claude's events, written once for both. */
@@ -66,11 +66,8 @@ export const vscodeAdapter: HostAdapter = {
         entry,
         label: 'MCP server',
       },
-      claudeSettingsHooks(
-        join(ctx.project, '.claude', 'settings.json'),
-        ctx,
-        'hooks (VS Code reads Claude settings)',
-      ),
+      // VS Code reads Claude Code's settings files, the local one too.
+      ...projectClaudeHooks(ctx),
     ];
   },
   manualSteps(scope) {

@@ -29,18 +29,24 @@ export interface ResolvedCommands {
   /** The REPL harness's server, when install registers it beside the mind (`--with-repl`). */
   repl?: ServerSpec;
   hookArgv: (event: HookEvent, host?: HostId) => string[];
+  /**
+   * The server and hook commands name no path of this machine (`firstlight` by name on PATH,
+   * no `--home DIR`): a teammate's clone, another path or another Node runs them as they are.
+   * Otherwise hosts with an uncommitted local settings file get the hooks there.
+   */
+  portable: boolean;
 }
 
 /**
  * How hosts should start firstlight: `firstlight …` when that name on PATH is this very CLI (a
  * global install), else the absolute node binary + CLI path, which works from any cwd. Hooks
- * run the node binary on the hook entry beside the CLI (`dist/cli/hook.cjs EVENT …`, CommonJS:
- * Node starts it without its ES module loader, a good part of what each tool call's hook cost).
+ * run `firstlight hook EVENT …` by name too (the bin takes the hook's CommonJS fast path: as
+ * fast as node + path, bench/hook.mjs measures it), else the node binary on the hook entry
+ * beside the CLI (`dist/cli/hook.cjs EVENT …`).
  */
 export function resolveCommands(input: CommandInput): ResolvedCommands {
-  const prefix = onPath('firstlight', input.env, input.cliPath)
-    ? ['firstlight']
-    : [input.execPath, input.cliPath];
+  const byName = onPath('firstlight', input.env, input.cliPath);
+  const prefix = byName ? ['firstlight'] : [input.execPath, input.cliPath];
   const homeArgs = input.home ? ['--home', input.home] : [];
   const [command, ...lead] = prefix as [string, ...string[]];
   return {
@@ -49,12 +55,12 @@ export function resolveCommands(input: CommandInput): ResolvedCommands {
       ? { repl: { name: REPL_SERVER_NAME, command, args: [...lead, 'repl', 'serve', ...homeArgs] } }
       : {}),
     hookArgv: (event, host) => [
-      input.execPath,
-      join(dirname(input.cliPath), HOOK_ENTRY),
+      ...(byName ? ['firstlight', 'hook'] : [input.execPath, join(dirname(input.cliPath), HOOK_ENTRY)]),
       event,
       ...(host ? ['--host', host] : []),
       ...homeArgs,
     ],
+    portable: byName && homeArgs.length === 0,
   };
 }
 

@@ -1,6 +1,6 @@
 /** Our hook registrations inside a host's hooks file, for each file style. Other entries are never touched. */
 import { HOOK_EVENTS } from '../ids.js';
-import type { HookEntry, HookFileStyle } from '../types.js';
+import type { HookEntry, HookFileStyle, Surface } from '../types.js';
 import { posixCommand, powershellCommand } from './command.js';
 import { type JsonObject, jsonEqual, objectAt } from './json-config.js';
 
@@ -15,6 +15,11 @@ export function isOurHookCommand(command: unknown): boolean {
   return (
     typeof command === 'string' && OUR_EVENT.test(command) && /firstlight|main\.js|hook\.cjs/.test(command)
   );
+}
+
+/** A hooks surface with no entries: the file must hold none of ours (they live in another file). */
+export function isHooksCleanup(surface: Surface): boolean {
+  return surface.kind === 'hooks' && surface.entries.length === 0;
 }
 
 /** The JSON one entry takes in a file of this style. */
@@ -65,6 +70,10 @@ function isOurs(style: HookFileStyle, item: unknown): boolean {
  */
 export function upsertHooks(root: JsonObject, style: HookFileStyle, entries: HookEntry[]): boolean {
   const before = structuredClone(root);
+  if (entries.length === 0) {
+    removeHooks(root, style);
+    return !jsonEqual(before, root);
+  }
   if (style !== 'nested' && root.version === undefined) root.version = 1;
   const hooks = objectAt(root, ['hooks'], true)!;
   const wanted = new Map(entries.map((e) => [e.hostEvent, entryJson(style, e)]));
@@ -95,6 +104,14 @@ export function removeHooks(root: JsonObject, style: HookFileStyle): void {
     else hooks[event] = kept;
   }
   if (Object.keys(hooks).length === 0) delete root.hooks;
+}
+
+/** Host events that still carry a registration of ours (doctor, for a file that should have none). */
+export function ourHookEvents(root: JsonObject, style: HookFileStyle): string[] {
+  const hooks = objectAt(root, ['hooks'], false) ?? {};
+  return Object.entries(hooks)
+    .filter(([, list]) => Array.isArray(list) && list.some((item) => isOurs(style, item)))
+    .map(([event]) => event);
 }
 
 /** Events whose registration of ours is missing or differs from `entries` (for doctor). */

@@ -166,15 +166,17 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
     mPath,
     dryRun,
     (manifest) => {
-      const changes = eachFile(options, (file, current) =>
-        planInstallFile(
+      const changes = eachFile(options, (file, current) => {
+        const change = planInstallFile(
           file,
           current,
           manifest.files[file.path],
           ctx.server.name,
           current === undefined ? missingDirs(file.path) : [],
-        ),
-      );
+        );
+        if (namesThisMachine(file, options)) change.notes.push(MACHINE_PATHS_NOTE);
+        return change;
+      });
       const { reports } = execute(changes, manifest, { dryRun, project: ctx.project });
       if (!dryRun && Object.keys(manifest.files).length > 0) {
         manifest.hosts = [...new Set([...(manifest.hosts ?? []), ...options.hosts])];
@@ -191,6 +193,22 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
       ? { pasteBlock: BLOCK_BODY }
       : {}),
   };
+}
+
+const MACHINE_PATHS_NOTE =
+  "names this machine's node and firstlight paths (or --home): keep it out of commits, or put `firstlight` on PATH (npm install -g firstlight) and re-run install";
+
+/**
+ * A project file a team may commit whose commands name a path of this machine: an MCP config,
+ * or hooks of a host with no uncommitted local settings file.
+ */
+function namesThisMachine(file: PlannedFile, options: InstallOptions): boolean {
+  if (options.scope !== 'project' || options.ctx.portable) return false;
+  return file.surfaces.some(({ surface: s }) =>
+    s.kind === 'mcp-json' || s.kind === 'mcp-toml'
+      ? true
+      : s.kind === 'hooks' && s.entries.length > 0 && !s.local,
+  );
 }
 
 /**

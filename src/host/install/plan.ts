@@ -11,6 +11,7 @@ import type { InstallContext, Surface } from '../types.js';
 /** The per-project state directory (as the guidance part names it). */
 const PROJECT_STATE_DIR = '.firstlight';
 
+import { isHooksCleanup } from './hooks-config.js';
 import { type ManifestEntry, sha256 } from './manifest.js';
 import { applySurface, unapplySurface } from './surface-edit.js';
 
@@ -112,8 +113,9 @@ export function planInstallFile(
   const notes: string[] = [];
   let corrupt: string | undefined;
   for (const { surface } of file.surfaces) {
-    // .gitignore is edited only where the project already has one.
-    if (surface.kind === 'ignore-line' && after === undefined) continue;
+    // .gitignore is edited only where the project already has one; a hooks file that should
+    // hold none of ours (they went to the local settings file) is only cleaned, never created.
+    if (after === undefined && (surface.kind === 'ignore-line' || isHooksCleanup(surface))) continue;
     const edit = applySurface(after, surface, serverName);
     after = edit.text;
     notes.push(...edit.notes);

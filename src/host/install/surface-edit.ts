@@ -4,13 +4,15 @@
  */
 import {
   BLOCK_VERSION,
+  blockBody,
   blockVersions,
   CURSOR_RULE_FRONTMATTER,
   removeBlock,
+  renderBlock,
   upsertBlock,
 } from '../bootstrap-block.js';
 import type { Surface } from '../types.js';
-import { missingHooks, removeHooks, upsertHooks } from './hooks-config.js';
+import { isHooksCleanup, missingHooks, ourHookEvents, removeHooks, upsertHooks } from './hooks-config.js';
 import { editJsonText, type JsonObject, jsonEqual, objectAt, parseJsonConfig } from './json-config.js';
 import { removeTomlServer, tomlParses, tomlServerCommand, upsertTomlServer } from './toml-config.js';
 
@@ -31,10 +33,11 @@ export function applySurface(current: string | undefined, surface: Surface, serv
       return { text: `${current}${sep}${surface.line}\n`, notes: [] };
     }
     case 'instructions': {
+      const block = renderBlock(BLOCK_VERSION, blockBody(surface.toolPrefix));
       if (current === undefined && surface.format === 'cursor-rule') {
-        return { text: `${CURSOR_RULE_FRONTMATTER}\n${upsertBlock('')}`, notes: [] };
+        return { text: `${CURSOR_RULE_FRONTMATTER}\n${upsertBlock('', block)}`, notes: [] };
       }
-      return { text: upsertBlock(text), notes: [] };
+      return { text: upsertBlock(text, block), notes: [] };
     }
     case 'mcp-json':
     case 'json-list':
@@ -119,6 +122,8 @@ export function inspectSurface(
   surface: Surface,
   serverName: string,
 ): SurfaceInspection {
+  if (current === undefined && isHooksCleanup(surface))
+    return { ok: true, detail: 'no firstlight hooks here (as intended)' };
   if (current === undefined) return { ok: false, detail: `${surface.path} does not exist` };
   switch (surface.kind) {
     case 'ignore-line':
@@ -239,6 +244,15 @@ export function inspectSurface(
     case 'hooks': {
       const parsed = parseJsonConfig(current);
       if (!parsed.ok) return { ok: false, detail: `not valid JSON: ${parsed.error}` };
+      if (surface.entries.length === 0) {
+        const stale = ourHookEvents(parsed.value, surface.style);
+        return stale.length > 0
+          ? {
+              ok: false,
+              detail: `holds firstlight hooks that now live elsewhere (${stale.join(', ')}): re-run install`,
+            }
+          : { ok: true, detail: 'no firstlight hooks here (as intended)' };
+      }
       const missing = missingHooks(parsed.value, surface.style, surface.entries);
       if (missing.length > 0)
         return { ok: false, detail: `missing or outdated hooks: ${missing.join(', ')}` };

@@ -22,6 +22,7 @@ const ctx: InstallContext = {
   platform: 'linux',
   server: { name: 'firstlight', command: 'firstlight', args: ['serve'] },
   hookArgv: (event, host) => ['firstlight', 'hook', event, ...(host ? ['--host', host] : [])],
+  portable: true,
 };
 
 describe('host adapter registry', () => {

@@ -32,6 +32,34 @@ describe('how hosts start firstlight', () => {
     }
   });
 
+  it('hooks by name too, portable only without a pinned home (issue 37)', () => {
+    const PATH = pathWith(join(REPO_ROOT, 'dist', 'cli', 'firstlight.cjs'));
+    const byName = resolveCommands({ cliPath: CLI, execPath: '/usr/bin/node', env: { PATH } });
+    expect(byName.hookArgv('pre-tool-use', 'copilot')).toEqual([
+      'firstlight',
+      'hook',
+      'pre-tool-use',
+      '--host',
+      'copilot',
+    ]);
+    expect(byName.portable).toBe(true);
+    const pinned = resolveCommands({
+      cliPath: CLI,
+      execPath: '/usr/bin/node',
+      env: { PATH },
+      home: '/srv/h',
+    });
+    expect(pinned.hookArgv('stop')).toEqual(['firstlight', 'hook', 'stop', '--home', '/srv/h']);
+    expect(pinned.portable).toBe(false);
+    const none = resolveCommands({ cliPath: CLI, execPath: '/usr/bin/node', env: { PATH: '' } });
+    expect(none.hookArgv('stop')).toEqual([
+      '/usr/bin/node',
+      join(REPO_ROOT, 'dist', 'cli', 'hook.cjs'),
+      'stop',
+    ]);
+    expect(none.portable).toBe(false);
+  });
+
   it('by node and the entry path when `firstlight` on PATH is another program, or there is none', () => {
     const other = tempDir();
     disposers.push(other.dispose);

@@ -204,7 +204,8 @@ describe('doctor', () => {
 
   it('names the failing check when our hook entry is missing', async () => {
     await install(options(['claude']));
-    const settings = join(project.dir, '.claude', 'settings.json');
+    // This install's commands name node and a path: they live in the uncommitted local file.
+    const settings = join(project.dir, '.claude', 'settings.local.json');
     const parsed = JSON.parse(readFileSync(settings, 'utf8'));
     delete parsed.hooks.PreToolUse;
     writeFileSync(settings, JSON.stringify(parsed));
@@ -213,7 +214,7 @@ describe('doctor', () => {
 
   it('checks the PostToolUse hooks too (an install from before them fails until re-run)', async () => {
     await install(options(['claude', 'cursor']));
-    const settings = join(project.dir, '.claude', 'settings.json');
+    const settings = join(project.dir, '.claude', 'settings.local.json');
     const parsed = JSON.parse(readFileSync(settings, 'utf8'));
     delete parsed.hooks.PostToolUse;
     delete parsed.hooks.PostToolUseFailure;

@@ -69,8 +69,10 @@ function nestedGroup(file: HooksFile, event: string) {
 }
 
 describe('hooks files on disk, per host format', () => {
-  it('Claude Code: .claude/settings.json hooks, matchers, timeouts in seconds', () => {
-    const file = read('.claude/settings.json');
+  it('Claude Code: hooks naming this machine go to .claude/settings.local.json, matchers, timeouts in seconds', () => {
+    // PATH has no firstlight here, so the commands name node and hook.cjs: not in the shared file.
+    expect(read('.claude/settings.json').hooks).toBeUndefined();
+    const file = read('.claude/settings.local.json');
     expect(Object.keys(file.hooks).sort()).toEqual([
       'PostToolUse',
       'PostToolUseFailure',
@@ -195,7 +197,7 @@ describe('hook command quoting', () => {
 });
 
 describe('hook commands written by an older install', () => {
-  it('are ours, and a re-install replaces them where they stand with the hook.cjs command', async () => {
+  it('are ours, and a re-install moves them out of the shared settings.json (theirs stay) into settings.local.json', async () => {
     for (const old of [
       "/usr/bin/node '/opt/fire light/dist/cli/main.js' hook pre-tool-use --host claude",
       'firstlight hook post-tool-use',
@@ -233,14 +235,17 @@ describe('hook commands written by an older install', () => {
         ...resolveCommands({ cliPath: CLI, execPath: NODE, env: { PATH: '' } }),
       };
       await install({ hosts: ['claude'], scope: 'project', ctx, home: home.dir });
-      const file = JSON.parse(readFileSync(settings, 'utf8')) as HooksFile;
-      const commands = (event: string) =>
-        file.hooks[event]!.flatMap((g) => (g.hooks as Obj[]).map((h) => h.command));
-      expect(commands('PreToolUse')).toEqual([
+      const commandsIn = (path: string, event: string) =>
+        (JSON.parse(readFileSync(path, 'utf8')) as HooksFile).hooks[event]?.flatMap((g) =>
+          (g.hooks as Obj[]).map((h) => h.command),
+        );
+      expect(commandsIn(settings, 'PreToolUse')).toEqual(['echo mine']);
+      expect(commandsIn(settings, 'SessionStart')).toBeUndefined();
+      const local = join(dir.dir, '.claude', 'settings.local.json');
+      expect(commandsIn(local, 'PreToolUse')).toEqual([
         "/usr/bin/node '/opt/fire light/dist/cli/hook.cjs' pre-tool-use",
-        'echo mine',
       ]);
-      expect(commands('SessionStart')).toEqual([
+      expect(commandsIn(local, 'SessionStart')).toEqual([
         "/usr/bin/node '/opt/fire light/dist/cli/hook.cjs' session-start",
       ]);
     } finally {

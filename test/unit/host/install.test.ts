@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UNPROMPTED_TOOLS } from '../../../src/host/hook/own-tools.js';
 import {
   BLOCK_BODY,
+  BLOCK_VERSION,
   HOST_IDS,
   type InstallContext,
   type InstallOptions,
@@ -62,6 +63,7 @@ function options(hosts: InstallOptions['hosts'], extra: Partial<InstallOptions> 
       event,
       ...(host ? ['--host', host] : []),
     ],
+    portable: false,
   };
   return {
     hosts,
@@ -81,9 +83,15 @@ describe('install and uninstall', () => {
       ['CLAUDE.md', 'updated'],
       ['AGENTS.md', 'updated'],
       ['.mcp.json', 'updated'],
+      // These commands name this machine's node: the hooks go to the uncommitted local file.
+      ['.claude/settings.local.json', 'created'],
       ['.claude/settings.json', 'updated'],
     ]);
     const installed = treeOf(project.dir);
+    expect(JSON.parse(installed['.claude/settings.json']!).hooks).toEqual({
+      Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+    });
+    expect(Object.keys(JSON.parse(installed['.claude/settings.local.json']!).hooks)).toContain('PreToolUse');
     expect(installed['CLAUDE.md']!.startsWith('# Our project\n\nAlways run the tests.\n')).toBe(true);
     expect(JSON.parse(installed['.mcp.json']!).mcpServers.db).toEqual({ command: 'db-mcp', args: ['--ro'] });
     expect(JSON.parse(installed['.mcp.json']!).mcpServers.firstlight.alwaysLoad).toBe(true);
@@ -175,7 +183,7 @@ describe('install and uninstall', () => {
     const report = await install(options(['claude'], { dryRun: true }));
     expect(treeOf(project.dir)).toEqual(before);
     const diff = report.files.find((f) => f.display === 'CLAUDE.md')?.diff ?? '';
-    expect(diff).toContain('+<!-- firstlight:bootstrap v=2 -->');
+    expect(diff).toContain(`+<!-- firstlight:bootstrap v=${BLOCK_VERSION} -->`);
     expect(diff).toContain('--- a/CLAUDE.md');
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BLOCK_BODY,
   BLOCK_VERSION,
+  blockBody,
   blockVersions,
   removeBlock,
   renderBlock,
@@ -61,5 +62,23 @@ describe('marked-block editor', () => {
     ]) {
       expect(BLOCK_BODY).toContain(fallback);
     }
+  });
+});
+
+describe('the bootstrap block per host (issue 37)', () => {
+  it("names the tools as the one host reading the file offers them, and keeps the seed's lines", () => {
+    const claude = blockBody('mcp__firstlight__');
+    expect(claude).toContain('call `mcp__firstlight__bootstrap_session()` before the first');
+    expect(claude).toContain('`mcp__firstlight__get_system_prompt()`, `mcp__firstlight__context()`');
+    expect(claude).not.toMatch(/[^_]`bootstrap_session\(\)`/);
+    for (const body of [claude, BLOCK_BODY]) {
+      for (const kind of ['user_said', 'time_passed', 'ambient', 'internal']) expect(body).toContain(kind);
+      expect(body).toMatch(
+        /Efferent copy may mechanically cover `observe`.*\n?.*does not cover session\s+bootstrap, `reflect`, `recall`, or ordinary text replies/,
+      );
+    }
+    // A file several hosts read: plain names, and how hosts prefix them.
+    expect(BLOCK_BODY).toContain('call `bootstrap_session()` before');
+    expect(BLOCK_BODY).toContain('`firstlight-bootstrap_session`');
   });
 });

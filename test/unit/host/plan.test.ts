@@ -19,6 +19,7 @@ const ctx: InstallContext = {
   platform: 'linux',
   server: { name: 'firstlight', command: 'firstlight', args: ['serve'] },
   hookArgv: (event, host) => ['firstlight', 'hook', event, ...(host ? ['--host', host] : [])],
+  portable: true,
 };
 
 describe('install plan', () => {
