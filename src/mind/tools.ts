@@ -35,8 +35,11 @@ function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): void
 /** A session's record is rewritten by the same process only after this long (it is pruned after 30 days). */
 const RECORD_AGAIN_MS = 60 * 60 * 1000;
 
-/** The optional `session_id` argument the startup tools take. */
-const sessionIdArg = (describe: string) => z.string().min(1).max(200).optional().describe(describe);
+/**
+ * The optional `session_id` argument the startup tools take; null is the same as absent (the
+ * seed's signature is `session_id: str | None = None`, and clients send None as null).
+ */
+const sessionIdArg = (describe: string) => z.string().min(1).max(200).nullish().describe(describe);
 
 /** The mind's own tools: the packet and the legacy three-call startup surface. */
 export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
@@ -91,7 +94,7 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     title: 'Active context',
     description:
       'Legacy startup call (prefer bootstrap_session). Open commitments, recent carry-forward, people, and time since the last session.',
-    input: { session_id: z.string().min(1).max(200).optional() },
+    input: { session_id: sessionIdArg('The host session id, if known.') },
     output: activeContextSchema.shape,
     annotations: READ_ONLY,
     handler: async ({ session_id }) =>

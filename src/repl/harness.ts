@@ -190,13 +190,16 @@ export class KernelHost {
   }
 
   /** Runs a cell. Timeouts interrupt (SIGINT), then kill and restart; output is capped. */
-  execute(code: string, options: { timeoutS?: number; progress?: Progress } = {}): Promise<ExecutionResult> {
+  execute(
+    code: string,
+    options: { timeoutS?: number; progress?: Progress; repr?: boolean } = {},
+  ): Promise<ExecutionResult> {
     return this.serial(() => this.executeNow(code, options));
   }
 
   private async executeNow(
     code: string,
-    options: { timeoutS?: number; progress?: Progress },
+    options: { timeoutS?: number; progress?: Progress; repr?: boolean },
   ): Promise<ExecutionResult> {
     // A live kernel is used as it is (no await: the usual case costs no extra turn).
     const kernel = this.kernel?.alive ? this.kernel : await this.liveKernel();
@@ -206,7 +209,11 @@ export class KernelHost {
     const running = new RunningCell();
     this.running = running;
     // The request goes out first: the timers below are armed while the kernel runs the cell.
-    const reply = kernel.request<RawExecution>('execute', { code, output_cap: settings.output_max_chars });
+    const reply = kernel.request<RawExecution>('execute', {
+      code,
+      output_cap: settings.output_max_chars,
+      ...(options.repr ? { repr: true } : {}),
+    });
     const timing: { phase: 'running' | 'interrupted' | 'killed'; during?: string } = { phase: 'running' };
     let graceTimer: NodeJS.Timeout | undefined;
     const started = Date.now();
@@ -246,8 +253,11 @@ export class KernelHost {
         result.error_type = 'TimeoutError';
         result.error_message = `execution exceeded the ${timeoutS} s timeout and was interrupted (KeyboardInterrupt)${timing.during ?? ''}; the namespace is intact`;
       } else if (timing.phase !== 'running') {
-        // e.g. os.system ignores SIGINT while it waits, but the child it waits for does not.
-        result.stderr += `${NOTICE} the cell passed the ${timeoutS} s timeout; the interrupt stopped a subprocess and the cell then ended by itself\n`;
+        // e.g. os.system ignores SIGINT while it waits, but the child it waits for does not: the
+        // cell ends by itself, past its timeout, and that is a failure too (issue 38).
+        result.success = false;
+        result.error_type = 'TimeoutError';
+        result.error_message = `execution exceeded the ${timeoutS} s timeout; the interrupt stopped a subprocess and the cell then ended by itself (what ran after it did run); the namespace is intact`;
       }
     } catch (error) {
       if (!(error instanceof KernelExitedError)) throw error;

@@ -272,10 +272,10 @@ export class Repl extends KernelHost {
 
   private async restore(name: string): Promise<RestoreResult> {
     const { state, invalid } = this.store.read(name);
-    const failed: ItemProblem[] = state.unsaved.map((item) => ({
-      ...item,
-      reason: `not saved: ${item.reason}`,
-    }));
+    // A value kept as its repr is in `unsaved` and in `variables`: the kernel's restore reports it once.
+    const failed: ItemProblem[] = state.unsaved
+      .filter((item) => state.variables[item.name]?.type !== 'repr')
+      .map((item) => ({ ...item, reason: `not saved: ${item.reason}` }));
     const restored: string[] = [];
     for (const [capability, saved] of Object.entries(state.capabilities)) {
       const input = { name: capability, ...saved, cwd: saved.cwd ?? undefined };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../core/index.js';
 import type { ServerSpec } from '../hub/index.js';
@@ -19,11 +20,12 @@ export interface InstallInput {
 export function serverSpecFor(input: InstallInput, base: string): ServerSpec {
   let command = input.command.trim();
   let args = input.args;
-  // The seed's one-string form: "npx pkg --root /x" with no separate args.
-  if (args === undefined && /\s/.test(command)) {
+  // The seed's one-string form: "npx pkg --root /x" with no separate args, or "npx pkg" with
+  // args beside it (its state file, section 7.2); a program whose path has a space stays whole.
+  if (/\s/.test(command) && (args === undefined || !existsSync(resolve(base, command)))) {
     const words = splitCommandLine(command);
     command = words[0] ?? '';
-    args = words.slice(1);
+    args = [...words.slice(1), ...(args ?? [])];
   }
   if (!command) {
     throw new UserError('`command` is empty', {

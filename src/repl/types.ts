@@ -31,6 +31,8 @@ export interface ExecutionResult {
   error_type: string | null;
   error_message: string | null;
   execution_count: number;
+  /** Python's repr of the value, when the caller asked for it (`repl exec` prints it, as Jupyter does). */
+  repr?: string;
 }
 
 /** The seed's REPLState, plus the execution counter. */

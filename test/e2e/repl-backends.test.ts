@@ -136,12 +136,13 @@ describe.each(VARIANTS)(
         expect.arrayContaining(['read_text_file', 'list_directory', 'write_file']),
       );
       const read = await run(w, `fs.read_text_file(path=${JSON.stringify(join(root, 'notes.txt'))})`);
-      expect(read.return_value).toEqual({ content: 'first line\nsecond line\n' });
+      // structuredContent {"content": text} only wraps the text: the text is the answer.
+      expect(read.return_value).toBe('first line\nsecond line\n');
       const positional = await run(
         w,
         `fs.read_text_file(${JSON.stringify(join(root, 'notes.txt'))}, head=1)`,
       );
-      expect(positional.return_value).toEqual({ content: 'first line' });
+      expect(positional.return_value).toBe('first line');
       const failed = await run(
         w,
         `try:\n    fs.read_text_file(path=${JSON.stringify(join(root, 'missing.txt'))})\nexcept CapabilityError as e:\n    caught = (e.capability, e.method, str(e))\ncaught`,
@@ -243,11 +244,12 @@ describe.each(VARIANTS)(
       expect(listing.success, listing.stderr).toBe(true);
       // The seed shows ['src/', 'tests/', 'README.md', 'pyproject.toml']. The real list_directory
       // answers one text block "[DIR] src\n[FILE] README.md…" with structuredContent
-      // {"content": <that text>}, and a relay result is the structuredContent as it is
-      // (structuredContent first, see docs/repl.md). Turning "[DIR] x" lines into a list would mean parsing one
-      // server's prose inside the generic relay, so `files` is a dict here (docs/repl.md).
+      // {"content": <that text>}, which only wraps it: the relay gives the text (docs/repl.md).
+      // Turning "[DIR] x" lines into a list would mean parsing one server's prose inside the
+      // generic relay, so `files` is a str here.
       const printed = listing.stdout.trim();
-      expect(printed.startsWith("{'content': '")).toBe(true);
+      expect(printed.startsWith('[')).toBe(true);
+      expect(printed).not.toContain("{'content'");
       for (const entry of ['[DIR] src', '[DIR] tests', '[FILE] README.md', '[FILE] pyproject.toml']) {
         expect(printed).toContain(entry);
       }
@@ -265,16 +267,20 @@ describe.each(VARIANTS)(
       );
       expect(defined).toMatchObject({ success: true, stdout: '', return_value: null });
       const called = await run(w, 'python_files = find_python_files()');
-      expect(called.success, called.stderr).toBe(true);
-      // The real list_directory has no `recursive` parameter (the schema allows extra keys and
-      // the server drops them), and it returns the dict above, whose only key is "content": so
-      // the helper runs and finds nothing. directory_tree or search_files are its recursive tools.
-      expect((await run(w, 'python_files')).return_value).toEqual([]);
+      // The real list_directory has no `recursive` parameter; the server would drop it and
+      // answer one level, so the relay refuses it, naming the tool's parameters (issue 38).
+      // directory_tree or search_files are its recursive tools.
+      expect(called.success).toBe(false);
+      expect(called.error_type).toBe('TypeError');
+      expect(called.error_message).toBe(
+        "list_directory() got an unexpected keyword argument 'recursive' (its parameters: path)",
+      );
+      await run(w, 'python_files = []');
 
       const state = structured(await call(w, 'state', {}));
       expect(state).toMatchObject({
         defined_functions: [{ name: 'find_python_files', signature: "(directory='.')" }],
-        variables: { files: 'dict', python_files: 'list' },
+        variables: { files: 'str', python_files: 'list' },
         capabilities: ['fs', 'shell'],
       });
       expect(textOf(await call(w, 'save_state', { name: 'my_session' }))).toBe(
@@ -286,7 +292,7 @@ describe.each(VARIANTS)(
         w,
         [
           'def find_python_files(directory="."):',
-          '    all_files = fs.search_files(directory, "**/*.py")["content"].splitlines()',
+          '    all_files = fs.search_files(directory, "**/*.py").splitlines()',
           "    return [f for f in all_files if f.endswith('.py')]",
           'sorted(p.rsplit("/", 1)[-1] for p in find_python_files())',
         ].join('\n'),
@@ -384,10 +390,14 @@ describe.each(VARIANTS)(
       const root = dir('firstlight-seed-root-');
       const w = await harness(variant);
       const states = structured<{ file: string }>(await call(w, 'save_state', { name: 'probe' })).file;
-      // The seed's example (002, section 7.2) with its two commands pointing at real servers.
+      // The seed's example (002, section 7.2) with its two commands pointing at real servers,
       const seed = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'repl', 'seed-state.json'), 'utf8')
         .replace('"npx @anthropic/gmail-mcp"', JSON.stringify(`${join(BIN, 'mcp-server-everything')} stdio`))
-        .replace('"npx @anthropic/filesystem-mcp"', JSON.stringify(join(BIN, 'mcp-server-filesystem')))
+        // "npx pkg" as one string beside a dict of args: a program and its script (issue 38).
+        .replace(
+          '"npx @anthropic/filesystem-mcp"',
+          JSON.stringify(`${process.execPath} ${join(BIN, 'mcp-server-filesystem')}`),
+        )
         .replace('"/home/user"', JSON.stringify(root));
       writeFileSync(join(dirname(states), 'seed.json'), seed);
       const restored = structured<{ restored: string[]; failed: { name: string; reason: string }[] }>(
@@ -403,7 +413,7 @@ describe.each(VARIANTS)(
       ]);
       const back = await run(
         w,
-        '(my_helper(21), config, gmail.echo(message="hi"), fs.list_allowed_directories()["content"])',
+        '(my_helper(21), config, gmail.echo(message="hi"), fs.list_allowed_directories())',
       );
       expect(back.return_value).toEqual([42, { key: 'value' }, 'Echo: hi', expect.stringContaining(root)]);
       const state = structured(await call(w, 'state', {}));

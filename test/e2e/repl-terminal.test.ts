@@ -156,6 +156,10 @@ describe('firstlight repl exec', { timeout: TIMEOUT }, () => {
     expect(first.stdout).toBe('');
     const second = await run(['repl', 'exec', 'x * 2', '--home', h], { cwd: dir });
     expect(second.stdout).toBe('42\n');
+    // Python's repr, as Jupyter shows a value: a tuple stays a tuple, a string keeps its quotes (issue 38).
+    const tuple = await run(['repl', 'exec', '(1, 2)', '--home', h], { cwd: dir });
+    expect(tuple.stdout).toBe('(1, 2)\n');
+    expect((await run(['repl', 'exec', '(x, "a")', '--home', h], { cwd: dir })).stdout).toBe("(21, 'a')\n");
     const piped = await run(['repl', 'exec', '-', '--home', h, '--json'], {
       cwd: dir,
       input: 'import sys\nprint("from stdin")\n[x, None, True]\n',

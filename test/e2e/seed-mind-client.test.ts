@@ -120,4 +120,19 @@ describe('bootstrap_session as the persona-sati client reads it', () => {
       expect(validate(missing).valid, `without ${key}`).toBe(false);
     }
   });
+
+  it('takes null for an optional argument as absent (session_id: str | None = None), issue 38', async () => {
+    const wired = await wireStdio(['serve', '--home', home('You are the test agent.\n')]);
+    cleanups.push(wired.close);
+    const call = (name: string) => wired.client.callTool({ name, arguments: { session_id: null } });
+    const packet = structured<Packet>(await call('bootstrap_session'));
+    expect(packet.session_id).toBeNull();
+    expect(packet.mind_contract_available).toBe(true);
+    const prompt = await call('get_system_prompt');
+    expect(prompt.isError ?? false).toBe(false);
+    expect(structured<Packet>(prompt).mind_contract).toContain('test agent');
+    const context = await call('context');
+    expect(context.isError ?? false).toBe(false);
+    expect(structured<Packet>(context).open_commitments).toEqual(['Ship bootstrap']);
+  });
 });

@@ -54,7 +54,7 @@ describe.each(VARIANTS)(
       // The specification returns a description of the capability and its methods, as text.
       expect(textOf(installed)).toMatch(/Installed 'fs' with methods: .*read_text_file/);
       const read = await execute(w, `fs.read_text_file(path=${JSON.stringify(join(root, 'notes.txt'))})`);
-      expect(read.return_value).toEqual({ content: 'hello\n' });
+      expect(read.return_value).toBe('hello\n');
 
       const defined = await execute(
         w,
@@ -77,7 +77,16 @@ describe.each(VARIANTS)(
         type: 'repr',
         value: expect.stringMatching(/^<generator object <genexpr> at 0x/),
       });
-      expect(saved.unsaved).toEqual([]);
+      // Kept as its repr, it cannot come back: said at save time, not discovered at restore (issue 38).
+      expect(saved.unsaved).toEqual([
+        {
+          name: 'gen',
+          kind: 'variable',
+          reason: expect.stringMatching(
+            /^kept only as its repr, which cannot be rebuilt: not JSON and not picklable/,
+          ),
+        },
+      ]);
     });
 
     it('both names in one call must agree; one of them is needed', async () => {

@@ -58,7 +58,7 @@ export async function replExec(
     await repl.state();
     const notices = repl.takeNotices();
     if (process.stderr.isTTY) for (const notice of notices) process.stderr.write(`${notice}\n`);
-    return repl.execute(source, timeoutS === undefined ? {} : { timeoutS });
+    return repl.execute(source, { repr: true, ...(timeoutS === undefined ? {} : { timeoutS }) });
   });
   if (options.json) {
     const error = result.success

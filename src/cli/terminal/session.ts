@@ -92,7 +92,7 @@ export async function runTerminalRepl(options: TerminalOptions): Promise<number>
   return new Promise<number>((resolveExit) => {
     const session = new PromptSession(rl, interactive, {
       run: async (code) => {
-        const result = await repl.execute(code);
+        const result = await repl.execute(code, { repr: true });
         const shown = showResult(result);
         process.stdout.write(shown.stdout);
         process.stderr.write(red(shown.stderr));

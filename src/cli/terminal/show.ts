@@ -31,11 +31,13 @@ export function showResult(result: {
   stderr: string;
   return_value: unknown;
   success: boolean;
+  /** Python's own repr of the value, when the kernel was asked for it: shown as it is. */
+  repr?: string;
 }): ShownResult {
   let stdout = result.stdout;
   if (stdout && !stdout.endsWith('\n')) stdout += '\n';
   if (result.success && result.return_value !== null && result.return_value !== undefined)
-    stdout += `${pythonText(result.return_value)}\n`;
+    stdout += `${result.repr ?? pythonText(result.return_value)}\n`;
   let stderr = result.stderr;
   if (stderr && !stderr.endsWith('\n')) stderr += '\n';
   return { stdout, stderr };

@@ -146,7 +146,9 @@ def unwrap_answer(answer, capability, method):
     """The value a program wants from a relay answer (the bytes after `<id> `).
 
     A harness error or a JSON-RPC error raises CapabilityError, and so does a result with
-    `isError` (its text is the message); else `structuredContent`; else the text blocks as JSON
+    `isError` (its text is the message); else the text, as it is, when `structuredContent` only
+    wraps it (one string field equal to the one text block, as server-filesystem answers);
+    else `structuredContent`; else the text blocks as JSON
     when they parse (one block: the value, several: a list); else the content blocks as they are
     (images, resources); no content: None.
     """
@@ -164,6 +166,11 @@ def unwrap_answer(answer, capability, method):
         text = "\n".join(b.get("text") or "" for b in content if isinstance(b, dict) and b.get("type") == "text")
         raise CapabilityError(capability, method, text or "the tool reported an error without text")
     structured = result.get("structuredContent")
+    if isinstance(structured, dict) and len(structured) == 1 and len(content) == 1:
+        block = content[0]
+        text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
+        if isinstance(text, str) and next(iter(structured.values())) == text:
+            return text
     if structured is not None:
         return structured
     if not content:
@@ -243,6 +250,9 @@ class RelayCapability:
         # schema order, so `fs.read_text_file("a.txt")` means `path="a.txt"`.
         declared = list((schema.get("properties") or {}).keys())
         props = [p for p in declared if p in required] + [p for p in declared if p not in required]
+        # A backend drops a keyword its schema does not declare and answers as if it was never
+        # given (issue 38): refuse it here, naming the parameters, unless the schema takes extras.
+        open_schema = bool(schema.get("additionalProperties"))
         capability = self
 
         def call(*args, **kwargs):
@@ -254,6 +264,9 @@ class RelayCapability:
             for key, value in zip(props, args):
                 arguments[key] = value
             for key, value in kwargs.items():
+                if key not in declared and not open_schema:
+                    takes = f"its parameters: {', '.join(props)}" if props else "it takes no parameters"
+                    raise TypeError(f"{tool['pyname']}() got an unexpected keyword argument '{key}' ({takes})")
                 if key in arguments:
                     raise TypeError(f"{tool['pyname']}() got multiple values for argument '{key}'")
                 if value is not UNSET:

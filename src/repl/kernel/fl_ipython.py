@@ -172,10 +172,12 @@ class IPythonKernel(fl_kernel.Kernel):
 
     # ---- the bridge's calls --------------------------------------------------------------
 
-    def after_cell(self, cap):
-        """The last cell's value as JSON (or its capped repr) and the user's names if changed."""
+    def after_cell(self, cap, with_repr=False):
+        """The last cell's value as JSON (or its capped repr), its repr when asked, and the user's names if changed."""
         value = self.ip.last_execution_result.result if self.ip.last_execution_result else None
         out = {"value": None if value is None else self.to_json(value, cap)}
+        if with_repr and value is not None:
+            out["repr"] = fl_output.cap_text(repr(value), cap)
         names = self.user_names()
         if names != self.sent_names:
             out["names"] = self.sent_names = names

@@ -173,7 +173,7 @@ class Bridge:
 
     # ---- operations ---------------------------------------------------------------------
 
-    def execute(self, code, cap):
+    def execute(self, code, cap, with_repr=False):
         stdout = fl_output.CappedWriter(cap)
         stderr = fl_output.CappedWriter(cap)
 
@@ -188,7 +188,7 @@ class Bridge:
             elif kind == "error":
                 stderr.write("\n".join(content.get("traceback") or []) + "\n")
 
-        msg_id = self._execute_request(code, False, {"r": f"__fl__.after_cell({int(cap)})"})
+        msg_id = self._execute_request(code, False, {"r": f"__fl__.after_cell({int(cap)}, {bool(with_repr)})"})
         reply = self._exchange(msg_id, on_message)
         ok = reply.get("status") == "ok"
         result = {
@@ -202,6 +202,8 @@ class Bridge:
         if after.get("status") == "ok":
             extra = json.loads(ast.literal_eval(after["data"]["text/plain"]))
             result["return_value"] = extra.get("value")
+            if "repr" in extra:
+                result["repr"] = extra["repr"]
             if "names" in extra:
                 result["names"] = extra["names"]
         result["stdout"] = stdout.getvalue()
@@ -213,7 +215,9 @@ class Bridge:
         if op == "ping":
             return {}
         if op == "execute":
-            return self.execute(request["code"], int(request.get("output_cap") or 20000))
+            return self.execute(
+                request["code"], int(request.get("output_cap") or 20000), bool(request.get("repr"))
+            )
         reply = self.evaluate(f"__fl__.op({json.dumps(request)!r})")
         if not reply.get("ok"):
             raise RuntimeError(reply.get("error") or "the kernel failed the request")

@@ -152,7 +152,7 @@ class Kernel:
                 if isinstance(value, type) and value.__qualname__ == node.name:
                     self.class_files[value] = filename
 
-    def execute(self, code, output_cap, store_history=True):
+    def execute(self, code, output_cap, store_history=True, with_repr=False):
         if store_history:
             self.execution_count += 1
             self.history.append(code)
@@ -175,6 +175,8 @@ class Kernel:
             if value is not None:
                 self.ns["_"] = value
                 result["return_value"] = self.to_json(value, output_cap)
+                if with_repr:  # for a person at a terminal: (1, 2) stays a tuple, as Jupyter shows it
+                    result["repr"] = fl_output.cap_text(repr(value), output_cap)
         except BaseException as error:  # noqa: BLE001 - user code may raise anything, even SystemExit
             result["success"] = False
             result["error_type"] = type(error).__name__
@@ -373,7 +375,7 @@ def dispatch(kernel, request):
     if op == "ping":
         return {}
     if op == "execute":
-        result = kernel.execute(request["code"], cap)
+        result = kernel.execute(request["code"], cap, with_repr=bool(request.get("repr")))
         # The harness keeps the user's names to say what a kernel death lost; they are sent
         # only when they changed. Most cells add no name: comparing the namespace's keys with
         # the last ones seen (in C) tells that without building the list.

@@ -177,8 +177,10 @@ def _save_value(name, value, variables, unsaved):
         return
     if len(text) > MAX_REPR_CHARS:
         text = text[:MAX_REPR_CHARS] + "..."
-    # The last resort: what the value looked like, for the record; restore reports it.
+    # The last resort: what the value looked like, for the record. It cannot be rebuilt, so it is
+    # listed as unsaved now, when the one who saved can still act on it (issue 38).
     variables[name] = {"type": "repr", "value": text}
+    unsaved.append({"name": name, "kind": "variable", "reason": f"kept only as its repr, which cannot be rebuilt: {why}"})
 
 
 # Variables by when they can be restored: modules and imports before the definitions (a

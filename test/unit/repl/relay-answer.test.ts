@@ -13,6 +13,18 @@ import { run } from '../../helpers/index.js';
 const RESULTS: Record<string, unknown> = {
   structured: { content: [{ type: 'text', text: 'ignored' }], structuredContent: { a: 1, b: [true, null] } },
   'structured, empty object': { content: [], structuredContent: {} },
+  'structured only wrapping the text': {
+    content: [{ type: 'text', text: '[DIR] src\n[FILE] a.json' }],
+    structuredContent: { content: '[DIR] src\n[FILE] a.json' },
+  },
+  'structured wrapping JSON text': {
+    content: [{ type: 'text', text: '{"a": 1}' }],
+    structuredContent: { content: '{"a": 1}' },
+  },
+  'structured with one field, not the text': {
+    content: [{ type: 'text', text: 'x' }],
+    structuredContent: { content: 'y' },
+  },
   'JSON text': { content: [{ type: 'text', text: ' {"x": [1, 2.5, "é"]}\n' }] },
   'plain text': { content: [{ type: 'text', text: 'Echo: hi' }] },
   'text that starts like a number': { content: [{ type: 'text', text: '12 apples' }] },
@@ -77,6 +89,11 @@ describe('relay answers unwrapped in the kernel', () => {
       const expected = 'error' in node ? { error: `cap.tool failed: ${node.error}` } : node;
       expect(python[i], name).toEqual(expected);
     });
+    // The text a structuredContent only wraps is the answer, as it is (issue 38).
+    const value = (name: string) => python[names.indexOf(name)];
+    expect(value('structured only wrapping the text')).toEqual({ value: '[DIR] src\n[FILE] a.json' });
+    expect(value('structured wrapping JSON text')).toEqual({ value: '{"a": 1}' });
+    expect(value('structured with one field, not the text')).toEqual({ value: { content: 'y' } });
   });
 
   it('raise a JSON-RPC error as the SDK words it, and a harness error as it is', async () => {
