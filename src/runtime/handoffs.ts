@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../core/index.js';
 import type { Ledger } from './ledger/types.js';
@@ -76,9 +77,9 @@ export function handoffText(record: HandoffRecord): string {
 }
 
 /**
- * Resolves one `--handoff` value: an id in the ledger's store, else an existing file (JSON or
- * YAML: a record with `kind` and `content`, or `kind` beside the fields; or a `reversion`/`skip`
- * acknowledgement).
+ * Resolves one `--handoff` value: an id in the ledger's store, else an existing file, by path
+ * or `file:` URI (JSON or YAML: a record with `kind` and `content`, or `kind` beside the
+ * fields; or a `reversion`/`skip` acknowledgement). The service's doors take ids only.
  */
 export async function resolveHandoffInput(
   ref: string,
@@ -86,9 +87,22 @@ export async function resolveHandoffInput(
 ): Promise<HandoffInput> {
   const stored = await options.ledger.getHandoff(ref);
   if (stored) return { type: 'stored', ref, stored };
-  const path = resolve(options.cwd, ref);
+  const path = handoffPath(ref, options.cwd);
   if (existsSync(path)) return fromFile(ref, path);
   return { type: 'not_found', ref };
+}
+
+/** The file a handoff reference names: a `file:` URI's path (this machine's only), else a path from `cwd`. */
+function handoffPath(ref: string, cwd: string): string {
+  if (!/^file:/i.test(ref)) return resolve(cwd, ref);
+  try {
+    return fileURLToPath(ref);
+  } catch (error) {
+    throw new UserError(`handoff ${ref} is not a file: URI of this machine: ${(error as Error).message}`, {
+      code: 'HANDOFF_INVALID',
+      hint: 'write it as file:///absolute/path.json (no host, or localhost), or pass the path itself',
+    });
+  }
 }
 
 function fromFile(ref: string, path: string): HandoffInput {

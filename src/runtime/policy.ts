@@ -34,8 +34,18 @@ export type ToolClass = Access;
 export const HANDOFF_KINDS = ['synthesis', 'plan', 'artifact', 'findings', 'revision'] as const;
 export type HandoffKind = (typeof HANDOFF_KINDS)[number];
 
-/** Context freshness: `strict` takes only profile, artifact, claims and governance. */
-export type Freshness = 'strict' | 'fresh' | 'light' | 'none';
+/**
+ * Context freshness, as the canon's roles state it:
+ * - `strict` (validator): only the profile, the artifact, its claims and governance; no prior
+ *   conversation, no other handoff, no "as we discussed" framing in the task;
+ * - `fresh` (planner, builder, resolver): no prior conversation; the session reads its input
+ *   handoffs, never the upstream session's state;
+ * - `light` (explorer): prior conversation may come in, and earlier work, but no handoff a
+ *   later mode produced (an explorer builds on exploration, not on planning);
+ * - `none` (general, observer): nothing checked.
+ */
+export const FRESHNESS = ['strict', 'fresh', 'light', 'none'] as const;
+export type Freshness = (typeof FRESHNESS)[number];
 
 /** One role's canonical configuration. Custom roles in a profile have the same shape. */
 export interface RolePolicy {
@@ -115,6 +125,7 @@ export const REFUSAL_REASONS = [
   'incomplete_handoff',
   'no_builder_handoff',
   'validator_extra_context',
+  'inherited_context',
   'same_session_transition',
   'tool_set_locked',
   'handoff_unverified',

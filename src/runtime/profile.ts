@@ -6,6 +6,7 @@ import {
   type Access,
   admits,
   canonicalSurface,
+  FRESHNESS,
   HANDOFF_KINDS,
   MODES,
   type NamedRole,
@@ -70,7 +71,7 @@ const customRoleSchema = z
     access: accessSchema.optional(),
     requires: z.array(z.enum(HANDOFF_KINDS)).optional(),
     produces: z.enum(HANDOFF_KINDS).nullable().optional(),
-    freshness: z.enum(['strict', 'fresh', 'light', 'none']).optional(),
+    freshness: z.enum(FRESHNESS).optional(),
   })
   .strict();
 

@@ -57,7 +57,7 @@ export function registerInvoke(program: Command): void {
     .option('--task-file <file>', 'read the task from a file')
     .option(
       '--handoff <id|file>',
-      'an encoded handoff: an id in the ledger or a file (repeatable)',
+      'an encoded handoff: an id in the ledger, or a file (a path or a file: URI) (repeatable)',
       collect,
       [],
     )
@@ -103,8 +103,8 @@ export function registerInvoke(program: Command): void {
       'Exit codes: 0 completed, 1 failed (meta.failure_reason), 2 bad usage, 3 refused (meta.refusal_reason),',
       '  4 handoff_insufficient, 5 turn_yielded (the session completed without its deliverable).',
       'Refusal reasons: mutating_tools_for_role, missing_handoff, incomplete_handoff, no_builder_handoff,',
-      '  validator_extra_context, same_session_transition, tool_set_locked, handoff_unverified,',
-      '  engagement_surface, invalid_override,',
+      '  validator_extra_context, inherited_context, same_session_transition, tool_set_locked,',
+      '  handoff_unverified, engagement_surface, invalid_override,',
       '  sandbox_unavailable (a read-only role on an agent CLI whose OS sandbox, bubblewrap, cannot start).',
       'Journal, handoffs and sessions go to <project>/.firstlight/ (the home without a project);',
       'read the journal with `firstlight journal`. More: firstlight help runtime.',

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { NotFoundError, UserError } from '../../core/index.js';
+import { freshnessRefusal } from '../freshness.js';
 import {
   type Acknowledgement,
   type HandoffRecord,
@@ -129,20 +130,17 @@ export async function checkPolicy(inv: Invocation): Promise<Admission | InvokeRe
     }
   }
 
-  if (role.freshness === 'strict' && !freshnessSuspended) {
-    const extra = handoffs
-      .filter(({ record }) => !role.requires.includes(record.kind))
-      .map(({ record }) => `${article(record.kind)} handoff (${record.id})`);
-    if (request.context && request.context.length > 0)
-      extra.push(`${request.context.length} message(s) of prior conversation`);
-    for (const ack of acks) if (ack !== vouching) extra.push(`${article(ack.kind)} acknowledgement`);
-    if (extra.length > 0) {
-      return refuse(
-        inv,
-        'validator_extra_context',
-        `${article(role.name)} takes only the profile, the artifact, its claims and governance; it was also given ${extra.join(', ')}`,
-      );
-    }
+  if (!freshnessSuspended) {
+    const stale = freshnessRefusal({
+      role,
+      mode,
+      task: request.task,
+      handoffs: handoffs.map(({ record }) => record),
+      contextMessages: request.context?.length ?? 0,
+      acks,
+      ...(vouching ? { vouching } : {}),
+    });
+    if (stale) return refuse(inv, stale.reason, stale.detail);
   }
 
   if (request.tools && request.tools.length > 0) {

@@ -4,6 +4,7 @@ import type { JournalWrite } from '../journal.js';
 import { CONSUMER_MODE } from '../policy.js';
 import type { SessionState } from '../sessions.js';
 import { applyVoice } from '../surfaces.js';
+import { summarizeTransition } from '../transition.js';
 import type { InvokeOutput, InvokeResult } from '../types.js';
 import type { Admission } from './check-policy.js';
 import type { Composed } from './compose-prompt.js';
@@ -32,6 +33,7 @@ export async function finish(
   meta.flags = detect({
     mode,
     prose,
+    ...(data !== undefined ? { data } : {}),
     ...(handoffContent ? { handoff: handoffContent } : {}),
     denials: meta.denials.length,
     ...(findingsInput ? { findingsInput } : {}),
@@ -59,6 +61,7 @@ export async function finish(
       inputs: meta.handoff_inputs,
     };
     const { sha256 } = await inv.ledger.putHandoff(record);
+    const summary = summarizeTransition(produces, voicedHandoff);
     entries.push({
       kind: 'transition',
       title: `${mode ?? role.name} → ${CONSUMER_MODE[produces]} (${produces} handoff ${handoffId})`,
@@ -68,6 +71,10 @@ export async function finish(
         handoff: handoffId,
         sha256,
         from: meta.handoff_inputs.join(',') || undefined,
+        met: summary.met.join(',') || 'none',
+        missing: summary.missing.join(',') || undefined,
+        deferred: summary.deferred.join(' | ') || 'none',
+        carried_forward: summary.carried_forward.join(' | ') || 'none',
         override_produced: override ? true : undefined,
         override_lineage: lineage.join(',') || undefined,
       },

@@ -50,6 +50,16 @@ export async function openSubscription(
       'pass policy drop_oldest, coalesce or queue',
     );
   }
+  if (
+    request.engagement !== undefined &&
+    request.engagement !== 'agent' &&
+    request.engagement !== 'assistant'
+  ) {
+    throw usage(
+      `engagement "${String(request.engagement)}" is not agent or assistant`,
+      'pass engagement agent (or leave it out)',
+    );
+  }
   const maxPending = request.max_pending ?? DEFAULT_MAX_PENDING;
   if (!Number.isInteger(maxPending) || maxPending < 1 || maxPending > MAX_PENDING_LIMIT) {
     throw usage(
@@ -96,7 +106,7 @@ export async function openSubscription(
     ...(role ? { role } : {}),
     ...(request.mode ? { mode: request.mode } : {}),
     surface,
-    engagement: 'agent',
+    engagement: request.engagement ?? 'agent',
     ...(request.voice ? { voice: request.voice } : {}),
     task: request.task,
     ...(request.tools ? { tools: request.tools } : {}),
@@ -134,6 +144,15 @@ export async function openSubscription(
 
   const admission = await checkPolicy(inv);
   if ('status' in admission) return admission;
+  // The stream surfaces refused `assistant` above with invoke's own words; on any surface a
+  // subscribed session has no caller to yield the turn to.
+  if (invokeRequest.engagement !== 'agent') {
+    return refuse(
+      inv,
+      'engagement_surface',
+      `a subscribed session takes engagement agent only (it emits over time and has no caller to yield the turn to); surface ${inv.surface} was asked for ${invokeRequest.engagement}`,
+    );
+  }
   const participants: string[] = [];
   for (const p of request.participants ?? []) {
     const name = typeof p === 'string' ? p : p.name;

@@ -62,6 +62,11 @@ export interface SubscribeRequest {
   readonly voice?: Voice;
   /** The standing instruction each interpretation works under. */
   readonly task: string;
+  /**
+   * `agent`, the only engagement of a subscribed session: it emits over time and never yields
+   * the turn. `assistant` is refused `engagement_surface`, as invoke refuses it on a stream.
+   */
+  readonly engagement?: 'agent' | 'assistant';
   readonly channels?: readonly ChannelSpec[];
   readonly policy?: BackpressurePolicy;
   /** The buffer's size: events waiting for an interpretation (default 100). */

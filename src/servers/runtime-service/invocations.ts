@@ -4,6 +4,7 @@ import {
   type InvocationRecord,
   type InvokeRequest,
   type InvokeResult,
+  mapLimited,
   type Runtime,
   StreamLog,
   type SubstrateEvent,
@@ -33,6 +34,15 @@ export interface InvocationsOptions {
   readonly queue?: PgQueue;
 }
 
+/** What a client may ask of one invocation: a substrate by spec, never an object or a callback. */
+export type Submission = Omit<InvokeRequest, 'onEvent' | 'substrate'> & { substrate?: string };
+
+interface Accepted {
+  readonly record: InvocationRecord;
+  readonly created: boolean;
+  readonly request: Submission;
+}
+
 export function newInvocationId(): string {
   return `inv-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
@@ -45,6 +55,8 @@ export class Invocations {
   private readonly waiting: (() => void)[] = [];
   private readonly streams = new Map<string, StreamLog>();
   private readonly inflight = new Map<string, Promise<InvocationRecord>>();
+  /** Fan-outs whose later invocations wait for a slot of their own `concurrency`. */
+  private readonly fanOuts = new Set<Promise<InvocationRecord[]>>();
   private readonly keep: number;
 
   constructor(private readonly options: InvocationsOptions) {
@@ -61,31 +73,62 @@ export class Invocations {
    * the ledger already holds, nothing runs: the invocation that key started comes back.
    */
   async submit(
-    request: Omit<InvokeRequest, 'onEvent' | 'substrate'> & { substrate?: string },
+    request: Submission,
     options: { idempotencyKey?: string } = {},
   ): Promise<{ record: InvocationRecord; created: boolean; done: Promise<InvocationRecord> }> {
+    const accepted = await this.accept(request, options.idempotencyKey);
+    return { ...accepted, done: this.start(accepted) };
+  }
+
+  /**
+   * Within-mode fan-out: accepts every request at once (each recorded, `queued`; key `KEY#i`
+   * for the i-th), then starts at most `concurrency` of them at a time, each as it finishes
+   * making room for the next — the runtime's `mapLimited`, as `invokeMany` runs them — and all
+   * within the service's own limit. `done` resolves with the records in request order.
+   */
+  async submitMany(
+    requests: readonly Submission[],
+    options: { concurrency: number; idempotencyKey?: string },
+  ): Promise<{ records: InvocationRecord[]; done: Promise<InvocationRecord[]> }> {
+    const key = options.idempotencyKey;
+    const accepted = await Promise.all(
+      requests.map((request, i) => this.accept(request, key === undefined ? undefined : `${key}#${i}`)),
+    );
+    const done = mapLimited(accepted, options.concurrency, (one) => this.start(one));
+    this.fanOuts.add(done);
+    void done.finally(() => this.fanOuts.delete(done)).catch(() => {});
+    return { records: accepted.map((one) => one.record), done };
+  }
+
+  /** Records an invocation (`queued`), or finds the one its idempotency key started. */
+  private async accept(request: Submission, idempotencyKey: string | undefined): Promise<Accepted> {
     const now = new Date().toISOString();
     const fresh: InvocationRecord = {
       id: newInvocationId(),
       state: 'queued',
       attempt: 1,
       request: { ...request },
-      ...(options.idempotencyKey !== undefined ? { idempotency_key: options.idempotencyKey } : {}),
+      ...(idempotencyKey !== undefined ? { idempotency_key: idempotencyKey } : {}),
       sessions: [],
       created: now,
       updated: now,
     };
     const { record, created } = await this.ledger.createInvocation(fresh);
-    if (!created) return { record, created, done: this.inflight.get(record.id) ?? this.settled(record) };
+    return { record, created, request };
+  }
+
+  /** Runs an accepted invocation here, or puts it on the shared queue; an existing one is awaited. */
+  private async start({ record, created, request }: Accepted): Promise<InvocationRecord> {
+    if (!created) return this.inflight.get(record.id) ?? this.settled(record);
     if (this.options.queue) {
       await this.options.queue.enqueue(record.id);
-      return { record, created, done: this.settled(record) };
+      return this.settled(record);
     }
     const stream = this.streamFor(record.id, 0);
     const done = this.run(record, request, stream);
     this.inflight.set(record.id, done);
     void done.finally(() => this.inflight.delete(record.id));
-    return { record, created, done };
+    return done;
   }
 
   async get(id: string): Promise<InvocationRecord | undefined> {
@@ -121,7 +164,7 @@ export class Invocations {
   /** Waits for every invocation under way (at shutdown). */
   async drain(): Promise<void> {
     await this.options.queue?.close();
-    await Promise.allSettled([...this.inflight.values()]);
+    await Promise.allSettled([...this.fanOuts, ...this.inflight.values()]);
   }
 
   /** Starts this replica's workers on the shared queue (a Postgres store). */
@@ -129,9 +172,7 @@ export class Invocations {
     await this.options.queue?.start(async (claimed, lease) => {
       const events = await this.ledger.readInvocationEvents(claimed.id, 0, Number.MAX_SAFE_INTEGER);
       const stream = this.streamFor(claimed.id, events.at(-1)?.seq ?? 0);
-      const request = claimed.request as Omit<InvokeRequest, 'onEvent' | 'substrate'> & {
-        substrate?: string;
-      };
+      const request = claimed.request as Submission;
       const done = this.run(claimed, request, stream, lease);
       this.inflight.set(claimed.id, done);
       try {
@@ -148,7 +189,7 @@ export class Invocations {
 
   private async run(
     record: InvocationRecord,
-    request: Omit<InvokeRequest, 'onEvent' | 'substrate'> & { substrate?: string },
+    request: Submission,
     stream: StreamLog,
     lease?: Lease,
   ): Promise<InvocationRecord> {

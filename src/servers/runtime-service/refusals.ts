@@ -10,7 +10,9 @@ const FIXES: Readonly<Record<RefusalReason, string>> = {
   no_builder_handoff:
     'pass the artifact a builder session of this ledger produced, or a skip acknowledgement beside an imported one',
   validator_extra_context:
-    'give a validator only the artifact, its claims and governance: drop `context` and other handoffs',
+    'give a validator only the artifact, its claims and governance: drop `context` and other handoffs, and state the task without referring to an earlier conversation',
+  inherited_context:
+    "drop `context` (a fresh role reads its input handoff, not another session's conversation), or the handoffs of a later mode; a role of freshness light takes prior conversation",
   same_session_transition: 'start a fresh session in the other role, with the encoded handoff of this one',
   tool_set_locked: 'continue with the tools the session locked at its start, or start a fresh session',
   handoff_unverified: 'use a handoff as the runtime stored it (its sha256 must match its journal row)',

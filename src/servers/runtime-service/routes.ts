@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as z from 'zod';
 import type { Logger } from '../../core/index.js';
 import {
-  type InvokeRequest,
   type InvokeResult,
   listProfiles,
   type Runtime,
@@ -15,7 +14,7 @@ import { readBody } from '../mcp-sessions.js';
 import { packageVersion } from '../version.js';
 import { admit, type DoorPolicy } from './door-policy.js';
 import { ApiError, invalidRequest, sendJson } from './errors.js';
-import type { Invocations } from './invocations.js';
+import type { Invocations, Submission } from './invocations.js';
 import { readHandoffChecked, readJournalRows } from './reads.js';
 import { refusalError } from './refusals.js';
 import {
@@ -108,7 +107,7 @@ export function invokeRequestOf(
   const { ...fields } = body as Record<string, unknown>;
   delete fields.tasks;
   delete fields.concurrency;
-  return { ...fields, task } as Omit<InvokeRequest, 'onEvent' | 'substrate'> & { substrate?: string };
+  return { ...fields, task } as Submission;
 }
 
 /** An invocation's end as the door answers it: 200 with the result, 422 refused, or the error it threw. */
@@ -167,23 +166,14 @@ export const ROUTES: readonly Route[] = [
       const async = /respond-async/i.test(header(ctx.req, 'prefer') ?? '');
       const { invocations } = ctx.deps;
       if (body.tasks) {
-        const submitted = await Promise.all(
-          body.tasks.map((task, i) =>
-            invocations.submit(invokeRequestOf(body, task), key ? { idempotencyKey: `${key}#${i}` } : {}),
-          ),
+        // At most `concurrency` of this request's sessions at once, within the service's own limit.
+        const { records, done } = await invocations.submitMany(
+          body.tasks.map((task) => invokeRequestOf(body, task)),
+          { concurrency: body.concurrency ?? 4, ...(key ? { idempotencyKey: key } : {}) },
         );
-        const ids = submitted.map((s) => s.record.id);
+        const ids = records.map((record) => record.id);
         if (async) return sendJson(ctx.res, 202, { invocations: ids, state: 'queued' });
-        // The service's own limit holds them all; `concurrency` narrows this request's share of it.
-        const width = body.concurrency ?? 4;
-        const results: unknown[] = new Array(submitted.length);
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: Math.min(width, submitted.length) }, async () => {
-            for (let i = next++; i < submitted.length; i = next++)
-              results[i] = (await submitted[i]!.done).result;
-          }),
-        );
+        const results = (await done).map((record) => record.result);
         return sendJson(ctx.res, 200, { invocations: ids, results });
       }
       const { record, done } = await invocations.submit(

@@ -108,6 +108,11 @@ export const subscriptionRequest = z
     surface: z.string().min(1).optional().describe("the session's surface; default the first channel's"),
     voice: invocationFields.voice,
     task: z.string().min(1).describe('the standing instruction each interpretation works under'),
+    engagement: invocationFields.engagement
+      .optional()
+      .describe(
+        'agent (the default, and the only one a subscribed session takes: assistant is refused engagement_surface)',
+      ),
     channels: z.array(channel).max(32).optional().describe('output channels (default one, "emission")'),
     policy: z.enum(BACKPRESSURE_POLICIES).optional().describe('default coalesce'),
     max_pending: z

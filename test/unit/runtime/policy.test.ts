@@ -72,6 +72,7 @@ describe('policy table', () => {
       'incomplete_handoff',
       'no_builder_handoff',
       'validator_extra_context',
+      'inherited_context',
       'same_session_transition',
       'tool_set_locked',
       'handoff_unverified',
