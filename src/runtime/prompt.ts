@@ -57,9 +57,9 @@ const MODE_SCAFFOLDING: Readonly<Record<Mode, string>> = {
   exploration:
     'You are exploring. Valid if it reveals something new. Surface possibilities, tensions, unknowns and competing frames; do not decide or recommend. You cannot change anything.',
   planning:
-    'You are planning. Valid if assumptions are visible and challengeable. Declare assumptions, scope (in and out), deferred items and what would invalidate the plan. You may write only to scratch.',
+    'You are planning. Valid if assumptions are visible and challengeable. Declare assumptions, scope (in and out), deferred items and what would invalidate the plan; mark what is unverified as such. You may write only to scratch.',
   execution:
-    "You are building. Valid if it produces verifiable outcomes. Stay inside the plan's scope; your tools are locked for this session. Concerns noticed mid-build are noted and carried forward, not turned into pivots.",
+    "You are building. Valid if it produces verifiable outcomes. Stay inside the plan's scope; your tools are locked for this session. Concerns noticed mid-build are noted and carried forward (the handoff's carried_forward list), not turned into pivots. A completion claim cites the artifact that shows it (a file, a test, a commit).",
   validation:
     'You are validating, in fresh context. Valid if findings are grounded in the artifact as built, not in what you wish had been built. Report findings, each with a disposition (fix, pivot or accept) and evidence; do not redesign and do not fix.',
   resolution:

@@ -108,7 +108,7 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
     expect(result.meta.mode).toBe('exploration');
   });
 
-  it('--governance reaches a validator by pointer; --context reaches a planner and is refused to a validator', async () => {
+  it('--governance reaches a validator by pointer; --context reaches an explorer and is refused to a planner and a validator', async () => {
     const synthesis = (await invoke(EXPLORE)).result.meta.handoff_id!;
     const context = join(work, 'context.yaml');
     writeFileSync(
@@ -116,11 +116,22 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
       '- {role: user, content: "We talked about caching yesterday."}\n- {role: user, content: "Keep writes out of it."}\n',
     );
     const record = join(work, 'received.jsonl');
-    const script = join(work, 'plan-recorded.yaml');
+    const script = join(work, 'explore-recorded.yaml');
     writeFileSync(
       script,
-      `record: received.jsonl\n${readFileSync(join(REPO_ROOT, 'examples', 'sessions', 'planner.yaml'), 'utf8')}`,
+      `record: received.jsonl\n${readFileSync(join(REPO_ROOT, 'examples', 'sessions', 'explorer.yaml'), 'utf8')}`,
     );
+    // An explorer's context is light: it builds on earlier conversation.
+    const explored = await invoke([...EXPLORE.slice(0, -1), `scripted:${script}`, '--context', context]);
+    expect(explored.code, JSON.stringify(explored.result.meta)).toBe(0);
+    const received = JSON.parse(readFileSync(record, 'utf8').trim().split('\n')[0]!) as {
+      messages: { content: string }[];
+    };
+    expect(received.messages.map((m) => m.content).slice(0, 2)).toEqual([
+      'We talked about caching yesterday.',
+      'Keep writes out of it.',
+    ]);
+    // A planner's is fresh: it reads the synthesis, not the conversation (issue 38).
     const plan = await invoke([
       '--persona',
       'planner',
@@ -135,16 +146,10 @@ describe('the runtime: first run after a plain init', { timeout: 180_000 }, () =
       '--context',
       context,
       '--substrate',
-      `scripted:${script}`,
+      'scripted:planner',
     ]);
-    expect(plan.code, JSON.stringify(plan.result.meta)).toBe(0);
-    const received = JSON.parse(readFileSync(record, 'utf8').trim().split('\n')[0]!) as {
-      messages: { content: string }[];
-    };
-    expect(received.messages.map((m) => m.content).slice(0, 2)).toEqual([
-      'We talked about caching yesterday.',
-      'Keep writes out of it.',
-    ]);
+    expect(plan.code).toBe(3);
+    expect(plan.result.meta.refusal_reason).toBe('inherited_context');
 
     const validator = [
       '--persona',
