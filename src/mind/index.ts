@@ -113,6 +113,7 @@ export {
   readJsonlExport,
   readMemoryEntry,
   readMemoryFile,
+  readMemoryText,
   readNoteFolder,
   readTarExport,
   remember,
