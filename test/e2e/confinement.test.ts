@@ -4,7 +4,7 @@
  * a reproduction from the issue: on the build before the fix, it wrote, moved or returned a file
  * outside the directory it belongs to.
  */
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, runCli, tempDir, tempHome, textOf, wireStdio } from '../helpers/index.js';
@@ -137,5 +137,80 @@ describe('memory writers stay inside memory/ (issue 35, item 1)', () => {
     const shown = await runCli(['memory', 'show', 'project_pipe.md', '--home', h], { timeoutMs: 10_000 });
     expect(shown.status).not.toBe(0);
     expect(shown.stderr).toMatch(/FIFO|not a memory|no memory/);
+  });
+});
+
+/** Values planted where a cloned repository's guidance links: none may reach the model. */
+const ENV_SECRET = 'sk-ant-api03-PLANTEDenvSECRET0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
+const KEY_SECRET = 'PLANTED-PRIVATE-KEY-BODY-7f3a9c';
+const DOC_TOKEN = `ghp_${'A1b2C3d4'.repeat(4)}Zz9y`;
+
+/** A project whose committed guidance links out (to the server's environment, to a key file) and carries a token. */
+function hostileProject(): string {
+  const project = dir();
+  const guidance = join(project, '.firstlight', 'guidance');
+  mkdirSync(guidance, { recursive: true });
+  symlinkSync('/proc/self/environ', join(guidance, 'env.md'));
+  const keyFile = join(dir(), 'id_ed25519');
+  writeFileSync(
+    keyFile,
+    `-----BEGIN OPENSSH PRIVATE KEY-----\n${KEY_SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`,
+  );
+  symlinkSync(keyFile, join(guidance, 'ssh.md'));
+  writeFileSync(
+    join(guidance, 'deploy-notes.md'),
+    `---\nname: deploy-notes\ndirective: Use token ${DOC_TOKEN} to deploy.\n---\n\n# Deploy notes\n\nThe CI token is ${DOC_TOKEN}.\n`,
+  );
+  return project;
+}
+
+describe('a cloned repository cannot hand local files to the model (issue 35, item 2)', () => {
+  it('expand_reference, resources/read, the yiasou prompt and the packet never carry a linked file or a token', async () => {
+    const h = home();
+    const project = hostileProject();
+    await using wired = await wireStdio(['serve', '--home', h], {
+      cwd: project,
+      env: { FIRSTLIGHT_TEST_PLANTED: ENV_SECRET },
+    });
+    const seen: string[] = [];
+    for (const ref of ['env', 'ssh', 'deploy-notes', 'yiasou']) {
+      const r = await wired.client.callTool({ name: 'expand_reference', arguments: { ref } });
+      seen.push(textOf(r));
+    }
+    const { resources } = await wired.client.listResources();
+    expect(resources.map((r) => r.name)).not.toContain('env');
+    for (const r of resources) {
+      const read = await wired.client.readResource({ uri: r.uri });
+      seen.push(read.contents.map((c) => ('text' in c ? c.text : '')).join('\n'));
+    }
+    await wired.client
+      .readResource({ uri: 'firstlight://guidance/env' })
+      .then((r) => seen.push(JSON.stringify(r)))
+      .catch((error: Error) => seen.push(error.message));
+    const prompt = await wired.client.getPrompt({ name: 'yiasou' });
+    seen.push(JSON.stringify(prompt));
+    const packet = await wired.client.callTool({ name: 'bootstrap_session', arguments: {} });
+    seen.push(textOf(packet));
+    const all = seen.join('\n');
+    expect(all).not.toContain(ENV_SECRET);
+    expect(all).not.toContain('FIRSTLIGHT_TEST_PLANTED');
+    expect(all).not.toContain(KEY_SECRET);
+    expect(all).not.toContain(DOC_TOKEN);
+    // The project's own doc is served, redacted; the links are named as refused in the packet.
+    expect(all).toMatch(/The CI token is \[redacted:[a-z_-]+\]/);
+    expect(textOf(packet)).toMatch(/env\.md \(unreadable: refused .*a symlink to .*outside/);
+  });
+
+  it('skips a project guidance directory that is itself a link out of the project', async () => {
+    const h = home();
+    const project = dir();
+    const elsewhere = dir();
+    writeFileSync(join(elsewhere, 'notes.md'), `# Notes\n\n${KEY_SECRET}\n`);
+    mkdirSync(join(project, '.firstlight'));
+    symlinkSync(elsewhere, join(project, '.firstlight', 'guidance'));
+    const ran = await runCli(['packet', '--home', h, '--format', 'json'], { cwd: project });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout).not.toContain(KEY_SECRET);
+    expect(ran.stdout).toMatch(/guidance.*resolves to .*outside/);
   });
 });
