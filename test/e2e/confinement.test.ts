@@ -4,10 +4,18 @@
  * a reproduction from the issue: on the build before the fix, it wrote, moved or returned a file
  * outside the directory it belongs to.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, runCli, tempDir, tempHome, textOf, wireStdio } from '../helpers/index.js';
+import { CLI, run, runCli, tempDir, tempHome, textOf, waitFor, wireStdio } from '../helpers/index.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -212,5 +220,126 @@ describe('a cloned repository cannot hand local files to the model (issue 35, it
     expect(ran.status, ran.stderr).toBe(0);
     expect(ran.stdout).not.toContain(KEY_SECRET);
     expect(ran.stdout).toMatch(/guidance.*resolves to .*outside/);
+  });
+});
+
+describe('imports never follow links out of their source (issue 35, item 7)', () => {
+  const note = (name: string) => `---\nname: ${name}\ntype: note\n---\n\nA note called ${name}.\n`;
+
+  it('lists a link to a file and a link to / as refused, with their targets, and reads neither', async () => {
+    const h = home();
+    const notes = dir();
+    writeFileSync(join(notes, 'kept.md'), note('Kept'));
+    symlinkSync('/etc/passwd', join(notes, 'passwd.md'));
+    symlinkSync('/', join(notes, 'root'));
+    await run('mkfifo', [join(notes, 'pipe.md')]);
+    const started = Date.now();
+    const ran = await runCli(['memory', 'import', notes, '--home', h, '--json'], { timeoutMs: 20_000 });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const plan = JSON.parse(ran.stdout) as PlanJson;
+    const bySource = Object.fromEntries(plan.rows.map((r) => [r.source, r]));
+    expect(bySource['kept.md']?.action).toBe('add');
+    expect(bySource['passwd.md']).toMatchObject({ action: 'refused' });
+    expect(bySource['passwd.md']?.reason).toMatch(
+      /a symlink \(to \/etc\/passwd\); imports never follow links/,
+    );
+    expect(bySource.root?.reason).toMatch(/a symlink \(to \/\)/);
+    expect(bySource['pipe.md']?.reason).toMatch(/not a regular file/);
+    expect(ran.stdout).not.toContain('root:x:0:0');
+  });
+
+  it('stops past --max-files and --max-depth with an error naming the flag, writing nothing', async () => {
+    const h = home();
+    const notes = dir();
+    for (let i = 0; i < 8; i++) writeFileSync(join(notes, `n${i}.md`), note(`N${i}`));
+    mkdirSync(join(notes, 'a', 'b', 'c'), { recursive: true });
+    const many = await runCli(['memory', 'import', notes, '--home', h, '--apply', '--max-files', '5']);
+    expect(many.status).toBe(2);
+    expect(many.stderr).toMatch(/more than 5 entries/);
+    expect(many.stderr).toMatch(/--max-files/);
+    const deep = await runCli(['memory', 'import', notes, '--home', h, '--max-depth', '2']);
+    expect(deep.status).toBe(2);
+    expect(deep.stderr).toMatch(/a\/b\/c is deeper than 2 levels.*\n.*--max-depth/);
+    const bad = await runCli(['memory', 'import', notes, '--home', h, '--max-bytes', 'lots']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--max-bytes must be a positive integer/);
+  });
+
+  it('stops a long walk at SIGTERM, promptly', async () => {
+    const h = home();
+    const { spawn } = await import('node:child_process');
+    // /usr is large enough to walk for a while; the walk is asked to go everywhere in it.
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'memory',
+        'import',
+        '/usr',
+        '--home',
+        h,
+        '--max-files',
+        '100000000',
+        '--max-depth',
+        '64',
+        '--max-bytes',
+        '100000000000',
+        '--max-seconds',
+        '3600',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    // Walking: the process holds a directory under /usr open (its descriptors say so).
+    await waitFor('the walk to reach /usr', () => {
+      try {
+        return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+          try {
+            return readlinkSync(`/proc/${child.pid}/fd/${fd}`).startsWith('/usr/');
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    });
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const code = await exited;
+    expect(Date.now() - sent).toBeLessThan(5_000);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/interrupted by SIGTERM/);
+  });
+
+  it("memory import claude does not follow a cloned project's autoMemoryDirectory out of the project", async () => {
+    const h = home();
+    const project = dir();
+    const config = dir();
+    const elsewhere = dir();
+    writeFileSync(join(elsewhere, 'secret.md'), note(KEY_SECRET));
+    mkdirSync(join(project, '.claude'));
+    mkdirSync(join(project, '.git'));
+    writeFileSync(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify({ autoMemoryDirectory: elsewhere }),
+    );
+    const env = { CLAUDE_CONFIG_DIR: config, CLAUDE_COWORK_MEMORY_PATH_OVERRIDE: '' };
+    const ran = await runCli(['memory', 'import', 'claude', '--home', h, '--json'], { cwd: project, env });
+    expect(ran.stdout).not.toContain(KEY_SECRET);
+    expect(ran.stderr).toMatch(/ignored autoMemoryDirectory .* leads out of the project/);
+    // Inside the project, the project's setting is followed.
+    mkdirSync(join(project, 'notes'));
+    writeFileSync(join(project, 'notes', 'inside.md'), note('Inside'));
+    writeFileSync(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify({ autoMemoryDirectory: 'notes' }),
+    );
+    const inside = await runCli(['memory', 'import', 'claude', '--home', h, '--json'], { cwd: project, env });
+    expect(inside.status, inside.stderr).toBe(0);
+    expect((JSON.parse(inside.stdout) as PlanJson).rows.map((r) => r.source)).toEqual(['inside.md']);
   });
 });

@@ -52,10 +52,12 @@ export type {
   ImportPlan,
   ImportRow,
   ImportSource,
+  WalkLimits,
 } from './transfer/index.js';
 export {
   applyImport,
   claudeAutoMemoryDir,
+  DEFAULT_WALK_LIMITS,
   exportMemories,
   planImport,
   readJsonlExport,
