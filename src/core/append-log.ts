@@ -41,17 +41,21 @@ export function readTailLines(file: string, maxBytes: number): Tail | undefined 
     throw error;
   }
   try {
-    const size = fstatSync(fd).size;
-    // One byte before the window too: if it is a newline, the window starts with a whole line.
-    const start = Math.max(0, size - maxBytes - 1);
-    const buffer = Buffer.alloc(size - start);
-    readSync(fd, buffer, 0, buffer.length, start);
-    const lines = buffer.toString('utf8').split('\n');
-    if (start > 0) lines.shift(); // the cut line, or the empty text before that newline
-    return { lines: lines.filter((line) => line.trim() !== ''), size };
+    return readTailOf(fd, fstatSync(fd).size, maxBytes);
   } finally {
     closeSync(fd);
   }
+}
+
+/** {@link readTailLines} on an open descriptor whose size is known. */
+export function readTailOf(fd: number, size: number, maxBytes: number): Tail {
+  // One byte before the window too: if it is a newline, the window starts with a whole line.
+  const start = Math.max(0, size - maxBytes - 1);
+  const buffer = Buffer.alloc(size - start);
+  readSync(fd, buffer, 0, buffer.length, start);
+  const lines = buffer.toString('utf8').split('\n');
+  if (start > 0) lines.shift(); // the cut line, or the empty text before that newline
+  return { lines: lines.filter((line) => line.trim() !== ''), size };
 }
 
 /** What a {@link TailFollower} holds of its file: the parsed last lines, oldest first, and the file's size. */

@@ -7,12 +7,21 @@
 
 export type { FollowedTail, Tail } from './append-log.js';
 export { appendLine, readTailLines, TailFollower } from './append-log.js';
+export type { ConfinedWriteOptions } from './confine.js';
 export {
   appendStateLine,
+  confinedPath,
   confineFile,
+  FileTooLargeError,
+  isInside,
+  openConfined,
+  readConfined,
+  readOpened,
   readStateFile,
   readStateTail,
   UnsafeFileError,
+  writeConfined,
+  writeConfinedSync,
   writeStateFile,
   writeStateFileSync,
 } from './confine.js';

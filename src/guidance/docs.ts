@@ -1,6 +1,16 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { byCodeUnit, cachedParse, packagePath, parsedCacheFile, parseFrontmatter } from '../core/index.js';
+import {
+  byCodeUnit,
+  cachedParse,
+  FileTooLargeError,
+  isInside,
+  openConfined,
+  packagePath,
+  parsedCacheFile,
+  parseFrontmatter,
+  readConfined,
+} from '../core/index.js';
 
 /** Where a guidance doc came from; a later layer replaces an earlier doc of the same name. */
 export type GuidanceSource = 'embedded' | 'home' | 'project';
@@ -55,6 +65,19 @@ export function embeddedGuidanceDir(): string {
 export interface GuidanceLayer {
   dir: string;
   source: GuidanceSource;
+  /** The directory `dir` must resolve inside (a project's root): a link out skips the layer. */
+  root?: string;
+}
+
+/** What project docs pass through before they reach the model (core's redactor). */
+export interface TextRedactor {
+  readonly enabled: boolean;
+  redact(text: string): string;
+}
+
+interface LoadOptions {
+  cacheDir?: string | undefined;
+  redactor?: TextRedactor | undefined;
 }
 
 /**
@@ -62,17 +85,12 @@ export interface GuidanceLayer {
  * adds, and `enabled: false` removes the name. A malformed file is skipped and reported; the doc
  * it would have replaced stays.
  */
-export function loadGuidance(
-  layers: readonly GuidanceLayer[],
-  options: { cacheDir?: string } = {},
-): GuidanceSet {
+export function loadGuidance(layers: readonly GuidanceLayer[], options: LoadOptions = {}): GuidanceSet {
   const byName = new Map<string, GuidanceDoc>();
   const problems: GuidanceProblem[] = [];
   for (const layer of layers) {
     const loaded =
-      layer.source === 'embedded'
-        ? loadEmbedded(layer.dir, options.cacheDir)
-        : loadLayer(layer, options.cacheDir);
+      layer.source === 'embedded' ? loadEmbedded(layer.dir, options.cacheDir) : loadLayer(layer, options);
     problems.push(...loaded.problems);
     for (const entry of loaded.entries) {
       if (entry.enabled) byName.set(entry.doc.name, entry.doc);
@@ -94,16 +112,24 @@ const embeddedCache = new Map<string, LayerEntries>();
 function loadEmbedded(dir: string, cacheDir: string | undefined): LayerEntries {
   let cached = embeddedCache.get(dir);
   if (!cached) {
-    cached = loadLayer({ dir, source: 'embedded' }, cacheDir);
+    cached = loadLayer({ dir, source: 'embedded' }, { cacheDir });
     embeddedCache.set(dir, cached);
   }
   return cached;
 }
 
-function loadLayer(layer: GuidanceLayer, cacheDir: string | undefined): LayerEntries {
+function loadLayer(layer: GuidanceLayer, options: LoadOptions): LayerEntries {
   const result: LayerEntries = { entries: [], problems: [] };
   // Most homes and projects have no overrides: answer that without throwing ENOENT.
   if (!existsSync(layer.dir)) return result;
+  const outside = layer.root ? escapes(layer.dir, layer.root) : undefined;
+  if (outside) {
+    result.problems.push({
+      file: layer.dir,
+      problem: `resolves to ${outside}, outside ${layer.root}; not read`,
+    });
+    return result;
+  }
   let names: string[];
   try {
     names = readdirSync(layer.dir).filter((n) => n.endsWith('.md') && !n.startsWith('.'));
@@ -120,7 +146,7 @@ function loadLayer(layer: GuidanceLayer, cacheDir: string | undefined): LayerEnt
   for (const fileName of names.sort()) {
     const file = join(layer.dir, fileName);
     try {
-      const parsed = parseDocCached(file, layer.source, cacheDir);
+      const parsed = parseDocCached(file, layer, options);
       if (typeof parsed === 'string') result.problems.push({ file, problem: parsed });
       else result.entries.push(parsed);
     } catch (error) {
@@ -138,35 +164,57 @@ const parsedCache = new Map<string, { key: string; parsed: ReturnType<typeof par
 
 function parseDocCached(
   file: string,
-  source: GuidanceSource,
-  cacheDir: string | undefined,
+  layer: GuidanceLayer,
+  options: LoadOptions,
 ): ReturnType<typeof parseDoc> {
-  const stat = statSync(file);
-  const key = `${source}:${stat.size}:${stat.mtimeMs}`;
+  const { source } = layer;
+  // Confined before any cache is asked: a link out of the layer, a FIFO or a device is refused
+  // (a /proc file or a key a cloned repository links to never reaches a parser or a cache).
+  const opened = openConfined(file, { root: layer.dir });
+  if (!opened) throw new Error('ENOENT');
+  closeSync(opened.fd);
+  const stat = opened.stats;
+  const redactor = source === 'project' && options.redactor?.enabled ? options.redactor : undefined;
+  // v2: entries older caches hold were read unconfined and unredacted.
+  const flavour = `v2:${source}:${redactor ? 'redacted' : 'plain'}`;
+  const key = `${flavour}:${stat.size}:${stat.mtimeMs}`;
   const hit = parsedCache.get(file);
   if (hit?.key === key) return hit.parsed;
-  const parsed = cacheDir
-    ? cachedParse(
-        file,
-        parsedCacheFile(cacheDir, 'guidance'),
-        (f) => parseDoc(f, source, statSync(f).size),
-        `${source}:${file}`,
-      )
-    : parseDoc(file, source, stat.size);
+  const parse = (f: string) => parseDoc(f, layer, redactor);
+  const parsed = options.cacheDir
+    ? cachedParse(file, parsedCacheFile(options.cacheDir, 'guidance'), parse, `${flavour}:${file}`)
+    : parse(file);
   parsedCache.set(file, { key, parsed });
   return parsed;
+}
+
+/** Where `dir` really is, when that is outside `root` (both resolved); undefined when inside. */
+function escapes(dir: string, root: string): string | undefined {
+  try {
+    const real = realpathSync.native(dir);
+    return isInside(realpathSync.native(root), real) ? undefined : real;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses one doc file, or returns why it was skipped (naming the field and the fix). */
 function parseDoc(
   file: string,
-  source: GuidanceSource,
-  size: number,
+  layer: GuidanceLayer,
+  redactor: TextRedactor | undefined,
 ): { doc: GuidanceDoc; enabled: boolean } | string {
-  if (size > MAX_GUIDANCE_BYTES) {
-    return `${size} bytes is over the ${MAX_GUIDANCE_BYTES}-byte limit for a guidance doc; split it or trim it`;
+  const { source } = layer;
+  // Read confined again at the moment of use; a project's text passes the redactor whole, so the
+  // frontmatter (title, directive: what the packet shows) and the body are both clean.
+  let read: string;
+  try {
+    read = readConfined(file, { root: layer.dir, maxBytes: MAX_GUIDANCE_BYTES }) ?? '';
+  } catch (error) {
+    if (!(error instanceof FileTooLargeError)) throw error;
+    return `${statSync(file).size} bytes is over the ${MAX_GUIDANCE_BYTES}-byte limit for a guidance doc; split it or trim it`;
   }
-  const text = readFileSync(file, 'utf8');
+  const text = redactor ? redactor.redact(read) : read;
   const { data, body, error } = parseFrontmatter(text);
   if (error) return `${error}; fix the --- block at the top of the file`;
   const name = data.name ?? basename(file, '.md');

@@ -5,6 +5,7 @@ import {
   loadSettings,
   memoByFiles,
   NotFoundError,
+  redactorFor,
   silentLogger,
   UserError,
 } from '../core/index.js';
@@ -117,8 +118,11 @@ export class Guidance {
       { dir: homePaths(this.home).guidance, source: 'home' },
     ];
     const project = this.project();
-    if (project) layers.push({ dir: project.guidanceDir, source: 'project' });
-    const set = loadGuidance(layers, { cacheDir: homePaths(this.home).cache });
+    if (project) layers.push({ dir: project.guidanceDir, source: 'project', root: project.dir });
+    const set = loadGuidance(layers, {
+      cacheDir: homePaths(this.home).cache,
+      redactor: redactorFor(this.home),
+    });
     for (const p of set.problems) this.log.warn(`guidance: skipped ${p.file}: ${p.problem}`);
     return set;
   }

@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readConfined, UnsafeFileError } from '../core/index.js';
 
 /** The assembled mind contract, or the fail-loud text that replaces it. */
 export interface MindContract {
@@ -59,9 +60,19 @@ function expand(root: string, file: string, stack: string[], files: string[]): s
     const chain = [...stack, real].map((p) => relative(root, p)).join(' -> ');
     throw new AssemblyError(`@include cycle: ${chain}`);
   }
-  if (!lstatSync(real).isFile()) throw new AssemblyError(`persona/${shown} is not a file`);
+  // Read through core's confinement rule at the moment of use: a file swapped for a link out
+  // (or a FIFO) since the check above is refused, not read.
+  let content: string;
+  try {
+    content = readConfined(rel, { root }) ?? '';
+  } catch (error) {
+    if (error instanceof UnsafeFileError)
+      throw new AssemblyError(`persona/${shown} ${error.message.replace(/^refused [^:]*: /, 'is ')}`);
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR')
+      throw new AssemblyError(`persona/${shown} is not a file`);
+    throw error;
+  }
   files.push(rel);
-  const content = readFileSync(real, 'utf8');
   const out: string[] = [];
   for (const line of content.split('\n')) {
     const match = INCLUDE.exec(line);

@@ -74,12 +74,14 @@ export type {
   SimilarMemory,
   TrashOptions,
   TrashRecord,
+  WalkLimits,
 } from './memory/index.js';
 export {
   applyImport,
   CUSTOM_TYPE_PREFIX,
   checkMemoryText,
   claudeAutoMemoryDir,
+  DEFAULT_WALK_LIMITS,
   excerptAround,
   exportMemories,
   FIELD_BOOST,
@@ -113,6 +115,7 @@ export {
   readJsonlExport,
   readMemoryEntry,
   readMemoryFile,
+  readMemoryText,
   readNoteFolder,
   readTarExport,
   remember,

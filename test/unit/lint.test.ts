@@ -33,7 +33,7 @@ const ALLOWED: Record<string, string[]> = {
 const LIGHT_FACES: Record<string, string[]> = {
   'core/glob/index.js': ['host', 'mind'],
   'core/text/index.js': ['mind'],
-  'core/confine-light.js': ['mind'],
+  'core/confine.js': ['mind'],
   'resume/transcripts/index.js': ['host'],
   'mind/bootstrap-record/index.js': ['host'],
   'mind/cautions/index.js': ['host'],

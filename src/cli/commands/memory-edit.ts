@@ -9,7 +9,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, isFirstlightError, SystemError, UserError } from '../../core/index.js';
-import { MemoryStore, memoryFileFor, type SaveEditResult, saveEditedMemory } from '../../mind/index.js';
+import {
+  MemoryStore,
+  memoryFileFor,
+  readMemoryText,
+  type SaveEditResult,
+  saveEditedMemory,
+} from '../../mind/index.js';
 import { memoryNames, withNameSuggestions } from './memory-names.js';
 
 export async function editMemory(home: string, name: string): Promise<SaveEditResult> {
@@ -21,7 +27,7 @@ export async function editMemory(home: string, name: string): Promise<SaveEditRe
     () => memoryFileFor(memoryDir, store, name),
   );
   const editor = chooseEditor(process.env);
-  const original = readFileSync(join(memoryDir, file), 'utf8');
+  const original = readMemoryText(memoryDir, file) ?? '';
   const dir = mkdtempSync(join(tmpdir(), 'firstlight-edit-'));
   const copy = join(dir, file);
   writeFileSync(copy, original);

@@ -15,6 +15,10 @@ interface ImportOptions extends HomeOption {
   project?: boolean;
   global?: boolean;
   json?: boolean;
+  maxDepth?: string;
+  maxFiles?: string;
+  maxBytes?: string;
+  maxSeconds?: string;
 }
 
 const FORMATS = ['jsonl', 'tar', 'tar.gz'] as const;
@@ -94,17 +98,21 @@ export function registerMemoryTransfer(memory: Command): void {
     .option('--apply', 'write what the table says would be added (default: only print the table)')
     .option('--project', 'the imported notes belong to this project (the default for `claude`)')
     .option('--global', 'the imported notes are global (the default for a folder)')
+    .option('--max-depth <n>', 'folders: how many levels below the source to walk (default 12)')
+    .option('--max-files <n>', 'folders: how many entries to look at, files and folders (default 100000)')
+    .option('--max-bytes <n>', 'folders: how many bytes of notes to read (default 268435456, 256 MiB)')
+    .option('--max-seconds <n>', 'folders: how long the walk may take (default 120)')
     .option('--home <dir>', HOME_HELP)
     .option('--json', 'print JSON: the plan, and what was written')
     .addHelpText(
       'after',
-      "\nExamples:\n  firstlight memory import memories.jsonl            (a dry run: the table of what would happen)\n  firstlight memory import memories.tar.gz --apply\n  firstlight memory import ~/notes --apply           (basic-memory / Obsidian markdown)\n  firstlight memory import claude --apply            (Claude Code's auto-memory for this project)\n\nEach file is added, skipped as a duplicate (same file and bytes, or another memory with the same\ntext), or refused with the reason (a name another memory holds, bad frontmatter, an empty note).\nNotes keep the frontmatter that maps (name/title, type, description, tags, dates; other fields as\nthey are); a type that is not ours comes from the note's folder or is `note`. Secrets and\n<private> blocks are redacted. An export's memories keep their own project.",
+      "\nExamples:\n  firstlight memory import memories.jsonl            (a dry run: the table of what would happen)\n  firstlight memory import memories.tar.gz --apply\n  firstlight memory import ~/notes --apply           (basic-memory / Obsidian markdown)\n  firstlight memory import claude --apply            (Claude Code's auto-memory for this project)\n\nEach file is added, skipped as a duplicate (same file and bytes, or another memory with the same\ntext), or refused with the reason (a name another memory holds, bad frontmatter, an empty note).\nNotes keep the frontmatter that maps (name/title, type, description, tags, dates; other fields as\nthey are); a type that is not ours comes from the note's folder or is `note`. Secrets and\n<private> blocks are redacted. An export's memories keep their own project.\n\nA folder walk never follows a symlink (each is listed as refused, with its target), reads only\nregular files, and stops with an error past --max-depth, --max-files, --max-bytes or\n--max-seconds; SIGTERM or Ctrl-C stops it at once, with nothing written. For `claude`, a\nproject's own .claude/settings*.json may move the folder only inside the project.",
     )
     .action(async (sourceArg: string, options: ImportOptions) => {
       const { statSync } = await import('node:fs');
       const { resolve } = await import('node:path');
       const { UserError } = await import('../../core/index.js');
-      const { existingHome, print } = await import('../io.js');
+      const { existingHome, positiveInt, print } = await import('../io.js');
       const mind = await import('../../mind/index.js');
       if (options.project && options.global) {
         throw new UserError('--project and --global contradict each other', {
@@ -113,21 +121,44 @@ export function registerMemoryTransfer(memory: Command): void {
         });
       }
       const home = existingHome(options);
+      const defaults = mind.DEFAULT_WALK_LIMITS;
+      const stop = new AbortController();
+      const onSignal = (signal: NodeJS.Signals) => stop.abort(signal);
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+      const limits = {
+        maxDepth:
+          options.maxDepth === undefined ? defaults.maxDepth : positiveInt('--max-depth', options.maxDepth),
+        maxFiles:
+          options.maxFiles === undefined ? defaults.maxFiles : positiveInt('--max-files', options.maxFiles),
+        maxBytes:
+          options.maxBytes === undefined ? defaults.maxBytes : positiveInt('--max-bytes', options.maxBytes),
+        maxSeconds:
+          options.maxSeconds === undefined
+            ? defaults.maxSeconds
+            : positiveInt('--max-seconds', options.maxSeconds),
+        signal: stop.signal,
+      };
       const m = new mind.Mind({ home, projectDir: process.cwd() });
       try {
         let source: import('../../mind/index.js').ImportSource;
         if (sourceArg === 'claude') {
-          const dir = mind.claudeAutoMemoryDir(process.cwd(), process.env);
+          const { dir, refusedSetting } = mind.claudeAutoMemoryDir(process.cwd(), process.env);
+          if (refusedSetting) {
+            process.stderr.write(
+              `firstlight: ignored autoMemoryDirectory "${refusedSetting.value}" in ${refusedSetting.file}: it leads out of the project (${refusedSetting.resolved}), and a project's settings come with its repository; reading ${dir} instead (give a folder explicitly to import another)\n`,
+            );
+          }
           if (!isDirectory(statSync, dir)) {
             throw new UserError(`no Claude Code auto-memory for this project at ${dir}`, {
               code: 'NOT_FOUND',
               hint: 'run it in the project Claude Code remembered things for, or give the folder itself: firstlight memory import ~/.claude/projects/<project>/memory',
             });
           }
-          source = mind.readNoteFolder(dir, 'claude');
+          source = await mind.readNoteFolder(dir, 'claude', limits);
         } else {
           const path = resolve(sourceArg);
-          if (isDirectory(statSync, path)) source = mind.readNoteFolder(path);
+          if (isDirectory(statSync, path)) source = await mind.readNoteFolder(path, 'folder', limits);
           else if (/\.(?:tar|tar\.gz|tgz)$/i.test(path)) source = await mind.readTarExport(path);
           else if (/\.jsonl$/i.test(path)) source = mind.readJsonlExport(path);
           else {
@@ -156,6 +187,8 @@ export function registerMemoryTransfer(memory: Command): void {
           renderPlan(plan, applied, project?.name),
         );
       } finally {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
         m.close();
       }
     });

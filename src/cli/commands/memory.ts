@@ -132,7 +132,6 @@ export function registerMemory(program: Command): void {
     'firstlight memory show "Squash merges only"',
     'firstlight memory show user_alex.md --json',
   ]).action(async (name: string, options: JsonOption) => {
-    const { readFileSync } = await import('node:fs');
     const { print } = await import('../io.js');
     const mind = await import('../../mind/index.js');
     const home = await homeOf(options);
@@ -145,7 +144,7 @@ export function registerMemory(program: Command): void {
       () => mind.memoryFileFor(memoryDir, store, name),
     );
     const read = mind.readMemoryFile(memoryDir, file);
-    print(options.json, read, () => readFileSync(join(memoryDir, file), 'utf8').replace(/\n$/, ''));
+    print(options.json, read, () => (mind.readMemoryText(memoryDir, file) ?? '').replace(/\n$/, ''));
   });
 
   const edit = memory

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { appendStateLine, readStateTail } from '../confine-light.js';
+import { appendStateLine, readStateTail } from '../confine.js';
 import {
   addCounts,
   DEFAULT_REDACTOR_CONFIG,

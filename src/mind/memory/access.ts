@@ -1,7 +1,14 @@
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
-import { NotFoundError, PathEscapeError, parseFrontmatter, UserError } from '../../core/index.js';
-import { resolvesInside } from './confine.js';
+import {
+  NotFoundError,
+  openConfined,
+  PathEscapeError,
+  parseFrontmatter,
+  readOpened,
+  UnsafeFileError,
+  UserError,
+} from '../../core/index.js';
 import { MAX_MEMORY_BYTES } from './entries.js';
 import { inScope, type MemoryScope, projectOf } from './scope.js';
 import type { MemorySnapshot } from './store.js';
@@ -69,33 +76,34 @@ export function readMemoryFile(memoryDir: string, requested: string): MemoryFile
     throw new PathEscapeError(requested, 'memory/', '".." would leave memory/');
   }
   const name = normalized.endsWith('.md') ? normalized : `${normalized}.md`;
-  const path = join(memoryDir, name);
-  let real: string;
+  let opened: ReturnType<typeof openConfined>;
   try {
-    lstatSync(path);
-    real = realpathSync(path);
-  } catch {
+    opened = openConfined(join(memoryDir, name), { root: memoryDir });
+  } catch (error) {
+    if (!(error instanceof UnsafeFileError)) throw error;
+    const why = /outside|nowhere/.test(error.message)
+      ? 'it is a symlink whose target is outside memory/'
+      : error.message.replace(/^refused [^:]*: /, '');
+    throw new PathEscapeError(requested, 'memory/', why);
+  }
+  if (!opened) {
     throw new NotFoundError(
       `no memory file "${requested}"`,
       'call list_memory_files to see the names that exist',
     );
   }
-  if (!resolvesInside(memoryDir, path)) {
-    throw new PathEscapeError(requested, 'memory/', 'it is a symlink whose target is outside memory/');
+  let text: string;
+  try {
+    if (opened.stats.size > MAX_MEMORY_BYTES) {
+      throw new UserError(`"${requested}" is too large to read (${opened.stats.size} bytes)`, {
+        code: 'MEMORY_TOO_LARGE',
+        hint: `memory files are limited to ${MAX_MEMORY_BYTES} bytes; split it`,
+      });
+    }
+    text = readOpened(name, opened.fd, opened.stats.size, MAX_MEMORY_BYTES).toString('utf8');
+  } finally {
+    closeSync(opened.fd);
   }
-  const st = lstatSync(real);
-  if (!st.isFile())
-    throw new UserError(`"${requested}" is not a file`, {
-      code: 'INVALID_ARGUMENT',
-      hint: 'pass a file name from list_memory_files',
-    });
-  if (st.size > MAX_MEMORY_BYTES) {
-    throw new UserError(`"${requested}" is too large to read (${st.size} bytes)`, {
-      code: 'MEMORY_TOO_LARGE',
-      hint: `memory files are limited to ${MAX_MEMORY_BYTES} bytes; split it`,
-    });
-  }
-  const text = readFileSync(real, 'utf8');
   const fm = parseFrontmatter(text);
   return { file: name, frontmatter: fm.data, body: fm.body };
 }

@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   homePaths,
+  isFirstlightError,
   mtimeMs,
   parseFrontmatter,
-  readTextIfExists,
   UserError,
   withFileLock,
-  writeFileAtomically,
+  writeConfined,
 } from '../../core/index.js';
-import { INDEX_FILE, MAX_MEMORY_BYTES } from './entries.js';
+import { INDEX_FILE, isPlainMemoryFile, MAX_MEMORY_BYTES, readMemoryText } from './entries.js';
 import { unclosedFrontmatter } from './fast-frontmatter.js';
 import { indexTitle, oneLine } from './names.js';
-import { findIndexLine } from './remember.js';
+import { findIndexLine, readIndex, writeIndex } from './remember.js';
 import { MemoryStore } from './store.js';
 import { isValidType, validTypesText } from './types.js';
 
@@ -114,12 +113,22 @@ export async function saveEditedMemory(
   if (edited === original) return { ...checked, file, changed: false, index_line_updated: false };
   const store =
     options.store ?? new MemoryStore(paths.memory, { cacheFile: join(paths.cache, 'memory-entries.json') });
+  if (!isPlainMemoryFile(file)) {
+    throw new UserError(`"${file}" is not a memory file name`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'name a file inside memory/, without a path',
+    });
+  }
   return withFileLock(paths.memory, async () => {
     const path = join(paths.memory, file);
-    let now: string;
+    let now: string | undefined;
     try {
-      now = readFileSync(path, 'utf8');
-    } catch {
+      now = readMemoryText(paths.memory, file);
+    } catch (error) {
+      if (isFirstlightError(error)) throw error;
+      now = undefined;
+    }
+    if (now === undefined) {
       throw new UserError(`memory/${file} was removed while you edited it`, {
         code: 'MEMORY_CHANGED',
         hint: 'restore it (firstlight memory restore) or remember it again',
@@ -132,9 +141,9 @@ export async function saveEditedMemory(
       });
     }
     const dirMtimeBefore = mtimeMs(paths.memory) ?? Number.NaN;
-    await writeFileAtomically(path, edited);
+    await writeConfined(path, edited, { root: paths.memory });
     let indexUpdated = false;
-    const indexText = readTextIfExists(paths.memoryIndex);
+    const indexText = readIndex(paths.memory);
     if (indexText !== undefined) {
       const lines = indexText.split('\n');
       const at = findIndexLine(lines, (_title, lineFile) => lineFile === file);
@@ -150,7 +159,7 @@ export async function saveEditedMemory(
         const line = `${m?.[1] ?? '- '}[${title}](${file})${hook ? ` - ${hook}` : ''}`;
         if (lines[at.index] !== line) {
           lines[at.index] = line;
-          await writeFileAtomically(paths.memoryIndex, lines.join('\n'));
+          await writeIndex(paths.memory, lines.join('\n'));
           indexUpdated = true;
         }
       }

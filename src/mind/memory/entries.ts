@@ -1,6 +1,6 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolvesInside } from './confine.js';
+import { openConfined, readConfined, UnsafeFileError } from '../../core/confine.js';
 import { readFrontmatter, unclosedFrontmatter } from './fast-frontmatter.js';
 
 /** What the catalog and the index need of one memory file, without its body. */
@@ -44,57 +44,80 @@ export function listMemoryFiles(memoryDir: string): string[] {
   return names.filter(isMemoryFileName).sort();
 }
 
+/**
+ * Whether `name` can be a memory's own file: one plain `.md` name in memory/ (no path, no `..`,
+ * not hidden, no control characters). A MEMORY.md line that links anywhere else is not a memory's
+ * line, and no writer, mover or reader follows it (an imported `- [T](../../x.sh)` is text).
+ */
+export function isPlainMemoryFile(name: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  return isMemoryFileName(name) && !/[\\/\u0000-\u001f]/.test(name) && name !== '..';
+}
+
+/**
+ * A memory file's text, read through core's confinement rule (inside memory/, a regular file,
+ * at most {@link MAX_MEMORY_BYTES}); undefined when it does not exist. Every reader of a memory's
+ * bytes goes through here.
+ */
+export function readMemoryText(memoryDir: string, file: string): string | undefined {
+  return readConfined(join(memoryDir, file), { root: memoryDir, maxBytes: MAX_MEMORY_BYTES });
+}
+
 /** Whether a name in memory/ is a memory file (`.md`, not hidden); temp files are not. */
 export function isMemoryFileName(name: string): boolean {
   return name.endsWith('.md') && !name.startsWith('.');
 }
 
 /**
- * Reads one file's frontmatter into an entry, or a problem when the file is unusable. A symlink
- * is followed only while its target stays inside memory/ (as read_memory_file does).
+ * Reads one file's frontmatter into an entry, or a problem when the file is unusable. Opened
+ * through core's confinement rule: a symlink is followed only while its target stays inside
+ * memory/, and a FIFO or device is never read.
  */
 export function readMemoryEntry(memoryDir: string, file: string): MemoryEntry | MemoryProblem {
-  const path = join(memoryDir, file);
-  let st: Stats;
+  let opened: ReturnType<typeof openConfined>;
   try {
-    st = lstatSync(path);
-    if (st.isSymbolicLink()) {
-      if (!resolvesInside(memoryDir, path))
-        return { file, problem: 'symlink whose target is outside memory/' };
-      st = statSync(path);
-    }
+    opened = openConfined(join(memoryDir, file), { root: memoryDir });
   } catch (error) {
+    if (error instanceof UnsafeFileError) {
+      const why = error.message.replace(/^refused [^:]*: /, '');
+      return {
+        file,
+        problem: /outside|nowhere/.test(why) ? 'symlink whose target is outside memory/' : why,
+      };
+    }
     return {
       file,
       problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     };
   }
-  if (!st.isFile()) return { file, problem: 'not a regular file' };
-  const { size, mtimeMs: mtime } = st;
-  if (size > MAX_MEMORY_BYTES) return { file, problem: `too large (${size} bytes > ${MAX_MEMORY_BYTES})` };
-  let head = readHead(path, Math.min(size, HEAD_BYTES));
-  if (head === undefined) return { file, problem: 'unreadable' };
-  if (head.includes('\u0000')) return { file, problem: 'binary content' };
-  if (file === INDEX_FILE) return entryFrom(file, mtime, size, { type: 'index', name: 'Memory index' });
-  // A frontmatter longer than the head: read the whole file before calling it unclosed.
-  if (size > HEAD_BYTES && unclosedFrontmatter(head)) head = readHead(path, size) ?? head;
-  if (unclosedFrontmatter(head)) return { file, problem: 'frontmatter never closes (no second --- line)' };
-  const fm = readFrontmatter(head);
-  if (fm.error) return { file, problem: fm.error };
-  return entryFrom(file, mtime, size, fm.data);
+  if (!opened) return { file, problem: 'unreadable: ENOENT' };
+  const { fd, stats } = opened;
+  try {
+    if (!stats.isFile()) return { file, problem: 'not a regular file' };
+    const { size, mtimeMs: mtime } = stats;
+    if (size > MAX_MEMORY_BYTES) return { file, problem: `too large (${size} bytes > ${MAX_MEMORY_BYTES})` };
+    let head = readHead(fd, Math.min(size, HEAD_BYTES));
+    if (head === undefined) return { file, problem: 'unreadable' };
+    if (head.includes('\u0000')) return { file, problem: 'binary content' };
+    if (file === INDEX_FILE) return entryFrom(file, mtime, size, { type: 'index', name: 'Memory index' });
+    // A frontmatter longer than the head: read the whole file before calling it unclosed.
+    if (size > HEAD_BYTES && unclosedFrontmatter(head)) head = readHead(fd, size) ?? head;
+    if (unclosedFrontmatter(head)) return { file, problem: 'frontmatter never closes (no second --- line)' };
+    const fm = readFrontmatter(head);
+    if (fm.error) return { file, problem: fm.error };
+    return entryFrom(file, mtime, size, fm.data);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function readHead(path: string, bytes: number): string | undefined {
-  let fd: number | undefined;
+function readHead(fd: number, bytes: number): string | undefined {
   try {
-    fd = openSync(path, 'r');
     const buffer = Buffer.alloc(bytes);
     const read = readSync(fd, buffer, 0, bytes, 0);
     return buffer.subarray(0, read).toString('utf8');
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -12,7 +12,15 @@ export type { MemoryCatalog } from './catalog.js';
 export type { CheckedMemory, SaveEditResult } from './edit.js';
 export { checkMemoryText, saveEditedMemory } from './edit.js';
 export type { MemoryEntry, MemoryProblem } from './entries.js';
-export { INDEX_FILE, isProblem, listMemoryFiles, MAX_MEMORY_BYTES, readMemoryEntry } from './entries.js';
+export {
+  INDEX_FILE,
+  isPlainMemoryFile,
+  isProblem,
+  listMemoryFiles,
+  MAX_MEMORY_BYTES,
+  readMemoryEntry,
+  readMemoryText,
+} from './entries.js';
 export { excerptAround } from './excerpt.js';
 export type { Facet } from './facet.js';
 export { matchesFacet, parseFacet } from './facet.js';
@@ -44,10 +52,12 @@ export type {
   ImportPlan,
   ImportRow,
   ImportSource,
+  WalkLimits,
 } from './transfer/index.js';
 export {
   applyImport,
   claudeAutoMemoryDir,
+  DEFAULT_WALK_LIMITS,
   exportMemories,
   planImport,
   readJsonlExport,

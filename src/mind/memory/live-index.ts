@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
-import { contentTerms, packagePath } from '../../core/index.js';
+import { contentTerms, FileTooLargeError, packagePath, UnsafeFileError } from '../../core/index.js';
 import {
   compact,
   compactSync,
@@ -16,7 +15,7 @@ import {
   rowsOf,
 } from './compact.js';
 import { whenWords } from './dates.js';
-import { MAX_MEMORY_BYTES, type MemoryEntry, type MemoryProblem } from './entries.js';
+import { type MemoryEntry, type MemoryProblem, readMemoryText } from './entries.js';
 import { bodyOf } from './fast-frontmatter.js';
 import { appendLog, appendLogSync, type IndexedDoc, type LogEntry, logLines, readLog } from './index-log.js';
 import { RACY_MS } from './overview.js';
@@ -295,11 +294,14 @@ export class LiveIndex implements RecallSource {
     this.filesRead++;
     let text: string;
     try {
-      const buffer = readFileSync(join(this.store.memoryDir, entry.file));
-      if (buffer.length > MAX_MEMORY_BYTES) return { file: entry.file, problem: 'too large' };
-      if (buffer.includes(0)) return { file: entry.file, problem: 'binary content' };
-      text = buffer.toString('utf8');
+      const read = readMemoryText(this.store.memoryDir, entry.file);
+      if (read === undefined) return { file: entry.file, problem: 'unreadable: ENOENT' };
+      if (read.includes('\u0000')) return { file: entry.file, problem: 'binary content' };
+      text = read;
     } catch (error) {
+      if (error instanceof FileTooLargeError) return { file: entry.file, problem: 'too large' };
+      if (error instanceof UnsafeFileError)
+        return { file: entry.file, problem: error.message.replace(/^refused [^:]*: /, '') };
       return { file: entry.file, problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
     }
     // The snapshot already parsed (and vetted) this file's frontmatter; only the body is new here.

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchOptions, SearchResult } from 'minisearch';
 import {
@@ -10,7 +9,7 @@ import {
   UserError,
 } from '../../core/index.js';
 import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
-import type { MemoryProblem } from './entries.js';
+import { type MemoryProblem, readMemoryText } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
 import { bodyOf } from './fast-frontmatter.js';
@@ -172,7 +171,7 @@ export class RecallQuery {
       if (!entry) continue;
       let body = '';
       try {
-        body = bodyOf(readFileSync(join(this.memoryDir, entry.file), 'utf8'));
+        body = bodyOf(readMemoryText(this.memoryDir, entry.file) ?? '');
       } catch {
         continue; // deleted since the refresh
       }
@@ -192,7 +191,7 @@ export class RecallQuery {
     const terms = new Set<string>([...queryTerms, ...r.terms]);
     let body = '';
     try {
-      body = bodyOf(readFileSync(join(this.memoryDir, entry.file), 'utf8'));
+      body = bodyOf(readMemoryText(this.memoryDir, entry.file) ?? '');
     } catch {
       // Deleted since the last refresh; the description still says what it was.
     }

@@ -1,19 +1,20 @@
-import { closeSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   callGlob,
   homePaths,
   mtimeMs,
   noteRedactions,
+  openConfined,
   type RedactionCounts,
-  readTextIfExists,
+  readConfined,
   redactorFor,
   renderFrontmatter,
   UserError,
   withFileLock,
-  writeFileAtomically,
+  writeConfined,
 } from '../../core/index.js';
-import { INDEX_FILE } from './entries.js';
+import { INDEX_FILE, isPlainMemoryFile, readMemoryText } from './entries.js';
 import { readFrontmatter } from './fast-frontmatter.js';
 import { fileNameFor, indexTitle, oneLine, shortTitle } from './names.js';
 import { PROJECT_ID_FIELD, PROJECT_NAME_FIELD, type ProjectRef } from './scope.js';
@@ -129,10 +130,13 @@ export async function remember(
       removeStaleTemps(paths.memory, now);
     }
     const dirMtimeBefore = mtimeMs(paths.memory) ?? Number.NaN;
-    const indexText = readTextIfExists(paths.memoryIndex) ?? '';
+    const indexText = readIndex(paths.memory) ?? '';
     const lines = indexText.split('\n');
     const byTitle = findIndexLine(lines, (title) => unescapeTitle(title).toLowerCase() === wanted);
-    const named = namedFile && existsFile(join(paths.memory, namedFile)) ? namedFile : undefined;
+    const named =
+      namedFile && isPlainMemoryFile(namedFile) && existsFile(join(paths.memory, namedFile))
+        ? namedFile
+        : undefined;
     const file = byTitle?.file ?? named ?? fileNameFor(valid.type, valid.name);
     const path = join(paths.memory, file);
     const exists = existsFile(path) || byTitle !== undefined;
@@ -153,15 +157,16 @@ export async function remember(
       repeat: valid.repeat,
       [PROJECT_ID_FIELD]: project?.id,
       [PROJECT_NAME_FIELD]: project?.name,
-      created: exists ? (createdOf(path) ?? undefined) : stamp,
+      created: exists ? (createdOf(paths.memory, file) ?? undefined) : stamp,
       updated: exists ? stamp : undefined,
     };
-    await writeFileAtomically(path, renderFrontmatter(frontmatter, valid.content));
+    // Confined: a memory file that is a symlink out of memory/ (or a FIFO) is refused, never written through.
+    await writeConfined(path, renderFrontmatter(frontmatter, valid.content), { root: paths.memory });
     const line = `- [${indexTitle(valid.name)}](${file}) - ${oneLine(valid.description)}`;
     const lineAt = findIndexLine(lines, (_title, lineFile) => lineFile === file);
     if (lineAt) {
       lines[lineAt.index] = line;
-      await writeFileAtomically(paths.memoryIndex, lines.join('\n'));
+      await writeIndex(paths.memory, lines.join('\n'));
     } else {
       const prefix = indexText === '' ? INDEX_HEADER : indexText.endsWith('\n') ? '' : '\n';
       appendOnce(paths.memoryIndex, `${prefix}${line}\n`);
@@ -296,21 +301,46 @@ function scopeOf(scope: unknown, type: string): 'project' | 'global' {
   });
 }
 
-/** A MEMORY.md line `- [Title](file.md) - hook`, found by a predicate on title and file. */
+/** MEMORY.md's text, read confined to memory/; undefined when there is none. */
+export function readIndex(memoryDir: string): string | undefined {
+  return readConfined(join(memoryDir, INDEX_FILE), { root: memoryDir });
+}
+
+/** Rewrites MEMORY.md atomically, confined to memory/. */
+export async function writeIndex(memoryDir: string, text: string): Promise<void> {
+  await writeConfined(join(memoryDir, INDEX_FILE), text, { root: memoryDir });
+}
+
+/**
+ * A MEMORY.md line `- [Title](file.md) - hook`, found by a predicate on title and file. Only a
+ * line that links to a plain memory file name counts: one linking to a path (`../../x.sh`) is
+ * not a memory's line, so no writer, mover or reader is ever sent there by it.
+ */
 export function findIndexLine(
   lines: string[],
   match: (title: string, file: string) => boolean,
 ): { index: number; file: string } | undefined {
   for (let i = 0; i < lines.length; i++) {
     const m = /^\s*[-*]\s+\[((?:\\.|[^\]\\])*)\]\(([^)]+)\)/.exec(lines[i]!);
-    if (m && match(m[1]!, m[2]!)) return { index: i, file: m[2]! };
+    if (m && isPlainMemoryFile(m[2]!) && match(m[1]!, m[2]!)) return { index: i, file: m[2]! };
   }
   return undefined;
 }
 
+/** Whether `line` is one MEMORY.md line linking to `file` (a sidecar's or an import's). */
+export function isOwnIndexLine(line: string, file: string): boolean {
+  return !/[\r\n]/.test(line) && findIndexLine([line], (_title, lineFile) => lineFile === file) !== undefined;
+}
+
 /** The `created` date of an existing memory file, as written there. */
-function createdOf(path: string): string | undefined {
-  const created = readFrontmatter(readTextIfExists(path) ?? '').data.created;
+function createdOf(memoryDir: string, file: string): string | undefined {
+  let text = '';
+  try {
+    text = readMemoryText(memoryDir, file) ?? '';
+  } catch {
+    // refused or unreadable: the write below is refused the same way, or starts the date afresh
+  }
+  const created = readFrontmatter(text).data.created;
   if (created instanceof Date) return Number.isNaN(created.getTime()) ? undefined : created.toISOString();
   return typeof created === 'string' || typeof created === 'number' ? String(created) : undefined;
 }
@@ -346,7 +376,8 @@ export function unescapeTitle(title: string): string {
  * has it only from 20.10 and older releases ignore it silently.
  */
 export function appendOnce(path: string, text: string): void {
-  const fd = openSync(path, 'a');
+  // Opened confined to its directory: a MEMORY.md that is a symlink out is refused.
+  const { fd } = openConfined(path, { mode: 'append' })!;
   try {
     writeSync(fd, text);
     fsyncSync(fd);

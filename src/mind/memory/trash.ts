@@ -4,13 +4,20 @@ import {
   homePaths,
   mtimeMs,
   NotFoundError,
-  readTextIfExists,
   UserError,
   withFileLock,
-  writeFileAtomically,
+  writeConfined,
 } from '../../core/index.js';
-import { INDEX_FILE, isProblem, readMemoryEntry } from './entries.js';
-import { appendOnce, findIndexLine, INDEX_HEADER, unescapeTitle } from './remember.js';
+import { INDEX_FILE, isPlainMemoryFile, isProblem, readMemoryEntry } from './entries.js';
+import {
+  appendOnce,
+  findIndexLine,
+  INDEX_HEADER,
+  isOwnIndexLine,
+  readIndex,
+  unescapeTitle,
+  writeIndex,
+} from './remember.js';
 import { MemoryStore } from './store.js';
 
 /** Where forgotten memories go: hidden inside memory/, so no listing or index sees them. */
@@ -75,8 +82,8 @@ export function memoryFileFor(memoryDir: string, store: MemoryStore, requested: 
   // A hidden name is never a memory file (temp files, .trash/), but may be a memory's name.
   if (asFile !== INDEX_FILE && !asFile.startsWith('.') && isFile(join(memoryDir, asFile))) return asFile;
   const named = store.fileNamed(wanted);
-  if (named && isFile(join(memoryDir, named))) return named;
-  const lines = (readTextIfExists(join(memoryDir, INDEX_FILE)) ?? '').split('\n');
+  if (named && isPlainMemoryFile(named) && isFile(join(memoryDir, named))) return named;
+  const lines = (readIndex(memoryDir) ?? '').split('\n');
   const lower = wanted.toLowerCase();
   const byTitle = findIndexLine(lines, (title) => unescapeTitle(title).toLowerCase() === lower);
   if (byTitle && byTitle.file !== INDEX_FILE && isFile(join(memoryDir, byTitle.file))) return byTitle.file;
@@ -110,7 +117,7 @@ export async function forgetMemory(
     const trash = join(paths.memory, TRASH_DIR);
     mkdirSync(trash, { recursive: true });
     const trashedAs = freeTrashName(trash, file);
-    const indexText = readTextIfExists(paths.memoryIndex);
+    const indexText = readIndex(paths.memory);
     const lines = indexText?.split('\n') ?? [];
     const at = findIndexLine(lines, (_title, lineFile) => lineFile === file);
     const record: TrashRecord = {
@@ -122,10 +129,12 @@ export async function forgetMemory(
       index_next: at ? (lines[at.index + 1] ?? null) : null,
       forgotten_at: (options.now ?? new Date()).toISOString(),
     };
-    await writeFileAtomically(join(trash, `${trashedAs}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    await writeConfined(join(trash, `${trashedAs}.json`), `${JSON.stringify(record, null, 2)}\n`, {
+      root: trash,
+    });
     if (at) {
       lines.splice(at.index, 1);
-      await writeFileAtomically(paths.memoryIndex, lines.join('\n'));
+      await writeIndex(paths.memory, lines.join('\n'));
     }
     renameSync(join(paths.memory, file), join(trash, trashedAs));
     store.noteWritten([file, INDEX_FILE], dirMtimeBefore);
@@ -169,13 +178,13 @@ export async function restoreMemory(
     renameSync(join(trash, record.trashed_as), target);
     let restoredLine = false;
     if (record.index_line !== null) {
-      const indexText = readTextIfExists(paths.memoryIndex) ?? '';
+      const indexText = readIndex(paths.memory) ?? '';
       const lines = indexText.split('\n');
       if (!findIndexLine(lines, (_title, lineFile) => lineFile === record.file)) {
         const next = record.index_next === null ? -1 : lines.indexOf(record.index_next);
         if (next >= 0 && record.index_next !== '') {
           lines.splice(next, 0, record.index_line);
-          await writeFileAtomically(paths.memoryIndex, lines.join('\n'));
+          await writeIndex(paths.memory, lines.join('\n'));
         } else {
           const prefix = indexText === '' ? INDEX_HEADER : indexText.endsWith('\n') ? '' : '\n';
           appendOnce(paths.memoryIndex, `${prefix}${record.index_line}\n`);
@@ -204,7 +213,15 @@ export function listForgotten(home: string): TrashRecord[] {
     try {
       const record = JSON.parse(readFileSync(join(trash, sidecar), 'utf8')) as TrashRecord;
       // A sidecar whose file is not there: a forget killed before its move. Nothing to restore.
-      if (typeof record.trashed_as === 'string' && isFile(join(trash, record.trashed_as)))
+      // A sidecar naming a path (hand-edited) is not ours: restore never moves a file out of memory/.
+      if (
+        typeof record.trashed_as === 'string' &&
+        typeof record.file === 'string' &&
+        isPlainMemoryFile(record.file) &&
+        isPlainMemoryFile(record.trashed_as) &&
+        (record.index_line === null || isOwnIndexLine(record.index_line, record.file)) &&
+        isFile(join(trash, record.trashed_as))
+      )
         records.push(record);
     } catch {
       // A hand-edited or torn sidecar: that memory stays in the trash, listed by no one.

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { appendStateLine as appendLine, readStateTail as readTailLines } from '../../core/confine-light.js';
+import { appendStateLine as appendLine, readStateTail as readTailLines } from '../../core/confine.js';
 import { redactedJson } from '../../core/redact/index.js';
 
 /** One line of `events/YYYY-MM-DD.jsonl`, written by observe/reflect or by a host's hooks. */

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendStateLine } from '../../core/confine-light.js';
+import { appendStateLine } from '../../core/confine.js';
 
 export type MemoryUseVia = 'recall' | 'observe' | 'reflect' | 'caution';
 

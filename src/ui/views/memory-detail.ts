@@ -4,9 +4,8 @@
  * reflect or a tool hook's caution put it in front of the agent.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type MemoryUse, readMemoryFile, readMemoryUses } from '../../mind/index.js';
+import { type MemoryUse, readMemoryFile, readMemoryText, readMemoryUses } from '../../mind/index.js';
 import type { UiContext } from '../context.js';
 import { type Html, html, timeTag } from '../html.js';
 import { memoryHref } from './memory.js';
@@ -29,7 +28,7 @@ export function textHash(text: string): string {
 export function memoryDetail(context: UiContext, requested: string): MemoryDetail {
   const memoryDir = join(context.home, 'memory');
   const read = readMemoryFile(memoryDir, requested);
-  const text = readFileSync(join(memoryDir, read.file), 'utf8');
+  const text = readMemoryText(memoryDir, read.file) ?? '';
   return {
     file: read.file,
     frontmatter: read.frontmatter,

@@ -2,12 +2,17 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  appendStateLine,
   confineFile,
   ensureDir,
+  openConfined,
+  readConfined,
   readStateFile,
   requireDir,
   sweepLeftovers,
   UnsafeFileError,
+  writeConfined,
+  writeConfinedSync,
   writeStateFile,
 } from '../../../src/core/index.js';
 import { run, tempDir } from '../../helpers/index.js';
@@ -42,6 +47,56 @@ describe('confineFile and the state-file helpers', () => {
     expect(readFileSync(outside, 'utf8')).toBe('outside');
     expect(() => readStateFile(join(d, 'dangling.json'))).toThrow(/leads nowhere/);
     expect(() => readStateFile(join(d, 'pipe.json'))).toThrow(/pipe\.json: a FIFO/);
+  });
+});
+
+describe('the confinement rule (openConfined, readConfined, writeConfined)', () => {
+  it('refuses a path that leaves its root, and a nested link or directory link that leads out', () => {
+    const root = dir();
+    const outside = dir();
+    writeFileSync(join(outside, 'secret.md'), 'KEY');
+    expect(() => readConfined('../x.md', { root })).toThrow(/a path outside/);
+    expect(() => readConfined(join(outside, 'secret.md'), { root })).toThrow(UnsafeFileError);
+    symlinkSync(outside, join(root, 'sub'));
+    expect(() => readConfined('sub/secret.md', { root })).toThrow(/outside/);
+    symlinkSync('/proc/self/environ', join(root, 'env.md'));
+    expect(() => readConfined('env.md', { root })).toThrow(/a symlink to .*outside/);
+  });
+
+  it('follows a link that stays inside its root, and reads /proc-style files whose size says 0', () => {
+    const root = dir();
+    mkdirSync(join(root, 'a'));
+    writeFileSync(join(root, 'a', 'real.md'), 'inside');
+    symlinkSync(join(root, 'a', 'real.md'), join(root, 'alias.md'));
+    expect(readConfined('alias.md', { root })).toBe('inside');
+    expect(readConfined('/proc/self/status', { root: '/proc/self' })).toMatch(/^Name:/);
+    expect(() => readConfined('a/real.md', { root, maxBytes: 3 })).toThrow(/over the 3-byte limit/);
+  });
+
+  it('writes by rename: a link out is refused, never written through; a new file is created', async () => {
+    const root = dir();
+    const outside = join(dir(), 'victim.sh');
+    writeFileSync(outside, 'original');
+    symlinkSync(outside, join(root, 'm.md'));
+    expect(() => writeConfinedSync(join(root, 'm.md'), 'evil', { root })).toThrow(UnsafeFileError);
+    await expect(writeConfined(join(root, 'm.md'), 'evil', { root })).rejects.toThrow(UnsafeFileError);
+    symlinkSync(join(root, 'gone.md'), join(root, 'dangling.md'));
+    await expect(writeConfined(join(root, 'dangling.md'), 'x')).rejects.toThrow(/leads nowhere/);
+    expect(readFileSync(outside, 'utf8')).toBe('original');
+    await writeConfined(join(root, 'new.md'), 'fresh', { root });
+    expect(readFileSync(join(root, 'new.md'), 'utf8')).toBe('fresh');
+  });
+
+  it('appends only to a regular file: a FIFO with no reader and a link out are refused', async () => {
+    const d = dir();
+    const outside = join(dir(), 'log.jsonl');
+    writeFileSync(outside, '');
+    symlinkSync(outside, join(d, 'events.jsonl'));
+    expect(() => appendStateLine(join(d, 'events.jsonl'), '{}')).toThrow(/outside/);
+    await run('mkfifo', [join(d, 'pipe.jsonl')]);
+    expect(() => appendStateLine(join(d, 'pipe.jsonl'), '{}')).toThrow(/FIFO/);
+    expect(() => openConfined(join(d, 'pipe.jsonl'))).toThrow(/FIFO/);
+    expect(readFileSync(outside, 'utf8')).toBe('');
   });
 });
 

@@ -1,6 +1,14 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isInside } from '../../../core/index.js';
+
+/** Where Claude Code's auto-memory is, and a project setting that was not trusted, when one was not. */
+export interface ClaudeMemoryDir {
+  dir: string;
+  /** A project's `autoMemoryDirectory` that leads out of the project: ignored, and said why. */
+  refusedSetting?: { file: string; value: string; resolved: string };
+}
 
 /**
  * Where Claude Code keeps its auto-memory for a project, as Claude Code 2.1.197 decides it (read
@@ -12,41 +20,53 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
  * and 0-9 replaced by `-` (past 200 characters Claude Code appends a hash: the directory is then
  * found by its first 200). The files are markdown with `name`, `description` and `type` (user,
  * feedback, project, reference) frontmatter, indexed by a MEMORY.md.
+ *
+ * Trust: the user's own environment and settings are followed as they say. A project's settings
+ * come with the repository (a clone may carry any), so their `autoMemoryDirectory` is followed
+ * only while it resolves inside the project; one leading out is ignored and reported.
  */
-export function claudeAutoMemoryDir(projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function claudeAutoMemoryDir(
+  projectDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ClaudeMemoryDir {
   const override = env.CLAUDE_COWORK_MEMORY_PATH_OVERRIDE;
-  if (override) return resolve(override);
+  if (override) return { dir: resolve(override) };
   const config = env.CLAUDE_CONFIG_DIR ?? join(homedir(), '.claude');
   const root = gitRootOf(projectDir) ?? resolve(projectDir);
-  const setting = settingIn([
-    join(root, '.claude', 'settings.local.json'),
-    join(root, '.claude', 'settings.json'),
-    join(config, 'settings.json'),
-  ]);
-  if (setting) return setting.startsWith('~/') ? join(homedir(), setting.slice(2)) : resolve(root, setting);
+  const expand = (value: string) =>
+    value.startsWith('~/') ? join(homedir(), value.slice(2)) : resolve(root, value);
+  let refusedSetting: ClaudeMemoryDir['refusedSetting'];
+  for (const file of [join(root, '.claude', 'settings.local.json'), join(root, '.claude', 'settings.json')]) {
+    const value = settingIn(file);
+    if (value === undefined) continue;
+    const resolved = expand(value);
+    if (isInside(canonical(root), canonical(resolved))) return { dir: resolved };
+    refusedSetting ??= { file, value, resolved };
+  }
+  const user = settingIn(join(config, 'settings.json'));
+  const found = (dir: string): ClaudeMemoryDir => (refusedSetting ? { dir, refusedSetting } : { dir });
+  if (user) return found(expand(user));
   const projects = join(env.CLAUDE_CODE_REMOTE_MEMORY_DIR ?? config, 'projects');
   const key = canonical(root).replace(/[^a-zA-Z0-9]/g, '-');
-  if (key.length <= 200) return join(projects, key, 'memory');
+  if (key.length <= 200) return found(join(projects, key, 'memory'));
   // Claude Code adds a hash of the path past 200 characters; find the directory by its prefix.
   const prefix = `${key.slice(0, 200)}-`;
   try {
     const hit = readdirSync(projects).find((name) => name.startsWith(prefix));
-    if (hit) return join(projects, hit, 'memory');
+    if (hit) return found(join(projects, hit, 'memory'));
   } catch {
     // no projects/ yet
   }
-  return join(projects, key.slice(0, 200), 'memory');
+  return found(join(projects, key.slice(0, 200), 'memory'));
 }
 
-function settingIn(files: string[]): string | undefined {
-  for (const file of files) {
-    try {
-      const value = (JSON.parse(readFileSync(file, 'utf8')) as { autoMemoryDirectory?: unknown })
-        .autoMemoryDirectory;
-      if (typeof value === 'string' && value.trim() !== '') return value.trim();
-    } catch {
-      // absent or not JSON: the next one
-    }
+function settingIn(file: string): string | undefined {
+  try {
+    const value = (JSON.parse(readFileSync(file, 'utf8')) as { autoMemoryDirectory?: unknown })
+      .autoMemoryDirectory;
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  } catch {
+    // absent or not JSON
   }
   return undefined;
 }

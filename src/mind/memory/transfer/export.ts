@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
-import { parseFrontmatter, readTextIfExists } from '../../../core/index.js';
-import { INDEX_FILE, type MemoryEntry } from '../entries.js';
-import { findIndexLine } from '../remember.js';
+import { parseFrontmatter } from '../../../core/index.js';
+import { INDEX_FILE, type MemoryEntry, readMemoryText } from '../entries.js';
+import { findIndexLine, readIndex } from '../remember.js';
 import type { MemoryStore } from '../store.js';
 
 /** The first line of a JSONL export. */
@@ -50,7 +48,7 @@ export async function exportMemories(
 ): Promise<ExportResult> {
   const snapshot = store.snapshot();
   const entries = snapshot.entries.filter((e) => e.type !== 'index' && (options.only?.(e) ?? true));
-  const indexText = readTextIfExists(join(store.memoryDir, INDEX_FILE)) ?? '';
+  const indexText = readIndex(store.memoryDir) ?? '';
   const indexLines = indexText.split('\n');
   // MEMORY.md's order first (an import into an empty home then writes the same index), then
   // memories without an index line, by file name.
@@ -63,7 +61,8 @@ export async function exportMemories(
   entries.sort((a, b) => rank(a.file) - rank(b.file) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const records: ExportRecord[] = [];
   for (const entry of entries) {
-    const text = readFileSync(join(store.memoryDir, entry.file), 'utf8');
+    const text = readMemoryText(store.memoryDir, entry.file);
+    if (text === undefined) continue; // forgotten since the snapshot
     const fm = parseFrontmatter(text);
     const at = findIndexLine(indexLines, (_title, file) => file === entry.file);
     records.push({

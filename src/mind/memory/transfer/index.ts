@@ -6,10 +6,11 @@
  * that `applyImport` executes.
  */
 
+export type { ClaudeMemoryDir } from './claude.js';
 export { claudeAutoMemoryDir } from './claude.js';
 export type { ExportFormat, ExportHeader, ExportRecord, ExportResult } from './export.js';
 export { exportMemories, TAR_DIR } from './export.js';
 export type { ImportAction, ImportPlan, ImportRow } from './plan.js';
 export { applyImport, planImport } from './plan.js';
-export type { Candidate, ImportKind, ImportSource } from './sources.js';
-export { readJsonlExport, readNoteFolder, readTarExport } from './sources.js';
+export type { Candidate, ImportKind, ImportSource, WalkLimits } from './sources.js';
+export { DEFAULT_WALK_LIMITS, readJsonlExport, readNoteFolder, readTarExport } from './sources.js';

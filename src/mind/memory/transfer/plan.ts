@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   homePaths,
@@ -6,16 +6,18 @@ import {
   parseFrontmatter,
   type RedactionCounts,
   type Redactor,
-  readTextIfExists,
   redactorFor,
   renderFrontmatter,
+  UnsafeFileError,
+  UserError,
   withFileLock,
-  writeFileAtomically,
+  writeConfined,
 } from '../../../core/index.js';
 import { checkMemoryText } from '../edit.js';
+import { readMemoryText } from '../entries.js';
 import { bodyOf } from '../fast-frontmatter.js';
 import { indexTitle, oneLine } from '../names.js';
-import { appendOnce, INDEX_HEADER } from '../remember.js';
+import { appendOnce, INDEX_HEADER, isOwnIndexLine, readIndex } from '../remember.js';
 import type { ProjectRef } from '../scope.js';
 import type { MemoryStore } from '../store.js';
 import { mapNote } from './map-note.js';
@@ -72,6 +74,7 @@ export function planImport(
   source: ImportSource,
   context: { home: string; store: MemoryStore; project: ProjectRef | null },
 ): ImportPlan {
+  checkIndexHeader(source.indexHeader);
   const redactor = redactorFor(context.home);
   const snapshot = context.store.snapshot();
   const byFile = new Map<string, string>();
@@ -81,7 +84,7 @@ export function planImport(
     if (entry.type === 'index') continue;
     let text = '';
     try {
-      text = readFileSync(join(context.store.memoryDir, entry.file), 'utf8');
+      text = readMemoryText(context.store.memoryDir, entry.file) ?? '';
     } catch {
       continue;
     }
@@ -158,6 +161,20 @@ export function planImport(
       );
       continue;
     }
+    // An export's index line must be one line linking to the record's own file: MEMORY.md's
+    // links decide which file remember --replace writes and forget moves.
+    if (
+      source.kind === 'export' &&
+      candidate.indexLine !== undefined &&
+      !isOwnIndexLine(candidate.indexLine, mapped.file)
+    ) {
+      row(
+        'refused',
+        `its index_line is not one "- [Title](${mapped.file}) - …" line linking to its own file (${JSON.stringify(candidate.indexLine.slice(0, 80))})`,
+        id,
+      );
+      continue;
+    }
     const indexLine =
       source.kind === 'export'
         ? candidate.indexLine
@@ -199,16 +216,23 @@ export async function applyImport(
     const lines: string[] = [];
     for (const write of plan.writes) {
       const path = join(paths.memory, write.file);
-      if (readTextIfExists(path) !== undefined) {
+      // Anything at the name (a file, or a link the plan did not see) is left alone.
+      if (lstatSync(path, { throwIfNoEntry: false })) {
         skipped.push(write.file);
         continue;
       }
-      await writeFileAtomically(path, write.text);
+      try {
+        await writeConfined(path, write.text, { root: paths.memory });
+      } catch (error) {
+        if (!(error instanceof UnsafeFileError)) throw error;
+        skipped.push(write.file);
+        continue;
+      }
       written.push(write.file);
       if (write.indexLine !== undefined) lines.push(write.indexLine);
     }
     if (lines.length > 0) {
-      const indexText = readTextIfExists(paths.memoryIndex) ?? '';
+      const indexText = readIndex(paths.memory) ?? '';
       const header =
         plan.indexHeader !== undefined ? `${plan.indexHeader.replace(/\n*$/, '')}\n\n` : INDEX_HEADER;
       const prefix = indexText === '' ? header : indexText.endsWith('\n') ? '' : '\n';
@@ -263,6 +287,32 @@ function redactValues(
     else out[key] = value;
   }
   return out;
+}
+
+/** An index line's shape, whatever it links to. */
+const ANY_INDEX_LINE = /^\s*[-*]\s+\[(?:\\.|[^\]\\])*\]\([^)]*\)/m;
+const MAX_INDEX_HEADER = 16 * 1024;
+
+/**
+ * An export's `index_header` (MEMORY.md's heading) is text only: no index line (those come from
+ * the records, each checked against its own file), and short.
+ */
+function checkIndexHeader(header: string | undefined): void {
+  if (header === undefined) return;
+  const problem =
+    typeof header !== 'string'
+      ? 'is not a string'
+      : header.length > MAX_INDEX_HEADER
+        ? `is ${header.length} characters (the limit is ${MAX_INDEX_HEADER})`
+        : ANY_INDEX_LINE.test(header) || header.includes('\u0000')
+          ? 'holds an index line ("- [Title](file)"); a heading is text only'
+          : undefined;
+  if (problem) {
+    throw new UserError(`the export's index_header ${problem}`, {
+      code: 'INVALID_ARGUMENT',
+      hint: 'index_header: the text of MEMORY.md before its first memory line (e.g. "# Memory index"); fix or remove it in the export\'s first line',
+    });
+  }
 }
 
 /** A body compared for duplicates: trimmed, whitespace collapsed, case folded. */

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { opendir } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { unpackTar } from 'modern-tar';
-import { UserError } from '../../../core/index.js';
+import { FileTooLargeError, readConfined, UnsafeFileError, UserError } from '../../../core/index.js';
 import { INDEX_FILE, MAX_MEMORY_BYTES } from '../entries.js';
 import { findIndexLine } from '../remember.js';
 import type { ExportHeader, ExportRecord } from './export.js';
@@ -38,10 +39,6 @@ export interface ImportSource {
   /** Files left aside without being offered (not markdown, the source's own index). */
   ignored: string[];
 }
-
-/** How deep a folder of notes is searched, and how many notes at most. */
-const MAX_DEPTH = 12;
-const MAX_NOTES = 20_000;
 
 /** A JSONL export (`memory export`), as written: a header line, then one record a memory. */
 export function readJsonlExport(path: string): ImportSource {
@@ -116,55 +113,50 @@ export async function readTarExport(path: string): Promise<ImportSource> {
   return { kind: 'export', path, candidates, ...(indexHeader !== undefined ? { indexHeader } : {}), ignored };
 }
 
+/** How far a folder walk may go before it stops with an error naming the flag to raise. */
+export interface WalkLimits {
+  /** Folder levels below the source (`--max-depth`). */
+  maxDepth: number;
+  /** Entries looked at, files and folders (`--max-files`). */
+  maxFiles: number;
+  /** Bytes of notes read (`--max-bytes`). */
+  maxBytes: number;
+  /** Seconds the walk may take (`--max-seconds`). */
+  maxSeconds: number;
+  /** Aborted by SIGTERM / SIGINT: the walk stops at its next entry. */
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_WALK_LIMITS: WalkLimits = {
+  maxDepth: 12,
+  maxFiles: 100_000,
+  maxBytes: 256 * 1024 * 1024,
+  maxSeconds: 120,
+};
+
+/** How many notes at most (each becomes a memory). */
+const MAX_NOTES = 20_000;
+
+function walkStopped(path: string, what: string, flag: string): UserError {
+  return new UserError(`stopped reading ${path}: ${what}`, {
+    code: 'IMPORT_TOO_LARGE',
+    hint: `import a smaller folder, or raise ${flag}; nothing was written`,
+  });
+}
+
 /**
  * A folder of markdown notes (basic-memory, Obsidian, Claude Code's auto-memory): every `.md`
  * file below it, hidden folders and `node_modules` aside; an index file (`MEMORY.md`) is not a
- * note. Each note is read as text; mapping it to a memory is the plan's work.
+ * note. The walk never follows a link: a symlink (to a file or a folder) is listed as refused
+ * with its target, as is anything that is not a regular file; each note is opened through
+ * core's confinement rule. The walk is bounded ({@link WalkLimits}) and stops with an error
+ * naming the flag to raise; an aborted `signal` stops it at the next entry.
  */
-export function readNoteFolder(path: string, kind: 'folder' | 'claude' = 'folder'): ImportSource {
-  const candidates: Candidate[] = [];
-  const ignored: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch (error) {
-      ignored.push(
-        `${relative(path, dir) || '.'} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
-      );
-      return;
-    }
-    for (const name of names) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const full = join(dir, name);
-      const rel = relative(path, full).split(sep).join('/');
-      let st: ReturnType<typeof statSync>;
-      try {
-        st = statSync(full);
-      } catch {
-        ignored.push(`${rel} (unreadable)`);
-        continue;
-      }
-      if (st.isDirectory()) {
-        if (depth < MAX_DEPTH) walk(full, depth + 1);
-        continue;
-      }
-      if (extname(name).toLowerCase() !== '.md' || name === INDEX_FILE) {
-        ignored.push(rel);
-        continue;
-      }
-      if (candidates.length >= MAX_NOTES) {
-        ignored.push(`${rel} (more than ${MAX_NOTES} notes)`);
-        continue;
-      }
-      const folder = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-      if (st.size > MAX_MEMORY_BYTES) {
-        candidates.push({ source: rel, folder, problem: `larger than ${MAX_MEMORY_BYTES} bytes` });
-        continue;
-      }
-      candidates.push({ source: rel, folder, text: readFileSync(full, 'utf8') });
-    }
-  };
+export async function readNoteFolder(
+  path: string,
+  kind: 'folder' | 'claude' = 'folder',
+  limits: WalkLimits = DEFAULT_WALK_LIMITS,
+): Promise<ImportSource> {
   let st: ReturnType<typeof statSync> | undefined;
   try {
     st = statSync(path);
@@ -177,6 +169,97 @@ export function readNoteFolder(path: string, kind: 'folder' | 'claude' = 'folder
       hint: "give a folder of markdown notes, a .jsonl or .tar(.gz) export, or `claude` for Claude Code's auto-memory",
     });
   }
-  walk(path, 0);
+  // The folder the user named may itself be a link (a synced vault); nothing below it may.
+  const root = realpathSync.native(path);
+  const candidates: Candidate[] = [];
+  const ignored: string[] = [];
+  const deadline = Date.now() + limits.maxSeconds * 1000;
+  let seen = 0;
+  let bytes = 0;
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    let handle: Awaited<ReturnType<typeof opendir>>;
+    try {
+      handle = await opendir(dir);
+    } catch (error) {
+      ignored.push(
+        `${relative(root, dir) || '.'} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+      );
+      return;
+    }
+    const entries: Dirent[] = [];
+    for await (const entry of handle) {
+      if (limits.signal?.aborted) throw interrupted(path, limits.signal);
+      if (++seen > limits.maxFiles)
+        throw walkStopped(path, `more than ${limits.maxFiles} entries`, '--max-files');
+      if (Date.now() > deadline)
+        throw walkStopped(path, `still walking after ${limits.maxSeconds} s`, '--max-seconds');
+      entries.push(entry);
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const full = join(dir, name);
+      const rel = relative(root, full).split(sep).join('/');
+      const folder = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+      if (entry.isSymbolicLink()) {
+        candidates.push({
+          source: rel,
+          folder,
+          problem: `a symlink (to ${linkTarget(full)}); imports never follow links`,
+        });
+        continue;
+      }
+      if (entry.isDirectory()) {
+        if (depth >= limits.maxDepth)
+          throw walkStopped(path, `${rel} is deeper than ${limits.maxDepth} levels`, '--max-depth');
+        await walk(full, depth + 1);
+        continue;
+      }
+      if (extname(name).toLowerCase() !== '.md' || name === INDEX_FILE) {
+        ignored.push(rel);
+        continue;
+      }
+      if (!entry.isFile()) {
+        candidates.push({ source: rel, folder, problem: 'not a regular file (a FIFO, socket or device)' });
+        continue;
+      }
+      if (candidates.length >= MAX_NOTES) {
+        ignored.push(`${rel} (more than ${MAX_NOTES} notes)`);
+        continue;
+      }
+      try {
+        const text = readConfined(full, { root, maxBytes: MAX_MEMORY_BYTES });
+        if (text === undefined) continue; // removed while walking
+        bytes += Buffer.byteLength(text);
+        if (bytes > limits.maxBytes)
+          throw walkStopped(path, `more than ${limits.maxBytes} bytes of notes`, '--max-bytes');
+        candidates.push({ source: rel, folder, text });
+      } catch (error) {
+        if (error instanceof FileTooLargeError)
+          candidates.push({ source: rel, folder, problem: `larger than ${MAX_MEMORY_BYTES} bytes` });
+        else if (error instanceof UnsafeFileError)
+          candidates.push({ source: rel, folder, problem: error.message.replace(/^refused [^:]*: /, '') });
+        else throw error;
+      }
+    }
+  };
+  await walk(root, 0);
   return { kind, path, candidates, ignored };
+}
+
+function interrupted(path: string, signal: AbortSignal): UserError {
+  const why = typeof signal.reason === 'string' ? signal.reason : 'a signal';
+  return new UserError(`stopped reading ${path}: interrupted by ${why}`, {
+    code: 'INTERRUPTED',
+    hint: 'nothing was written; run it again to import',
+  });
+}
+
+function linkTarget(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return 'somewhere unreadable';
+  }
 }
