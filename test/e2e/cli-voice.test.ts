@@ -343,6 +343,24 @@ describe('hosts: only what is there, only what was installed', { timeout: TIMEOU
     expect(json.hosts[0].skipped).toMatchObject({ install: 'npm install -g @openai/codex' });
   });
 
+  it('doctor fails when the server answers bootstrap_session degraded, host skipped or not (issue 38)', async () => {
+    const project = scratch();
+    mkdirSync(join(project, '.git'));
+    const broken = exampleHomeCopy();
+    cleanup.push(broken.dispose);
+    writeFileSync(join(broken.dir, 'persona', 'agent_system.md'), '# Persona\n@include missing.md\n');
+    const env = baseEnv({ FIRSTLIGHT_HOME: broken.dir, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
+    expect((await cli(['install', 'codex'], { env, cwd: project })).status).toBe(0);
+    const r = await cli(['doctor'], { env, cwd: project });
+    expect(r.stdout).toMatch(/FAIL server +bootstrap_session answered, but mind_contract_available is false/);
+    expect(r.stdout).toMatch(/^firstlight doctor: .* — PROBLEMS FOUND/);
+    expect(r.stdout).not.toMatch(/— ok|all checks pass/);
+    expect(r.status, r.stdout).toBe(1);
+    const json = JSON.parse((await cli(['doctor', '--json'], { env, cwd: project })).stdout);
+    expect(json).toMatchObject({ ok: false, error: { code: 'DOCTOR_FAILED' } });
+    expect(json.error.message).toContain('server');
+  });
+
   it('uninstall all touches and reports only the hosts install recorded', async () => {
     const project = scratch();
     mkdirSync(join(project, '.git'));
