@@ -34,6 +34,11 @@ export interface ResourceTemplateSpec {
   read: (uri: string, variables: Record<string, string>) => ResourceText;
   /** Candidate values per template variable, for `completion/complete`. */
   complete?: Record<string, (prefix: string) => string[]>;
+  /**
+   * A URI with no scheme (`main.md`, as the Symposium guidance seed names its resources) is read
+   * as this template's one variable: `main.md` is `firstlight://guidance/main.md`.
+   */
+  bareNames?: boolean;
 }
 
 /** What a prompt may know of the request besides its arguments. */

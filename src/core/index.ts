@@ -117,7 +117,9 @@ export { substrateSettingsSchema } from './substrate-settings.js';
 export type { TermInitials } from './text/index.js';
 export {
   byCodeUnit,
+  closest,
   contentTerms,
+  editDistance,
   mayBeAnyOf,
   normalizeTerm,
   STEMMED_ENDINGS,

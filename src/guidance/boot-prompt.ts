@@ -120,7 +120,8 @@ function taskSection(read: TaskspaceRead | null): string {
     const next = t.initial_prompt
       ? 'The initial task above is why this session exists. Ask clarifying questions if anything is unclear, then begin. Once you understand the task, call `update_taskspace(name, description)` to give this taskspace a short name and a one-line description; that also retires the initial task, so later sessions resume rather than restart.'
       : 'The initial task of this taskspace was already taken up in an earlier session. Continue the work from where it stands; if you cannot tell what comes next, ask the user. Keep the name and description current with `update_taskspace(name, description)`.';
-    return ['## Taskspace', '', block, '', next].join('\n');
+    // The seed's heading while the task is there to take up; after that, the taskspace it left.
+    return [t.initial_prompt ? '## Initial Task' : '## Taskspace', '', block, '', next].join('\n');
   }
   const lines = [
     '## Task',

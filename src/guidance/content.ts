@@ -16,6 +16,7 @@ export function guidanceResources(guidance: Guidance): ResourceTemplateSpec[] {
       description:
         'Guidance docs (collaboration patterns, coding guidelines, walkthrough format, and overrides from the home and the project).',
       mimeType: GUIDANCE_MIME_TYPE,
+      bareNames: true,
       list: () =>
         guidance.load().docs.map((d) => ({
           uri: d.uri,

@@ -34,8 +34,8 @@ export interface HostDiagnosis {
   scope: Scope;
   ok: boolean;
   /**
-   * The host's program is not on this machine (none of its commands on PATH): its checks are
-   * reported but do not fail doctor, and `install` says how to get it.
+   * The host's program is not on this machine (none of its commands on PATH): `install` says
+   * how to get it. Its file checks are reported but do not fail doctor; its server check does.
    */
   skipped?: { reason: string; install: string };
   checks: DoctorCheck[];
@@ -158,14 +158,20 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   }
   return {
     project: options.project,
-    // A host that is not on this machine cannot be broken on it: only the others count.
-    ok: hosts.length > 0 && hosts.every((h) => h.ok || h.skipped !== undefined),
+    // A host that is not on this machine cannot be broken on it, but the server it would start
+    // can: a server answering bootstrap_session degraded fails doctor whatever host starts it
+    // (issue 38: it printed an "ok" verdict and exited 0).
+    ok: hosts.length > 0 && hosts.every((h) => h.ok || (h.skipped !== undefined && serverOk(h))),
     hosts,
     ...(swept ? { swept } : {}),
     ...(hosts.length === 0
       ? { note: 'firstlight is not installed here: run `firstlight install HOST`' }
       : {}),
   };
+}
+
+function serverOk(host: HostDiagnosis): boolean {
+  return host.checks.every((c) => c.ok || c.check !== 'server');
 }
 
 function display(path: string, options: DoctorOptions): string {

@@ -123,7 +123,7 @@ export function renderDoctorReport(report: DoctorReport): string {
     lines.push('', `${h.name} (${h.scope}): ${state}`);
     if (h.skipped)
       lines.push(
-        `  its files are checked below${h.ok ? '' : ', and what fails does not fail doctor'}; install it: ${h.skipped.install}`,
+        `  its files are checked below${h.ok ? '' : ', and only a failing server fails doctor'}; install it: ${h.skipped.install}`,
       );
     for (const c of h.checks)
       lines.push(`  ${c.ok ? (c.info ? 'info' : 'ok  ') : 'FAIL'} ${c.id.padEnd(36)} ${c.detail}`);

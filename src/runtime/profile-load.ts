@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { memoByFiles, NotFoundError, parseFrontmatter } from '../core/index.js';
+import { closest, memoByFiles, NotFoundError, parseFrontmatter } from '../core/index.js';
 import { invalid, type Profile, type ProfileOptions, type PromptSource, parseProfile } from './profile.js';
 import {
   findProfile,
@@ -91,9 +91,11 @@ function notFound(ref: string, looked: readonly string[], options: ProfileOption
     looked.length === 1 && looked[0] === join(personas, ref)
       ? `put ${ref}.yaml in ${personas} (firstlight init puts the five role personas there), or pass --persona a path or URI`
       : `create the profile (YAML, or markdown with frontmatter) at one of those places, pass --persona the name of a profile in ${personas}, or map the URI's scheme with runtime.sources in firstlight.yaml`;
+  const close = closest(ref, available, 1);
+  const there = available.length > 0 ? `${hint}; there: ${available.join(', ')}` : hint;
   return new NotFoundError(
     `persona profile "${ref}" not found (looked at ${where})`,
-    available.length > 0 ? `${hint}; there: ${available.join(', ')}` : hint,
+    close.length > 0 ? `did you mean ${close[0]}? Else ${there}` : there,
   );
 }
 

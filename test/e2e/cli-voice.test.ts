@@ -200,11 +200,14 @@ describe('names: near misses and aliases', { timeout: TIMEOUT }, () => {
     expect(del.status, del.stderr).toBe(0);
   });
 
-  it('memory show squash suggests the memories it could mean', async () => {
-    const r = await cli(['memory', 'show', 'squash', '--home', home]);
+  it('memory show suggests the memories a name could mean, and shows the only one (issue 38)', async () => {
+    const r = await cli(['memory', 'show', 'cache', '--home', home]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('no memory named "squash"');
-    expect(r.stderr).toMatch(/fix: did you mean .*"Squash merges only"/);
+    expect(r.stderr).toContain('no memory named "cache"');
+    expect(r.stderr).toMatch(/fix: did you mean one of .*"Old cache decision"/);
+    const one = await cli(['memory', 'show', 'squash', '--home', home]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stdout).toContain('name: Squash merges only');
   });
 
   it('a mistyped command, or a word for one, suggests the command', async () => {
@@ -325,6 +328,51 @@ describe('what the mind recorded, and what it has not', { timeout: TIMEOUT }, ()
   });
 });
 
+describe('suggestions name one thing once, and a read shows the one match (issue 38)', {
+  timeout: TIMEOUT,
+}, () => {
+  it('install claud, claude-code, memory lsit, a mistyped persona, memory show alex, no substrate', async () => {
+    const project = scratch();
+    mkdirSync(join(project, '.git'));
+    const env = baseEnv({ FIRSTLIGHT_HOME: home });
+    const claud = await cli(['install', 'claud'], { env, cwd: project });
+    expect(claud.status).toBe(2);
+    expect(claud.stderr).toContain('unknown host "claud" (did you mean claude?)');
+    const alias = await cli(['install', 'claude-code', '--dry-run'], { env, cwd: project });
+    expect(alias.status, alias.stderr).toBe(0);
+    expect(alias.stdout).toContain('Claude Code (project scope');
+    const lsit = await cli(['memory', 'lsit'], { env, cwd: project });
+    expect(lsit.stderr).toContain("unknown command 'lsit'\n(did you mean list?)");
+    const persona = await cli(
+      ['invoke', '--persona', 'explorr', '--surface', 'audit', '--engagement', 'agent', '--task', 't'],
+      { env, cwd: project },
+    );
+    expect(persona.stderr).toContain('fix: did you mean explorer?');
+    const alex = await cli(['memory', 'show', 'alex'], { env, cwd: project });
+    expect(alex.status, alex.stderr).toBe(0);
+    expect(alex.stdout).toContain('name: Alex Rivera');
+    expect(alex.stderr).toContain('(showing "Alex Rivera", the one memory that matches "alex")');
+    const none = await cli(
+      [
+        'invoke',
+        '--persona',
+        'explorer',
+        '--surface',
+        'synthesis-ledger',
+        '--engagement',
+        'agent',
+        '--task',
+        't',
+      ],
+      { env, cwd: project },
+    );
+    expect(none.stderr).toContain('no substrate to run the session on');
+    expect(none.stderr).toMatch(
+      /anthropic \| openai-compatible \| claude-cli .*scripted:NAME of a bundled session \(.*planner/,
+    );
+  });
+});
+
 describe('hosts: only what is there, only what was installed', { timeout: TIMEOUT }, () => {
   it('doctor skips a host that is not on this machine, says how to install it, and exits 0', async () => {
     const project = scratch();
@@ -341,6 +389,24 @@ describe('hosts: only what is there, only what was installed', { timeout: TIMEOU
     const json = JSON.parse((await cli(['doctor', '--json'], { env, cwd: project })).stdout);
     expect(json.ok).toBe(true);
     expect(json.hosts[0].skipped).toMatchObject({ install: 'npm install -g @openai/codex' });
+  });
+
+  it('doctor fails when the server answers bootstrap_session degraded, host skipped or not (issue 38)', async () => {
+    const project = scratch();
+    mkdirSync(join(project, '.git'));
+    const broken = exampleHomeCopy();
+    cleanup.push(broken.dispose);
+    writeFileSync(join(broken.dir, 'persona', 'agent_system.md'), '# Persona\n@include missing.md\n');
+    const env = baseEnv({ FIRSTLIGHT_HOME: broken.dir, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
+    expect((await cli(['install', 'codex'], { env, cwd: project })).status).toBe(0);
+    const r = await cli(['doctor'], { env, cwd: project });
+    expect(r.stdout).toMatch(/FAIL server +bootstrap_session answered, but mind_contract_available is false/);
+    expect(r.stdout).toMatch(/^firstlight doctor: .* — PROBLEMS FOUND/);
+    expect(r.stdout).not.toMatch(/— ok|all checks pass/);
+    expect(r.status, r.stdout).toBe(1);
+    const json = JSON.parse((await cli(['doctor', '--json'], { env, cwd: project })).stdout);
+    expect(json).toMatchObject({ ok: false, error: { code: 'DOCTOR_FAILED' } });
+    expect(json.error.message).toContain('server');
   });
 
   it('uninstall all touches and reports only the hosts install recorded', async () => {

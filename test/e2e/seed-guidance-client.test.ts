@@ -56,7 +56,8 @@ describe('the guidance resources under the names a Symposium client uses', () =>
     expect(expanded.kind).toBe('guidance');
     expect(expanded.uri).toBe('firstlight://guidance/collaboration-patterns');
     expect(expanded.text).toContain('# Collaboration Patterns');
-    for (const uri of ['firstlight://guidance/main', 'firstlight://guidance/main.md']) {
+    // `main.md` bare, as the seed's list_resources names it (issue 38), and the full URIs.
+    for (const uri of ['main.md', 'firstlight://guidance/main', 'firstlight://guidance/main.md']) {
       const read = await wired.client.readResource({ uri });
       expect((read.contents[0] as { text: string }).text).toBe(expanded.text);
     }
@@ -64,7 +65,13 @@ describe('the guidance resources under the names a Symposium client uses', () =>
     for (const ref of ['walkthrough-format.md', 'coding-guidelines.md']) {
       const doc = await wired.client.callTool({ name: 'expand_reference', arguments: { ref } });
       expect(doc.isError).toBeFalsy();
+      const read = await wired.client.readResource({ uri: ref });
+      expect((read.contents[0] as { text: string }).text).toBe(
+        (doc.structuredContent as { text: string }).text,
+      );
     }
+    // A bare name that is no doc is "not found" (-32002), naming the docs there are.
+    await expect(wired.client.readResource({ uri: 'nope.md' })).rejects.toThrow(/-32002.*not found/);
   });
 });
 
@@ -155,6 +162,25 @@ describe('the taskspace state protocol', () => {
     });
     expect(written.taskspace.id).toBe(read.taskspace.id);
     expect(written.taskspace.id).toMatch(/^task-[0-9a-f]{12}$/);
+  });
+
+  it('yiasou puts the task under the seed\'s heading, "Initial Task" (issue 38)', async () => {
+    const { home, project } = setup();
+    const created = await runCli([
+      'taskspace',
+      '--project',
+      project,
+      '--home',
+      home,
+      '--set-name',
+      'Feature X',
+      '--initial-prompt',
+      'Implement REST endpoint',
+    ]);
+    expect(created.status, created.stderr).toBe(0);
+    const client = await clientNamed('any-host', home, project);
+    const text = promptText(await client.getPrompt({ name: 'yiasou', arguments: {} }));
+    expect(text).toMatch(/\n## Initial Task\n\n<taskspace_context>[\s\S]*Implement REST endpoint/);
   });
 
   it('several taskspaces per project, each with an id: list, new, switch', async () => {

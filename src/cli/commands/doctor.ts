@@ -17,7 +17,8 @@ export function registerDoctor(program: Command): void {
     [
       'Exit code 0 when every installed host on this machine passes, 1 otherwise (and when nothing is',
       'installed). A host whose program is not on this machine (no `codex` on PATH, …) is reported as',
-      'skipped with how to install it; its files are still checked, but it does not fail doctor.',
+      'skipped with how to install it; its files are still checked, and only its server check (does',
+      'the command answer bootstrap_session, not degraded) fails doctor.',
     ],
   ).action(async (flags: HomeOption & { project?: string; json?: boolean }) => {
     const { homedir } = await import('node:os');
@@ -35,7 +36,9 @@ export function registerDoctor(program: Command): void {
       platform: process.platform,
       probe: (server) => host.probeServer(server, { env: process.env, cwd: project }),
     });
-    const failing = report.hosts.filter((h) => !h.ok && !h.skipped);
+    const failing = report.hosts.filter(
+      (h) => !h.ok && (!h.skipped || h.checks.some((c) => c.check === 'server' && !c.ok)),
+    );
     const error = report.ok
       ? undefined
       : failing.length > 0

@@ -60,14 +60,19 @@ export async function installSetup(hostArg: string, flags: InstallFlags, verb: '
   const { fileURLToPath } = await import('node:url');
   const { UserError, requireHome, resolveHome } = await import('../../core/index.js');
   const host = await import('../../host/index.js');
-  const hosts = hostArg === 'all' ? [...host.HOST_IDS] : host.isHostId(hostArg) ? [hostArg] : null;
+  // The names people also use (`claude-code`, `vs-code`) are the host (issue 38).
+  const named = HOST_SYNONYMS[hostArg.toLowerCase()] ?? hostArg;
+  const hosts = named === 'all' ? [...host.HOST_IDS] : host.isHostId(named) ? [named] : null;
   if (!hosts) {
     const { closest, didYouMean } = await import('../suggest.js');
-    const close = didYouMean(
-      closest(hostArg, [...host.HOST_IDS, 'all', ...Object.keys(HOST_SYNONYMS)]).map(
-        (n) => HOST_SYNONYMS[n] ?? n,
+    // Each host once: "claud" is close to claude and to claude-code, which are one host.
+    const close = didYouMean([
+      ...new Set(
+        closest(hostArg, [...host.HOST_IDS, 'all', ...Object.keys(HOST_SYNONYMS)]).map(
+          (n) => HOST_SYNONYMS[n] ?? n,
+        ),
       ),
-    );
+    ]);
     throw new UserError(`unknown host "${hostArg}"${close ? ` ${close}` : ''}`, {
       code: 'INVALID_ARGUMENT',
       hint: `HOST is one of ${HOST_HELP}`,

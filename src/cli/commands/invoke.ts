@@ -97,7 +97,9 @@ export function registerInvoke(program: Command): void {
     invoke,
     [
       'firstlight invoke --persona explorer --surface synthesis-ledger --engagement agent --task "How could item listings get fast?" --substrate scripted:explorer',
-      'echo "Plan it" | firstlight invoke --persona planner --surface code-output --engagement agent --handoff synthesis-3f9c0a1b',
+      // The first example's handoff, by the id it prints: the line runs as written (issue 38).
+      'id=$(firstlight invoke --persona explorer --surface synthesis-ledger --engagement agent --task "How could item listings get fast?" --substrate scripted:explorer --print-handoff-id)',
+      'echo "Plan it" | firstlight invoke --persona planner --surface code-output --engagement agent --handoff "$id" --substrate scripted:planner',
     ],
     [
       'Exit codes: 0 completed, 1 failed (meta.failure_reason), 2 bad usage, 3 refused (meta.refusal_reason),',

@@ -25,6 +25,25 @@ export async function withNameSuggestions<T>(
   }
 }
 
+/**
+ * The one memory the close names all belong to (`alex` → user_alex.md, named "Alex Rivera"),
+ * else undefined: for a read, where showing the only match beats refusing it (issue 38).
+ */
+export function onlyMatch(
+  wanted: string,
+  entries: readonly { name: string; file: string; type: string }[],
+): { file: string; name: string } | undefined {
+  const memories = entries.filter((entry) => entry.type !== 'index');
+  const fileOf = new Map(
+    memories.flatMap((e) => [[e.name, e] as const, [e.file.replace(/\.md$/, ''), e] as const]),
+  );
+  const matched = new Set(
+    closest(wanted, [...fileOf.keys()], Number.MAX_SAFE_INTEGER).map((n) => fileOf.get(n)),
+  );
+  const [only] = matched;
+  return matched.size === 1 && only ? { file: only.file, name: only.name } : undefined;
+}
+
 /** The names and file names (without `.md`) of the memories a store holds. */
 export function memoryNames(entries: readonly { name: string; file: string; type: string }[]): string[] {
   return entries

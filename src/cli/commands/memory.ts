@@ -137,11 +137,21 @@ export function registerMemory(program: Command): void {
     const home = await homeOf(options);
     const memoryDir = join(home, 'memory');
     const store = storeOf(mind, home);
-    const { memoryNames, withNameSuggestions } = await import('./memory-names.js');
+    const { memoryNames, onlyMatch, withNameSuggestions } = await import('./memory-names.js');
     const file = await withNameSuggestions(
       name,
       () => memoryNames(store.snapshot().entries),
-      () => mind.memoryFileFor(memoryDir, store, name),
+      () => {
+        try {
+          return mind.memoryFileFor(memoryDir, store, name);
+        } catch (error) {
+          // A read shows the one memory that matches; several are offered as suggestions.
+          const only = onlyMatch(name, store.snapshot().entries);
+          if (!only) throw error;
+          process.stderr.write(`(showing "${only.name}", the one memory that matches "${name}")\n`);
+          return only.file;
+        }
+      },
     );
     const read = mind.readMemoryFile(memoryDir, file);
     print(options.json, read, () => (mind.readMemoryText(memoryDir, file) ?? '').replace(/\n$/, ''));

@@ -15,6 +15,7 @@ export {
   tokenize,
   tokensWithOffsets,
 } from './analysis.js';
+export { closest, editDistance } from './closest.js';
 export { sha256Hex } from './hash.js';
 export { byCodeUnit } from './order.js';
 export { STEMMED_ENDINGS, stem } from './stemmer.js';

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { UserError } from '../../core/index.js';
-import { resolveSubstrate, type SessionSandbox, sessionSandbox } from '../substrates/index.js';
+import { REAL_SUBSTRATE_KINDS } from '../substrates/create.js';
+import {
+  bundledSessions,
+  resolveSubstrate,
+  type SessionSandbox,
+  sessionSandbox,
+} from '../substrates/index.js';
 import type { Substrate } from '../substrates/types.js';
 import type { InvokeResult } from '../types.js';
 import type { Admission } from './check-policy.js';
@@ -31,7 +37,8 @@ export async function resolveSessionSubstrate(
   if (!spec) {
     throw new UserError('no substrate to run the session on', {
       code: 'SUBSTRATE_MISSING',
-      hint: 'pass --substrate scripted:FILE or a substrate kind',
+      // The kinds named, so the fix is one a newcomer can type (issue 38).
+      hint: `give a substrate (--substrate, or substrates.default in firstlight.yaml): a kind, ${REAL_SUBSTRATE_KINDS.join(' | ')}; or scripted:FILE, or scripted:NAME of a bundled session (${bundledSessions().join(', ') || 'none installed'})`,
     });
   }
   const substrate =
