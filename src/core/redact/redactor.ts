@@ -74,7 +74,13 @@ export class Redactor {
     const pre = groups.pre ?? '';
     let secret: string;
     let at: number;
-    let info: ValueInfo = { quoted: false, equals: false, before: input[offset - 1] ?? '', key: pre };
+    let info: ValueInfo = {
+      quoted: false,
+      equals: false,
+      before: input[offset - 1] ?? '',
+      key: pre,
+      name: groups.name ?? keyName(input, offset, pre),
+    };
     if (groups.secret !== undefined) {
       secret = groups.secret;
       at = pre.length;
@@ -98,6 +104,14 @@ export class Redactor {
     if (this.allowExact.has(secret)) return true;
     return this.allowRegex.some((r) => r.test(secret));
   }
+}
+
+/** The identifier a match's key word ends (`HEROKU_API_` before `KEY=`), joined to the word itself. */
+function keyName(input: string, offset: number, pre: string): string {
+  let start = offset;
+  while (start > 0 && start > offset - 80 && /[A-Za-z0-9_.-]/.test(input[start - 1]!)) start--;
+  const word = /^[A-Za-z0-9_.-]*/.exec(pre)?.[0] ?? '';
+  return input.slice(start, offset) + word;
 }
 
 function isRegexText(text: string): boolean {
