@@ -300,7 +300,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: 'password',
     keywords: ['sshpass'],
-    regex: rx(String.raw`(?<pre>${START}sshpass\s+(?:-[a-oq-z]\s+\S+\s+)*-p\s*["']?)(?<secret>[^\s"']{1,200})`),
+    regex: rx(
+      String.raw`(?<pre>${START}sshpass\s+(?:-[a-oq-z]\s+\S+\s+)*-p\s*["']?)(?<secret>[^\s"']{1,200})`,
+    ),
     accept: (secret) => isRealValue(secret),
   },
   // "the password is hunter2": prose that gives the password, not prose about passwords.
