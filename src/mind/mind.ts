@@ -360,6 +360,11 @@ export class Mind {
     this.afterAnswer.add(done);
   }
 
+  /** Forgets when a keyed writeSoon last began: the next one with that key writes whatever the interval. */
+  forgetWrite(key: string): void {
+    this.writtenAt.delete(key);
+  }
+
   /** Waits for the writes `writeSoon` started. */
   async settle(): Promise<void> {
     while (this.afterAnswer.size > 0) await Promise.all([...this.afterAnswer]);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../core/index.js';
-import { type BootstrapVia, writeBootstrapRecord } from './bootstrap-record/index.js';
+import { type BootstrapVia, removeBootstrapRecord, writeBootstrapRecord } from './bootstrap-record/index.js';
 import { listMemories, readMemoryFile } from './memory/access.js';
 import type { Mind } from './mind.js';
 import { activeContextSchema, packetShape } from './packet-schema.js';
@@ -32,6 +32,23 @@ function recordBootstrap(mind: Mind, sessionId: string, via: BootstrapVia): void
   );
 }
 
+/**
+ * A degraded answer for `sessionId` (mind_contract_available: false) takes back its record: a
+ * bootstrap recorded once no longer holds the gate open for a session whose mind has since
+ * failed (issue 35). Done before the answer goes out, and this process writes the record again
+ * at the session's next success, however soon.
+ */
+function revokeBootstrap(mind: Mind, sessionId: string): void {
+  mind.forgetWrite(`bootstrap-record:${sessionId}`);
+  try {
+    removeBootstrapRecord(mind.home, sessionId);
+  } catch (error) {
+    mind.log.warn(
+      `could not revoke the bootstrap record of session ${sessionId}: ${(error as Error).message}`,
+    );
+  }
+}
+
 /** A session's record is rewritten by the same process only after this long (it is pruned after 30 days). */
 const RECORD_AGAIN_MS = 60 * 60 * 1000;
 
@@ -61,8 +78,10 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
         ...(connection.connectedAt ? { connectedAt: connection.connectedAt } : {}),
         ...(preview ? { preview } : {}),
       });
-      if (session_id && packet.mind_contract_available && !preview)
-        recordBootstrap(mind, session_id, 'bootstrap_session');
+      if (session_id && !preview) {
+        if (packet.mind_contract_available) recordBootstrap(mind, session_id, 'bootstrap_session');
+        else revokeBootstrap(mind, session_id);
+      }
       return packet;
     },
   });
@@ -83,7 +102,10 @@ export function mindTools(mind: Mind, connection: ConnectionInfo): Tool[] {
     annotations: READ_ONLY,
     handler: async ({ session_id }) => {
       const c = mind.contract();
-      if (session_id && c.available) recordBootstrap(mind, session_id, 'get_system_prompt');
+      if (session_id) {
+        if (c.available) recordBootstrap(mind, session_id, 'get_system_prompt');
+        else revokeBootstrap(mind, session_id);
+      }
       return { mind_contract: c.text, mind_contract_available: c.available };
     },
     text: (out) => out.mind_contract,

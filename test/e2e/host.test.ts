@@ -456,7 +456,8 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         // reader. Not the glob compiler (picomatch: the default gate list and the table ship
         // compiled), the prediction-error measure, yaml, zod, MiniSearch or the MCP SDK.
         // A denial (no-result) also records the refused call, through the event writer and the
-        // redactor (its pattern table), one lazy bundle more; an allowed call loads neither.
+        // redactor (its pattern table, grown by issue 35's rules: about 5 KB), one lazy bundle
+        // more; an allowed call loads neither.
         expect(
           gate.files
             .map((f) => relative(dist, f))
@@ -466,7 +467,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         ).toEqual(['hook-bundles/pre-tool-use.cjs', 'hook.cjs']);
         expect(gate.esmLoader, fixture).toBe(false);
         expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(
-          fixture === 'no-result' ? 130_000 : 100_000,
+          fixture === 'no-result' ? 140_000 : 100_000,
         );
         if (fixture !== 'no-result') expect(gate.files.join('\n')).not.toMatch(/events/);
         const sources = gate.files.map((f) => readFileSync(f, 'utf8')).join('\n');

@@ -225,6 +225,30 @@ describe('PostToolUse records every call (source: hook) and pairs it with observ
     expect(paired!.prediction_error as number).toBeLessThan(0.1);
   }, 120_000);
 
+  it('issue 35: a response nested 5,000 deep is still recorded, cut with a marker (the hook overflowed its stack)', async () => {
+    // Built as text: JSON.stringify itself overflows on a value this deep.
+    const deep = (leaf: string) => `${'{"a":'.repeat(5000)}{"text":"${leaf}"}${'}'.repeat(5000)}`;
+    const payload = fixture('claude', 'post-tool-use');
+    const input = JSON.stringify({
+      ...payload,
+      tool_name: 'Read',
+      tool_use_id: 'toolu_deep',
+      tool_response: 0,
+      tool_input: 0,
+    })
+      .replace('"tool_response":0', `"tool_response":${deep('deep-response-leaf')}`)
+      .replace('"tool_input":0', `"tool_input":{"file_path":"x","nested":${deep('deep-args-leaf')}}`);
+    const r = await runCli(['hook', 'post-tool-use', '--host', 'claude', '--home', home.dir], { input });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/could not record/);
+    const event = hookEvents().find((e) => e.tool_use_id === 'toolu_deep');
+    expect(event, 'the deep call has an event').toBeDefined();
+    expect(event!.result).toMatch(/^\{"a":\{"a":/);
+    expect(event!.result).toContain('[nested deeper than 64 levels: cut]');
+    expect(event!.args).toContain('"file_path":"x"');
+    expect(event!.args).toContain('[nested deeper than 64 levels: cut]');
+  });
+
   it('observation fails open: an unusable event store never blocks the tool', async () => {
     const broken = tempHome('firstlight-broken-home-');
     try {

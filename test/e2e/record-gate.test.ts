@@ -5,11 +5,11 @@
  * `firstlight serve`, and firstlight's own record in between. No mocks.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { exampleHomeCopy, REPO_ROOT, runCli, wireStdio } from '../helpers/index.js';
+import { exampleHomeCopy, REPO_ROOT, runCli, structured, tempDir, wireStdio } from '../helpers/index.js';
 
 interface HostCase {
   host: 'copilot' | 'vscode' | 'cursor';
@@ -82,6 +82,15 @@ const CASES: HostCase[] = [
     packet: (out) => JSON.parse(out).additional_context,
   },
 ];
+
+/** Polls `check` until it holds (the server writes a record just after its answer goes out). */
+async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the gate to allow');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 async function hook(event: string, host: string, home: string, payload: Record<string, unknown>) {
   const r = await runCli(['hook', event, '--host', host, '--home', home], {
@@ -169,6 +178,97 @@ describe("the tool gate on record hosts (built CLI, real MCP server, firstlight'
         fresh.dispose();
       }
     } finally {
+      home.dispose();
+    }
+  });
+
+  it('issue 35: a later degraded bootstrap_session of the session takes its record back; the next success restores it', async () => {
+    const home = exampleHomeCopy();
+    try {
+      const copilot = CASES[0]!;
+      const persona = join(home.dir, 'persona', 'agent_system.md');
+      const contract = readFileSync(persona, 'utf8');
+      const allowed = async () =>
+        (copilot.reason(await hook('pre-tool-use', 'copilot', home.dir, copilot.preToolUse)) ?? null) ===
+        null;
+      const wired = await wireStdio(['serve', '--home', home.dir]);
+      try {
+        const bootstrap = async () =>
+          structured<{ mind_contract_available: boolean }>(
+            await wired.client.callTool({ name: 'bootstrap_session', arguments: { session_id: copilot.id } }),
+          ).mind_contract_available;
+        expect(await bootstrap()).toBe(true);
+        await waitFor(allowed);
+        // The contract breaks: the same session's next bootstrap_session is degraded.
+        writeFileSync(persona, `${contract}\n@include missing-part.md\n`);
+        expect(await bootstrap()).toBe(false);
+        expect(await allowed()).toBe(false);
+        // Fixed, and bootstrapped again by the same server within the hour it would not rewrite.
+        writeFileSync(persona, contract);
+        expect(await bootstrap()).toBe(true);
+        await waitFor(allowed);
+      } finally {
+        await wired.close();
+      }
+    } finally {
+      home.dispose();
+    }
+  });
+
+  it('issue 35: Claude Code: a degraded bootstrap_session seen by PostToolUse takes back the record the gate kept from the transcript', async () => {
+    const home = exampleHomeCopy();
+    const project = tempDir('firstlight-revoke-');
+    try {
+      const session = 'claude-revoke-1';
+      const transcript = join(project.dir, `${session}.jsonl`);
+      const wired = await wireStdio(['serve', '--home', home.dir]);
+      let good: unknown;
+      let bad: unknown;
+      try {
+        // The real answers, without a session id (the record then comes from the transcript).
+        good = (await wired.client.callTool({ name: 'bootstrap_session', arguments: {} })).content;
+        rmSync(join(home.dir, 'persona', 'agent_system.md'));
+        bad = (await wired.client.callTool({ name: 'bootstrap_session', arguments: {} })).content;
+      } finally {
+        await wired.close();
+      }
+      const line = (type: string, content: unknown) =>
+        `${JSON.stringify({ type, sessionId: session, message: { role: type, content } })}\n`;
+      const call = (id: string) =>
+        line('assistant', [{ type: 'tool_use', id, name: 'mcp__firstlight__bootstrap_session', input: {} }]);
+      const result = (id: string, content: unknown) =>
+        line('user', [{ type: 'tool_result', tool_use_id: id, content }]);
+      writeFileSync(transcript, call('toolu_1') + result('toolu_1', good));
+      const bash = {
+        session_id: session,
+        transcript_path: transcript,
+        cwd: project.dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf build' },
+        tool_use_id: 'toolu_2',
+      };
+      const decision = async () => {
+        const out = await hook('pre-tool-use', 'claude', home.dir, bash);
+        return out ? (JSON.parse(out).hookSpecificOutput.permissionDecision ?? 'allow') : 'allow';
+      };
+      // Allowed by the transcript; the gate keeps the proof as the session's record.
+      expect(await decision()).not.toBe('deny');
+      // The session bootstraps again and the mind is degraded: in the transcript, and in PostToolUse.
+      appendFileSync(transcript, call('toolu_3') + result('toolu_3', bad));
+      await hook('post-tool-use', 'claude', home.dir, {
+        session_id: session,
+        transcript_path: transcript,
+        cwd: project.dir,
+        hook_event_name: 'PostToolUse',
+        tool_name: 'mcp__firstlight__bootstrap_session',
+        tool_input: {},
+        tool_response: bad,
+        tool_use_id: 'toolu_3',
+      });
+      expect(await decision()).toBe('deny');
+    } finally {
+      project.dispose();
       home.dispose();
     }
   });

@@ -21,6 +21,8 @@ export interface ValueInfo {
   before: string;
   /** The match up to the value (the key word and the assignment). */
   key: string;
+  /** The whole key name (`HEROKU_API_KEY`, `_authToken`): the identifier the key word ends. */
+  name: string;
 }
 
 /** One pattern: what it is called in `[redacted:KIND]`, when it runs, and what it matches. */
@@ -38,6 +40,12 @@ export interface SecretRule {
 const END = '(?![A-Za-z0-9_-])';
 
 const rx = (source: string, flags = 'g') => new RegExp(source, flags);
+
+/**
+ * The start of a token: a word boundary, or right after a JSON escape (`\n` in an escaped text
+ * such as an event's args, where `\b` between the `n` and the token does not hold).
+ */
+const START = String.raw`(?:(?<=\\[nrt])|\b)`;
 
 /**
  * Names whose value is a password whatever it looks like (`password=hunter2`): the key's last
@@ -190,6 +198,56 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
     regex: rx(String.raw`\bdo[opr]_v1_[a-f0-9]{64}${END}`),
   },
+  // gitleaks shopify-access-token, shopify-custom-access-token, shopify-private-app-access-token, shopify-shared-secret
+  {
+    kind: 'shopify-token',
+    keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    regex: rx(String.raw`${START}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${END}`),
+  },
+  // gitleaks databricks-api-token
+  {
+    kind: 'databricks-token',
+    keywords: ['dapi'],
+    regex: rx(String.raw`${START}dapi[a-f0-9]{32}(?:-\d)?${END}`),
+  },
+  // gitleaks hashicorp-vault service and batch tokens (`hvs.`, `hvb.`; `hvr.` recovery tokens too)
+  {
+    kind: 'vault-token',
+    keywords: ['hvs.', 'hvb.', 'hvr.'],
+    regex: rx(String.raw`${START}hv[sbr]\.[\w-]{24,300}${END}`),
+  },
+  // gitleaks age-secret-key
+  {
+    kind: 'age-secret-key',
+    keywords: ['age-secret-key-1'],
+    regex: rx(String.raw`${START}AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`),
+  },
+  // gitleaks discord-webhook (the URL is the credential: anyone holding it can post)
+  {
+    kind: 'discord-webhook',
+    keywords: ['/api/webhooks/'],
+    regex: rx(
+      String.raw`(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,30}/[\w-]{20,100}`,
+    ),
+  },
+  // gitleaks telegram-bot-api-token
+  {
+    kind: 'telegram-bot-token',
+    keywords: [':aa'],
+    regex: rx(String.raw`(?<![\d:])\d{5,16}:AA[\w-]{33}${END}`),
+  },
+  // gitleaks putty private key: the whole key file (its public half is in the same block)
+  {
+    kind: 'private-key',
+    keywords: ['putty-user-key-file-'],
+    regex: rx(String.raw`PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)`),
+  },
+  // gitleaks gcp refresh token shape (`1//0…`, `1//0g…`)
+  {
+    kind: 'google-oauth',
+    keywords: ['1//0'],
+    regex: rx(String.raw`(?:(?<=\\[nrt])|(?<![\w/]))1//0[\w-]{40,500}${END}`),
+  },
   // gitleaks jwt
   {
     kind: 'jwt',
@@ -202,7 +260,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     kind: 'url-password',
     keywords: ['://'],
     regex: rx(
-      String.raw`\b(?<pre>[a-z][a-z0-9+.-]{1,20}://[^\s:/@"'<>[\]]{1,100}:)(?<secret>[^\s@/"'<>[\]]{1,200})(?=@)`,
+      String.raw`\b(?<pre>[a-z][a-z0-9+.-]{1,20}://[^\s:/@"'<>[\]]{0,100}:)(?<secret>[^\s@/"'<>[\]]{1,200})(?=@)`,
       'gi',
     ),
     accept: (secret) => isRealValue(secret),
@@ -221,12 +279,61 @@ export const SECRET_RULES: readonly SecretRule[] = [
     regex: rx(`(?<pre>(?:${PASSWORD_WORDS})${ASSIGN})${VALUE}`, 'gi'),
     accept: passwordAccepted,
   },
+  // A password given on a command line: `curl -u user:pass` (`--user`), `mysql -pX` (attached:
+  // `-p X` would name a database), `sshpass -p X`.
+  {
+    kind: 'password',
+    keywords: ['-u', '--user'],
+    regex: rx(
+      String.raw`(?<pre>(?:^|[\s;&|(]|(?<=\\[nrt]))(?:-u|--user)[ =]["']?[^\s:"'$]{1,100}:)(?<secret>[^\s"']{1,200})`,
+    ),
+    accept: (secret) => isRealValue(secret),
+  },
+  {
+    kind: 'password',
+    keywords: ['mysql', 'mariadb'],
+    regex: rx(
+      String.raw`(?<pre>${START}(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)(?<secret>["']?[^\s"'-][^\s"']{0,200})`,
+    ),
+    accept: (secret) => isRealValue(secret.replace(/^["']/, '')),
+  },
+  {
+    kind: 'password',
+    keywords: ['sshpass'],
+    regex: rx(
+      String.raw`(?<pre>${START}sshpass\s+(?:-[a-oq-z]\s+\S+\s+)*-p\s*["']?)(?<secret>[^\s"']{1,200})`,
+    ),
+    accept: (secret) => isRealValue(secret),
+  },
+  // "the password is hunter2": prose that gives the password, not prose about passwords.
+  {
+    kind: 'password',
+    keywords: ['password', 'passphrase', 'passcode'],
+    regex: rx(
+      String.raw`(?<pre>\b(?:password|passphrase|passcode)\s+(?:is|was|will be|has been set to|is set to)\s+(?:\\?["'\x60])?)(?<secret>[^\s"'\x60\\]{4,200}?)(?=(?:\\?["'\x60])?(?:[\s,;)]|[.!?](?:\s|\\|$)|\\[nrt"]|$))`,
+      'gi',
+    ),
+    accept: (secret) => isRealValue(secret) && !PROSE_WORDS.test(secret),
+  },
   // gitleaks generic-api-key: a token-named key (`API_TOKEN=`, `"clientKey":`) with a random-looking value.
   {
     kind: 'generic-secret',
     keywords: ['token', 'key', 'auth', 'cred', 'signature', 'salt', 'cookie'],
     regex: rx(`(?<pre>(?:${TOKEN_WORDS})${ASSIGN})${VALUE}`, 'gi'),
     accept: tokenAccepted,
+  },
+  // A long hex value under a secret-sounding name outside the lists (`SECRET_KEY_BASE=…`,
+  // `signing_key_hex: …`): random hex has only two character classes, below high-entropy's bar.
+  {
+    kind: 'hex-secret',
+    keywords: ['secret', 'key', 'token', 'pass', 'auth', 'sign', 'salt', 'private', 'cred'],
+    regex: rx(
+      // From the assignment, not the name: a name-first regex backtracked over every word of a
+      // source file (+90 µs an event); accept reads the name back from the text.
+      String.raw`(?<pre>(?:\\?["'])?\s{0,3}(?::=|=>|=|:)\s{0,3}(?:\\?["'])?)(?<secret>[a-fA-F0-9]{32,512})(?![A-Za-z0-9_-])`,
+      'g',
+    ),
+    accept: (secret, how) => hexSecretAccepted(secret, how),
   },
   // A provider token cut by an event's clipping (`…` at the end of a clipped field): too short
   // for its own rule, still the start of a secret.
@@ -262,11 +369,42 @@ function passwordAccepted(value: string, how: ValueInfo): boolean {
 /** An identifier, not a secret (request and session ids are UUIDs); a password-named key's UUID value is still redacted. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A token-named key's value is redacted when it looks random: 12+ characters with a digit, 3+ bits of entropy. */
-function tokenAccepted(value: string): boolean {
+/**
+ * Names whose UUID value is a credential (npm's `_authToken`, `HEROKU_API_KEY`, `apiToken`),
+ * unlike an `idempotency_key`, a React `key` or a `request_id`.
+ */
+const CREDENTIAL_NAME = /auth|api|token|secret|access|private|credential|passw/i;
+
+/** A key name for a hash or an identifier, never a secret (`KEY_FINGERPRINT`, `API_KEY_ID`, `contentHash`). */
+const DIGEST_NAME =
+  /(?:sha\d*|hash|digest|checksum|fingerprint|integrity|etag|commit|(?:^|[_.-])id)$|[a-z]Id$/i;
+
+/** Words a "the password is …" sentence goes on with when it gives no password. */
+const PROSE_WORDS =
+  /^(?:wrong|incorrect|invalid|required|missing|empty|blank|correct|right|too|not|now|still|set|stored|saved|hashed|encrypted|hidden|masked|expired|weak|strong|long|short|the|a|an|in|on|at|from|of|for|being|case|changed|reset|needed|optional|mandatory|secret|same|different|unknown|unset|displayed|shown|visible|sent|generated|valid|sensitive|provided|given|usually|always|never|only|what|whatever|your|my|our|their|his|her|this|that|it|one|also|case-sensitive|updated|removed|rotated|mine|yours|ignored|accepted|rejected|taken|used|unchanged)$/i;
+
+/** A hex value under a secret-sounding name: not a digest's or an id's name, mixed digits and letters, random. */
+function hexSecretAccepted(value: string, how: ValueInfo): boolean {
+  return (
+    SECRET_NAME.test(how.name) &&
+    !DIGEST_NAME.test(how.name) &&
+    /\d/.test(value) &&
+    /[a-f]/i.test(value) &&
+    entropy(value) >= 3.3
+  );
+}
+
+/** A name that sounds like it holds a secret (hex-secret's test on the key name). */
+const SECRET_NAME = /secret|key|token|pass|auth|sign|salt|private|cred/i;
+
+/**
+ * A token-named key's value is redacted when it looks random: 12+ characters with a digit, 3+
+ * bits of entropy; a UUID only under a credential's name.
+ */
+function tokenAccepted(value: string, how: ValueInfo): boolean {
+  if (UUID.test(value)) return isRealValue(value) && CREDENTIAL_NAME.test(how.name);
   return (
     isRealValue(value) &&
-    !UUID.test(value) &&
     value.length >= 12 &&
     !/\s/.test(value) &&
     classes(value) >= 2 &&

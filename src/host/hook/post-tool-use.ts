@@ -5,8 +5,11 @@
  * by side. On hosts with no context before the call, the call's cautions come here too.
  * Observation fails open: a broken event store never blocks a tool; the failure is a stderr note.
  */
-import { recordHookCall } from '../../mind/observation/index.js';
+import { removeBootstrapRecord } from '../../mind/bootstrap-record/index.js';
+import { recordHookCall, responseText } from '../../mind/observation/index.js';
 import type { HookInput, HookResult, HostCaps } from '../types.js';
+import { ownProofTool, SERVER_NAME } from './own-tools.js';
+import { reportsDegraded } from './proof-judge.js';
 
 export interface PostToolUseDeps {
   home: string;
@@ -57,6 +60,28 @@ export async function postToolUse(input: HookInput, deps: PostToolUseDeps): Prom
       notes.push(`firstlight hook ${input.event}: cautions skipped (${(error as Error).message})`);
     }
   }
+  try {
+    revokeIfDegraded(input, deps.home);
+  } catch (error) {
+    notes.push(
+      `firstlight hook ${input.event}: could not revoke the bootstrap record (${(error as Error).message})`,
+    );
+  }
   if (parts.length > 0) return { kind: 'context', text: parts.join('\n\n') };
   return notes.length > 0 ? { kind: 'none', note: notes.join('; ') } : { kind: 'none' };
+}
+
+/**
+ * Our bootstrap_session (or get_system_prompt) answered that the mind is degraded: the session's
+ * bootstrap record goes, so the gate closes again until a call succeeds. The record may be the
+ * gate's own, kept from an earlier success in the transcript, which the mind server cannot know
+ * of when the call named no session (issue 35); the server revokes the ones it wrote itself.
+ */
+function revokeIfDegraded(input: HookInput, home: string): void {
+  if (!input.sessionId || !input.toolName || input.toolError !== null) return;
+  // Where the host names the tool's server, that decides (another server's bootstrap_session is not ours).
+  if (input.mcpServer !== null && input.mcpServer !== SERVER_NAME) return;
+  const tool = ownProofTool({ name: input.mcpTool ?? input.toolName, server: input.mcpServer });
+  if (!tool) return;
+  if (reportsDegraded(tool, [responseText(input.toolResponse)])) removeBootstrapRecord(home, input.sessionId);
 }

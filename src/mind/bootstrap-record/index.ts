@@ -111,6 +111,22 @@ function regularOrAbsent(file: string): boolean {
   }
 }
 
+/**
+ * Removes the record for `sessionId` (a later bootstrap_session of the session said the mind is
+ * degraded: the gate closes again until one succeeds). Synchronous, so the answer that reports
+ * the degraded mind goes out after the gate has closed. True when a record was there.
+ */
+export function removeBootstrapRecord(home: string, sessionId: string): boolean {
+  const file = bootstrapRecordPath(home, sessionId);
+  try {
+    lstatSync(file);
+  } catch {
+    return false;
+  }
+  rmSync(file, { force: true });
+  return true;
+}
+
 /** The record for `sessionId`, or null when there is none or it is unreadable. */
 export function readBootstrapRecord(home: string, sessionId: string): BootstrapRecord | null {
   let text: string;

@@ -22,15 +22,57 @@ export function hash(text: string): string {
 
 /** JSON with sorted keys, so the same args hash the same however they were ordered. */
 export function stableJson(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) =>
-      v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(
-            Object.entries(v as Record<string, unknown>).sort(([a], [b]) => byCodeUnit(a, b)),
-          )
-        : v,
-    ) ?? 'null'
-  );
+  const sorted = (_key: string, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => byCodeUnit(a, b)))
+      : v;
+  return boundedJson(value, sorted) ?? 'null';
+}
+
+/** Below this depth a value is cut (boundedJson); the marker says so in its place. */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `[nested deeper than ${MAX_JSON_DEPTH} levels: cut]`;
+
+/**
+ * JSON.stringify, and for a value nested too deep for it (JSON.stringify recurses: a tool
+ * response nested ~5,000 deep overflowed the PostToolUse hook's stack and its observation was
+ * lost, issue 35) the same value cut at {@link MAX_JSON_DEPTH} levels with a marker. The common
+ * case pays nothing: the cut copy is made only after the engine gave up.
+ */
+export function boundedJson(
+  value: unknown,
+  replacer?: (this: unknown, key: string, value: unknown) => unknown,
+): string | undefined {
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.stringify(cutDeep(value), replacer);
+  }
+}
+
+/** A copy of `value` whose objects below MAX_JSON_DEPTH are the TOO_DEEP marker, made without recursion. */
+export function cutDeep(value: unknown): unknown {
+  const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
+  if (!isObject(value)) return value;
+  const shell = (v: object) => (Array.isArray(v) ? new Array<unknown>(v.length) : {});
+  const root = shell(value);
+  const work: { from: object; to: Record<string, unknown>; depth: number }[] = [
+    { from: value, to: root as Record<string, unknown>, depth: 1 },
+  ];
+  while (work.length > 0) {
+    const { from, to, depth } = work.pop()!;
+    for (const [key, child] of Object.entries(from)) {
+      if (!isObject(child) || typeof (child as { toJSON?: unknown }).toJSON === 'function') to[key] = child;
+      else if (depth >= MAX_JSON_DEPTH) to[key] = TOO_DEEP;
+      else {
+        const copy = shell(child) as Record<string, unknown>;
+        to[key] = copy;
+        work.push({ from: child, to: copy, depth: depth + 1 });
+      }
+    }
+  }
+  return root;
 }
 
 /** A tool result as text: strings as they are, MCP content blocks by their text, else JSON. */
@@ -43,7 +85,7 @@ export function textOf(value: unknown): string {
       .filter((t): t is string => typeof t === 'string');
     if (texts.length > 0) return texts.join('\n');
   }
-  return JSON.stringify(value) ?? String(value);
+  return boundedJson(value) ?? String(value);
 }
 
 export function clip(text: string, max: number): string {

@@ -1,3 +1,4 @@
+import { boundedJson } from './digest.js';
 import { type CognitionEvent, eventFileFor, readRecentEvents } from './events.js';
 
 /** An expectation waits this long for its result; older ones are not paired. */
@@ -96,7 +97,7 @@ export function argsCover(agentArgs: unknown, hostArgs: unknown): boolean {
   const entries = Object.entries(agentArgs as Record<string, unknown>);
   if (entries.length === 0) return false;
   const host = hostArgs as Record<string, unknown>;
-  const norm = (v: unknown) => (typeof v === 'string' ? v.trim() : JSON.stringify(v));
+  const norm = (v: unknown) => (typeof v === 'string' ? v.trim() : boundedJson(v));
   return entries.every(([k, v]) => k in host && norm(host[k]) === norm(v));
 }
 
