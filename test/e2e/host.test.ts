@@ -450,7 +450,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           fixture,
         ).toEqual([]);
         // Two CommonJS files, no ES module loader: the hook entry and the pre-tool-use bundle
-        // (Node resolves, reads and compiles each, so the gate's chunks are not split out). About 90 KB today: the
+        // (Node resolves, reads and compiles each, so the gate's chunks are not split out). About 105 KB today: the
         // host's adapters and the gate, the matcher for compiled globs, SHA-256 (for the
         // bootstrap record's name, without node:crypto), and the applies_to caution table's
         // reader. Not the glob compiler (picomatch: the default gate list and the table ship
@@ -467,7 +467,9 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         ).toEqual(['hook-bundles/pre-tool-use.cjs', 'hook.cjs']);
         expect(gate.esmLoader, fixture).toBe(false);
         expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(
-          fixture === 'no-result' ? 140_000 : 100_000,
+          // issue 35's gate (session-scoped transcript proof, every REPL spelling) added ~7 KB and
+          // the settings schema's runtime.service part ~3 KB; bench/hook judges what it costs.
+          fixture === 'no-result' ? 150_000 : 110_000,
         );
         if (fixture !== 'no-result') expect(gate.files.join('\n')).not.toMatch(/events/);
         const sources = gate.files.map((f) => readFileSync(f, 'utf8')).join('\n');
