@@ -111,7 +111,8 @@ export class RecallQuery {
     // mention October elsewhere should not outrank the digests of that week.
     const range = dateRangeOf(query);
     const words = range ? withoutTime(query) : query;
-    const queryTerms = new Set(contentTerms(words));
+    const termList = contentTerms(words);
+    const queryTerms = new Set(termList);
     const indexed = this.source.documentCount;
     if (queryTerms.size === 0 && !range) return { query, results: [], skipped, indexed };
     const search = {
@@ -127,7 +128,7 @@ export class RecallQuery {
     } as const;
     const found = queryTerms.size > 0 ? this.search(words, search) : [];
     // Synonyms widen the net at a discount: exact words keep ranking first.
-    const expansion = this.expansion ? expansionsOf(queryTerms) : '';
+    const expansion = this.expansion ? expansionsOf(termList) : '';
     if (expansion) {
       const byId = new Map(found.map((r) => [r.id as string, r]));
       for (const r of this.search(expansion, search)) {
