@@ -1,5 +1,6 @@
 /**
- * `firstlight recall WORDS… [--limit N] [--facet KEY:VALUE] [--all-projects] [--home DIR] [--json]` without commander
+ * `firstlight recall WORDS… [--limit N] [--facet KEY:VALUE] [--all-projects] [--source S] [--since T]
+ * [--until T] [--home DIR] [--json]` without commander
  * (`--k N`, the older name of --limit, too):
  * a one-shot recall is run by hand and by scripts all day, and commander with every command's
  * registration cost about as much as Node's own start. Parses those options by hand; anything
@@ -9,6 +10,9 @@
 import type { RecallOptions } from './commands/recall.js';
 import { runRecall } from './recall-run.js';
 
+const VALUED = new Set(['--limit', '--k', '--facet', '--home', '--source', '--since', '--until']);
+const SOURCES = new Set(['memory', 'events', 'all']);
+
 function parseRecallArgs(argv: string[]): { words: string[]; options: RecallOptions } | null {
   const words: string[] = [];
   const options: RecallOptions = { k: '5' };
@@ -16,11 +20,17 @@ function parseRecallArgs(argv: string[]): { words: string[]; options: RecallOpti
     const arg = argv[i]!;
     if (arg === '--json') options.json = true;
     else if (arg === '--all-projects') options.allProjects = true;
-    else if (arg === '--limit' || arg === '--k' || arg === '--facet' || arg === '--home') {
+    else if (VALUED.has(arg)) {
       const value = argv[++i];
       if (value === undefined || value.startsWith('-')) return null;
       if (arg === '--limit' || arg === '--k') options.k = value;
       else if (arg === '--facet') options.facet = value;
+      else if (arg === '--source') {
+        // An unknown source goes to commander, which names the choices.
+        if (!SOURCES.has(value)) return null;
+        options.source = value;
+      } else if (arg === '--since') options.since = value;
+      else if (arg === '--until') options.until = value;
       else options.home = value;
     } else if (arg.startsWith('-')) return null;
     else words.push(arg);

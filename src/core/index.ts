@@ -93,7 +93,14 @@ export type { Logger, LogLevel } from './log.js';
 export { createLogger, silentLogger } from './log.js';
 export { memoByFiles } from './memo.js';
 export { packagePath, packageRoot } from './package-root.js';
-export { cachedParse, isJsonExact, PARSED_RACY_MS, parsedCacheFile } from './parsed-cache.js';
+export {
+  cachedParse,
+  isJsonExact,
+  PARSED_RACY_MS,
+  parsedCacheFile,
+  readCachedValue,
+  writeCachedValue,
+} from './parsed-cache.js';
 export { findOnPath, isExecutableFile } from './path-search.js';
 export type { RedactionCounts, RedactionTotals, RedactionWriter, RedactorConfig } from './redact/index.js';
 export {

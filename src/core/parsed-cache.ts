@@ -107,6 +107,29 @@ export function cachedParse<T>(
   return value;
 }
 
+/**
+ * The value kept under `key` in `cacheFile`, with the stamp it was kept with, while the code is
+ * unchanged: for a derived value whose caller judges its freshness itself (the events' recall
+ * index stamps each day file inside its value and brings it up to date from there).
+ */
+export function readCachedValue<T>(cacheFile: string, key: string): { stamp: string; value: T } | undefined {
+  return readCache<T>(cacheFile, currentCode())?.entries[key];
+}
+
+/**
+ * Keeps `value` (plain data: JSON must carry it exactly) under `key` in `cacheFile`, written as
+ * cachedParse writes (by rename; a failure leaves the next process to derive it again).
+ */
+export function writeCachedValue<T>(cacheFile: string, key: string, stamp: string, value: T): void {
+  const code = currentCode();
+  const entries = { ...(readCache<T>(cacheFile, code)?.entries ?? {}) };
+  delete entries[key];
+  entries[key] = { stamp, value };
+  const keys = Object.keys(entries);
+  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) delete entries[old];
+  writeCache(cacheFile, { format: FORMAT, code, entries });
+}
+
 function readCache<T>(cacheFile: string, code: string): CacheFile<T> | undefined {
   try {
     const parsed = JSON.parse(readFileSync(cacheFile, 'utf8')) as Partial<CacheFile<T>> | null;

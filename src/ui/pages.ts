@@ -86,7 +86,7 @@ export async function renderPage(
     return ok(
       'observations',
       'Observations',
-      observationsView(observationsModel(context, rangeOf(params.get('range'))), now),
+      observationsView(observationsModel(context, rangeOf(params.get('range')), params.get('q') ?? ''), now),
     );
   if (path === '/sessions') return ok('sessions', 'Sessions', sessionsView(sessionsModel(context), now));
   if (path === '/runtime')

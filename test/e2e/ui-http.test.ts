@@ -79,6 +79,29 @@ describe('firstlight ui over HTTP', { timeout: 90_000 }, () => {
     }
   });
 
+  it('searches the events of past sessions on the Observations view, through recall (issue 39)', async () => {
+    const payload = {
+      session_id: 'ui-sess-7',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'systemctl restart nginx-gateway' },
+      tool_response: { stdout: 'nginx-gateway restarted', stderr: '' },
+    };
+    const hooked = await cliAsync(['hook', 'post-tool-use', '--host', 'claude', '--home', home], {
+      input: JSON.stringify(payload),
+      env: { FIRSTLIGHT_GATE_BYPASS: '1' },
+    });
+    expect(hooked.code, hooked.stderr).toBe(0);
+    const page = await call(`${origin}/observations?range=all&q=${encodeURIComponent('restart nginx')}`);
+    expect(page.status).toBe(200);
+    const hits = /<table data-testid="event-hits">([\s\S]*?)<\/table>/.exec(page.body)?.[1] ?? '';
+    expect(hits).toContain('nginx-gateway restarted');
+    expect(hits).toContain('ui-sess-7');
+    expect(hits).toContain('hook (claude)');
+    const none = await call(`${origin}/observations?range=all&q=${encodeURIComponent('zebra quasar')}`);
+    expect(none.body).toContain('No event in this range matches');
+  });
+
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin', async () => {
     const port = new URL(origin).port;
     for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`]) {

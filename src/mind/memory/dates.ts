@@ -1,3 +1,4 @@
+import { UserError } from '../../core/index.js';
 import type { MemoryEntry } from './entries.js';
 
 const MONTHS = [
@@ -104,4 +105,44 @@ export function withoutTime(query: string): string {
     .replace(ISO_DAY, ' ')
     .replace(new RegExp(`\\b(${MONTHS.join('|')})( \\d{1,2})?\\b`, 'gi'), ' ')
     .replace(/\b(20\d\d|early|mid|late|beginning|start|middle|end|first|second|third|last|week)\b/gi, ' ');
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * A time bound as people type one: `30m`, `2h`, `7d`, `1w` back from `now`, or an ISO date
+ * (`2026-11-20`) or date-time. `field` names the option in the error (`--since`, `until`).
+ */
+export function parseTimeBound(text: string, now: Date, field: string): Date {
+  const duration = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(text.trim());
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]!);
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    const at = Date.parse(text.trim());
+    if (!Number.isNaN(at)) return new Date(at);
+  }
+  throw new UserError(`${field} "${text}" is neither a duration nor an ISO date`, {
+    code: 'INVALID_ARGUMENT',
+    hint: `${field} 30m, 2h, 7d or 1w (back from now), or an ISO date/time such as 2026-11-20 or 2026-11-20T09:00:00Z`,
+  });
+}
+
+/** A time window: the ends a caller gave (either may be open). */
+export interface TimeWindow {
+  since?: Date | undefined;
+  until?: Date | undefined;
+}
+
+/**
+ * Whether an ISO time or a `YYYY-MM-DD` day falls in the window; a bare day counts when any
+ * part of it does (a memory dated 2026-11-20 is in a window from 2026-11-20T09:00).
+ */
+export function inWindow(at: string, window: TimeWindow): boolean {
+  if (at.length === 10) {
+    if (window.since && at < window.since.toISOString().slice(0, 10)) return false;
+    if (window.until && at > window.until.toISOString().slice(0, 10)) return false;
+    return true;
+  }
+  if (window.since && at < window.since.toISOString()) return false;
+  if (window.until && at > window.until.toISOString()) return false;
+  return true;
 }

@@ -9,6 +9,7 @@
 export type { MemoryFile, MemoryListing } from './access.js';
 export { listMemories, readMemoryFile } from './access.js';
 export type { MemoryCatalog } from './catalog.js';
+export { parseTimeBound } from './dates.js';
 export type { CheckedMemory, SaveEditResult } from './edit.js';
 export { checkMemoryText, saveEditedMemory } from './edit.js';
 export type { MemoryEntry, MemoryProblem } from './entries.js';
@@ -27,11 +28,22 @@ export { matchesFacet, parseFacet } from './facet.js';
 export { fileNameFor, shortTitle } from './names.js';
 export type { MemoryOverview, MemoryPerson } from './overview.js';
 export { overviewOf } from './overview.js';
-export type { RecallHit, RecallIndexOptions, RecallOptions, RecallResult } from './recall-index.js';
+export type {
+  EventHit,
+  EventsPaths,
+  RecallHit,
+  RecallIndexOptions,
+  RecallOptions,
+  RecallResult,
+  RecallSourceName,
+} from './recall-index.js';
 export {
+  EVENT_TYPES,
   FIELD_BOOST,
+  homeEventsPaths,
   MAX_K,
   openHomeRecall,
+  RECALL_SOURCES,
   RecallIndex,
   SIMILAR_FLOOR,
   SUPERSEDED_FACTOR,

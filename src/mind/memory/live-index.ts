@@ -212,7 +212,8 @@ export class LiveIndex implements RecallSource {
   close(): void {
     this.pause();
     this.job = undefined;
-    if (!this.paths) return;
+    // Never searched (a recall of events only): there is nothing of this index to save.
+    if (!this.paths || !this.loaded) return;
     // Derived data: failing to save costs the next cold start time, not correctness.
     try {
       // With no snapshot yet (a small home's index lives in its log until a compaction is due),

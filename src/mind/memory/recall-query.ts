@@ -8,7 +8,15 @@ import {
   tokenize,
   UserError,
 } from '../../core/index.js';
-import { type DateRange, dateOf, dateRangeOf, inRange, withoutTime } from './dates.js';
+import {
+  type DateRange,
+  dateOf,
+  dateRangeOf,
+  inRange,
+  inWindow,
+  type TimeWindow,
+  withoutTime,
+} from './dates.js';
 import { type MemoryProblem, readMemoryText } from './entries.js';
 import { excerptAround } from './excerpt.js';
 import { type Facet, matchesFacet, parseFacet } from './facet.js';
@@ -27,9 +35,20 @@ export interface RecallHit {
   /** File name in memory/ (for read_memory_file). */
   file: string;
   match: number;
-  /** The project id the memory belongs to; null for a global memory. */
+  /** The project id the memory belongs to; null for a global memory (and an event). */
   project: string | null;
+  /** Where it came from: set when the recall searched the events (source events or all). */
+  source?: 'memory' | 'events';
+  /** An event's session, host (null: the agent's own observe/reflect), time and id (see EventHitFields). */
+  session?: string | null;
+  host?: string | null;
+  time?: string;
+  event?: string | null;
 }
+
+/** What a recall searches: memories (the default), the events of past sessions, or both. */
+export const RECALL_SOURCES = ['memory', 'events', 'all'] as const;
+export type RecallSourceName = (typeof RECALL_SOURCES)[number];
 
 export interface RecallResult {
   query: string;
@@ -38,6 +57,8 @@ export interface RecallResult {
   skipped: MemoryProblem[];
   /** Searchable memories. */
   indexed: number;
+  /** Searchable events, when the recall searched them. */
+  events_indexed?: number;
 }
 
 export interface RecallOptions {
@@ -49,6 +70,12 @@ export interface RecallOptions {
    * project's ('all', the default for a caller that names none).
    */
   scope?: MemoryScope;
+  /** Memories (the default), the events of past sessions, or both (RecallIndex; a trusted one-shot view has memories only). */
+  source?: RecallSourceName;
+  /** Only what is about this time or later (a memory's date; an event's time). */
+  since?: Date | undefined;
+  /** Only what is about this time or earlier. */
+  until?: Date | undefined;
 }
 
 /** Field weights: a word in a memory's name or description says more than one in its body. */
@@ -105,12 +132,15 @@ export class RecallQuery {
     }
     const facet = options.facet ? parseFacet(options.facet) : undefined;
     const scope = options.scope === undefined ? 'all' : options.scope;
+    const window =
+      options.since || options.until ? { since: options.since, until: options.until } : undefined;
     const skipped = this.source.refresh();
     // A time phrase ("early October") selects by date, not by the word: memories that merely
     // mention October elsewhere should not outrank the digests of that week.
     const range = dateRangeOf(query);
     const words = range ? withoutTime(query) : query;
-    const queryTerms = new Set(contentTerms(words));
+    const termList = contentTerms(words);
+    const queryTerms = new Set(termList);
     const indexed = this.source.documentCount;
     if (queryTerms.size === 0 && !range) return { query, results: [], skipped, indexed };
     const search = {
@@ -119,24 +149,13 @@ export class RecallQuery {
       fuzzy: (term: string) => (term.length >= FUZZY_MIN ? FUZZY : false),
       combineWith: 'OR',
       filter:
-        facet || scope !== 'all'
-          ? (r: SearchResult) => this.visible(r.id as string, facet, scope)
+        facet || scope !== 'all' || window
+          ? (r: SearchResult) => this.visible(r.id as string, facet, scope, window)
           : undefined,
       boostDocument: (id: unknown) => (this.isStale(id as string) ? SUPERSEDED_FACTOR : 1),
     } as const;
-    const found = queryTerms.size > 0 ? this.search(words, search) : [];
-    // Synonyms widen the net at a discount: exact words keep ranking first.
-    const expansion = this.expansion ? expansionsOf(queryTerms) : '';
-    if (expansion) {
-      const byId = new Map(found.map((r) => [r.id as string, r]));
-      for (const r of this.search(expansion, search)) {
-        const hit = byId.get(r.id as string);
-        if (hit) hit.score += r.score * EXPANSION_WEIGHT;
-        else byId.set(r.id as string, { ...r, score: r.score * EXPANSION_WEIGHT, queryTerms: [] });
-      }
-      found.splice(0, found.length, ...[...byId.values()].sort((a, b) => b.score - a.score));
-    }
-    const timed = range ? this.applyTime(range, found, facet, scope) : new Set<string>();
+    const found = searchExpanded((t, o) => this.search(t, o), words, termList, search, this.expansion);
+    const timed = range ? this.applyTime(range, found, facet, scope, window) : new Set<string>();
     // Equal scores in one order (see orderTies), so a server and a one-shot recall give the same list.
     orderTies(found, k);
     const results = found.slice(0, k).map((r) => this.hit(r, queryTerms, timed.has(r.id as string)));
@@ -222,6 +241,7 @@ export class RecallQuery {
     found: SearchResult[],
     facet: Facet | undefined,
     scope: MemoryScope,
+    window: TimeWindow | undefined,
   ): Set<string> {
     const top = found[0]?.score ?? 1;
     const timed = new Set<string>();
@@ -232,8 +252,8 @@ export class RecallQuery {
         timed.add(r.id as string);
       }
     }
-    for (const [file, entry] of this.source.entries) {
-      if (timed.has(file) || (facet && !matchesFacet(entry, facet)) || !inScope(entry, scope)) continue;
+    for (const [file] of this.source.entries) {
+      if (timed.has(file) || !this.visible(file, facet, scope, window)) continue;
       const day = this.dayOf(file);
       if (!day || !inRange(day, range)) continue;
       found.push({ id: file, score: top * TIME_WEIGHT, terms: [], queryTerms: [], match: {} });
@@ -249,9 +269,14 @@ export class RecallQuery {
   }
 
   /** The facet and the project scope, on the entry the index holds for `file`. */
-  private visible(file: string, facet: Facet | undefined, scope: MemoryScope): boolean {
+  private visible(file: string, facet: Facet | undefined, scope: MemoryScope, window?: TimeWindow): boolean {
     const entry = this.source.entries.get(file);
     if (entry === undefined) return false;
+    if (window) {
+      // A time filter keeps the memories about that time: an undated one is about no time.
+      const day = dateOf(entry);
+      if (!day || !inWindow(day, window)) return false;
+    }
     return (!facet || matchesFacet(entry, facet)) && inScope(entry, scope);
   }
 
@@ -260,6 +285,30 @@ export class RecallQuery {
     if (!entry) return false;
     return STALE_STATUSES.has(entry.fields.status ?? '') || entry.fields.superseded_by !== undefined;
   }
+}
+
+/**
+ * `words` searched, then the synonyms of `terms` (its analysed words, in order) at
+ * EXPANSION_WEIGHT, merged best first: synonyms widen the net at a discount, so exact words keep
+ * ranking first. Memories and events are searched so.
+ */
+export function searchExpanded(
+  search: (text: string, options: SearchOptions) => SearchResult[],
+  words: string,
+  terms: readonly string[],
+  options: SearchOptions,
+  expand = true,
+): SearchResult[] {
+  const found = terms.length > 0 ? search(words, options) : [];
+  const expansion = expand ? expansionsOf(terms) : '';
+  if (!expansion) return found;
+  const byId = new Map(found.map((r) => [r.id as string, r]));
+  for (const r of search(expansion, options)) {
+    const hit = byId.get(r.id as string);
+    if (hit) hit.score += r.score * EXPANSION_WEIGHT;
+    else byId.set(r.id as string, { ...r, score: r.score * EXPANSION_WEIGHT, queryTerms: [] });
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score);
 }
 
 /**
@@ -272,7 +321,7 @@ export class RecallQuery {
  * runs that start within the first k are sorted, not the whole list (a common word matches
  * thousands).
  */
-function orderTies(found: SearchResult[], k: number): void {
+export function orderTies(found: SearchResult[], k: number): void {
   for (let i = 0; i < found.length && i < k; ) {
     let j = i + 1;
     while (j < found.length && sameScore(found[j - 1]!.score, found[j]!.score)) j++;

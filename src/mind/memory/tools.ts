@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY, type Tool, WRITES_ADDITIVE } from '../../core/index.js';
 import type { Mind } from '../mind.js';
 import { recordMemoryUse } from '../observation/index.js';
-import { MAX_K, RECALL_INDEX_FILE, RecallIndex } from './recall-index.js';
+import { parseTimeBound } from './dates.js';
+import { homeEventsPaths, MAX_K, RECALL_INDEX_FILE, RECALL_SOURCES, RecallIndex } from './recall-index.js';
 import { type RememberInput, type RememberResult, remember } from './remember.js';
 import { forgetMemory, restoreMemory } from './trash.js';
 import { MEMORY_TYPES } from './types.js';
@@ -14,7 +15,10 @@ import { MEMORY_TYPES } from './types.js';
  * Never built by bootstrap: the packet needs counts, not a search index.
  */
 export function openRecallIndex(mind: Mind): RecallIndex {
-  return new RecallIndex(mind.memory, { cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE) });
+  return new RecallIndex(mind.memory, {
+    cacheFile: join(mind.paths.cache, RECALL_INDEX_FILE),
+    events: homeEventsPaths(mind.home),
+  });
 }
 
 /** What `remember` and `recall` work on: the mind, and its recall index (opened on first use). */
@@ -31,6 +35,11 @@ const hitSchema = z.object({
   file: z.string(),
   match: z.number(),
   project: z.string().nullable(),
+  source: z.enum(['memory', 'events']).optional(),
+  session: z.string().nullable().optional(),
+  host: z.string().nullable().optional(),
+  time: z.string().optional(),
+  event: z.string().nullable().optional(),
 });
 
 /**
@@ -112,7 +121,7 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
     name: 'recall',
     title: 'Recall memories',
     description:
-      'Search memory (BM25 over name, description, tags and body): this project\'s memories and the global ones (all_projects: true for every project\'s). Returns the k best {name, type, score, excerpt, file, match, project}; match is the share of your query terms the memory contains. facet "key:value" filters by a frontmatter field or tag (type:feedback, relationship:bob, tag:portal). Read a whole memory with read_memory_file(file).',
+      'Search memory (BM25 over name, description, tags and body): this project\'s memories and the global ones (all_projects: true for every project\'s). Returns the k best {name, type, score, excerpt, file, match, project}; match is the share of your query terms the memory contains. facet "key:value" filters by a frontmatter field or tag (type:feedback, relationship:bob, tag:portal). Read a whole memory with read_memory_file(file). source "events" searches what past sessions did instead (every observed tool call with its outcome, observe/reflect, cautions that fired; each hit names its session, host and time; facets type:, tool:, host:, session:), "all" both. since/until ("7d", "2026-11-20") keep what is about that time; a time phrase in the query ("early October") does too.',
     input: {
       query: z.string().min(1).max(2000).describe('What you are looking for, in words.'),
       k: z.number().int().min(1).max(MAX_K).optional().describe('How many results (default 5).'),
@@ -121,21 +130,36 @@ export function memoryTools({ mind, recall }: MemoryToolDeps): Tool[] {
         .boolean()
         .optional()
         .describe("Search every project's memories, not only this project's and the global ones."),
+      source: z
+        .enum(RECALL_SOURCES)
+        .optional()
+        .describe('memory (the default), events (what past sessions did), or all.'),
+      since: z
+        .string()
+        .max(40)
+        .optional()
+        .describe('Only what is about this time or later: 30m, 2h, 7d, 1w back from now, or an ISO date.'),
+      until: z.string().max(40).optional().describe('Only what is about this time or earlier (as since).'),
     },
     output: {
       query: z.string(),
       results: z.array(hitSchema),
       skipped: z.array(z.object({ file: z.string(), problem: z.string() })),
       indexed: z.number(),
+      events_indexed: z.number().optional(),
     },
     annotations: READ_ONLY,
-    handler: async ({ query, k, facet, all_projects }) => {
+    handler: async ({ query, k, facet, all_projects, source, since, until }) => {
+      const now = mind.clock();
       const found = recall().recall(query, {
         k: k ?? 5,
         ...(facet ? { facet } : {}),
         scope: all_projects ? 'all' : mind.memoryScope(),
+        ...(source ? { source } : {}),
+        ...(since ? { since: parseTimeBound(since, now, 'since') } : {}),
+        ...(until ? { until: parseTimeBound(until, now, 'until') } : {}),
       });
-      const files = found.results.map((r) => r.file);
+      const files = found.results.filter((r) => r.source !== 'events').map((r) => r.file);
       // After the answer: a memory's history says when recall handed it to the agent.
       mind.writeSoon('log the recall', async () =>
         recordMemoryUse(mind.home, { via: 'recall', files, query }, mind.clock()),

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import {
   type CognitionEvent,
+  type EventHit,
   listEvents,
   listMemoryUses,
   type MemoryUse,
@@ -33,13 +34,19 @@ export interface ObservationsModel {
   surprises: Surprise[];
   /** Observations above the stop line in range that no reflect in range cites. */
   uncited: CognitionEvent[];
+  /** What the search box asked ('' for none) and what the agent's recall over events found in range. */
+  q: string;
+  found: EventHit[];
 }
+
+/** Search hits shown at most (recall's maximum). */
+const SHOWN_HITS = 50;
 
 export function rangeOf(value: string | null): Range {
   return value !== null && value in RANGES ? (value as Range) : '7d';
 }
 
-export function observationsModel(context: UiContext, range: Range): ObservationsModel {
+export function observationsModel(context: UiContext, range: Range, q = ''): ObservationsModel {
   const to = context.clock();
   const span = RANGES[range];
   const since = span > 0 ? new Date(to.getTime() - span) : undefined;
@@ -49,7 +56,18 @@ export function observationsModel(context: UiContext, range: Range): Observation
   const cited = new Set(events.flatMap((e) => e.cites ?? []));
   const uses = listMemoryUses(context.home, { via: 'caution', limit: 200, ...(since ? { since } : {}) });
   const cautions = uses.map((use) => ({ use, next: nextInSession(events, use) }));
+  const query = q.trim();
+  // The agent's recall over events, in the range shown.
+  const found =
+    query === ''
+      ? []
+      : (context
+          .recall()
+          .recall(query, { source: 'events', k: SHOWN_HITS, ...(since ? { since } : {}) })
+          .results.filter((r) => r.source === 'events') as EventHit[]);
   return {
+    q: query,
+    found,
     range,
     from,
     to,
@@ -101,6 +119,17 @@ function afterCaution(c: { use: MemoryUse; next: CognitionEvent | undefined }): 
   return html`${who(next)}: ${what(next)}`;
 }
 
+/** The search's hits: when, who, what it was (the excerpt around the words), its session. */
+function searchResults(model: ObservationsModel, now: Date): Html {
+  if (model.found.length === 0)
+    return html`<p data-testid="event-hits">No event in this range matches “${model.q}”.</p>`;
+  return html`<section class="card" aria-labelledby="hits-heading"><h2 id="hits-heading">Events matching “${model.q}”</h2>
+<table data-testid="event-hits"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Session</th><th scope="col">Score</th></tr></thead><tbody>${model.found.map(
+    (h) =>
+      html`<tr><td>${timeTag(h.time, now)}</td><td>${h.host ? `hook (${h.host})` : 'agent'}</td><td><code>${h.name}</code> <span class="muted">${h.type}</span><br>${clipText(h.excerpt, 240)}</td><td>${h.session ?? ''}</td><td>${h.score}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
 export function observationsView(model: ObservationsModel, now: Date): Html {
   const points = model.events
     .filter((e) => typeof e.prediction_error === 'number')
@@ -111,6 +140,12 @@ export function observationsView(model: ObservationsModel, now: Date): Html {
     (r) =>
       html`<a href="/observations?range=${r}"${r === model.range ? html` aria-current="true"` : ''}>${r === 'all' ? 'all' : `last ${r}`}</a> `,
   )}</nav>
+<form class="search card" role="search" method="get" action="/observations">
+<input type="hidden" name="range" value="${model.range}">
+<div class="field grow"><label for="q">Search what sessions did (the agent's <code>recall</code> with <code>source: events</code>)</label>
+<input id="q" name="q" type="search" value="${model.q}" placeholder="a tool, a command, an error, a reflection…" autocomplete="off"></div>
+<button type="submit">Search</button></form>
+${model.q === '' ? '' : searchResults(model, now)}
 <section class="card" aria-labelledby="plot-heading"><h2 id="plot-heading">Prediction error</h2>
 <p class="muted">How far each result diverged from what the agent expected before the call (0 as expected, 1 contradicted); the protocol says stop above ${STOP_LINE}.</p>
 ${errorPlot(points, { from: model.from, to: model.to }, STOP_LINE)}

@@ -99,4 +99,27 @@ describe('query expansion', () => {
     }
     expect(expansionsOf(['ship'])).toContain('deploy');
   });
+
+  it('expands a phrase where its words stand together, and an abbreviation to its words (issue 39)', () => {
+    const pull = contentTerms('pull request length');
+    expect(expansionsOf(pull).split(' ')).toContain('pr');
+    // The phrase's words apart are not the phrase.
+    expect(expansionsOf(contentTerms('request to pull the branch')).split(' ')).not.toContain('pr');
+    expect(expansionsOf(contentTerms('PRs'))).toContain('pull request');
+    for (const [short, long] of [
+      ['k8s', 'kubernetes'],
+      ['env', 'environment'],
+      ['repo', 'repository'],
+      ['db', 'database'],
+      ['ci', 'continuous integration'],
+      ['config', 'configuration'],
+      ['deps', 'dependency'],
+    ] as const) {
+      const longTerms = contentTerms(long).join(' ');
+      expect(expansionsOf(contentTerms(short)).split(' ').join(' '), short).toContain(longTerms);
+      expect(expansionsOf(contentTerms(long)).split(' '), long).toContain(contentTerms(short)[0]);
+    }
+    // What the query already holds is not searched again.
+    expect(expansionsOf(contentTerms('pr pull request'))).not.toContain('pull request');
+  });
 });
