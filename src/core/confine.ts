@@ -25,7 +25,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { open as openAsync, rename as renameAsync, unlink as unlinkAsync } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { readTailOf, type Tail } from './append-log.js';
 import { ensureDir } from './dirs.js';
 import { UserError } from './errors.js';
@@ -59,10 +59,20 @@ function special(stats: Stats): string | undefined {
   return 'not a regular file';
 }
 
-/** Whether `path` is `root` or below it (both absolute, compared as written). */
+/**
+ * Whether `path` is `root` or below it (each resolved from the working directory first). A
+ * prefix test on the resolved paths: `path.relative` resolves both sides again and cost the
+ * tool hooks microseconds a call.
+ */
 export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return below(resolve(root), resolve(path)) !== undefined;
+}
+
+/** What follows `root` in `path` ('' for root itself), or undefined when path is not inside it. */
+function below(root: string, path: string): string | undefined {
+  if (path === root) return '';
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
 }
 
 function realOr(path: string): string {
@@ -79,10 +89,11 @@ function realOr(path: string): string {
  * path that leaves it.
  */
 export function confinedPath(file: string, root?: string): { path: string; root: string; nested: boolean } {
-  const base = resolve(root ?? dirname(resolve(file)));
-  const path = isAbsolute(file) ? resolve(file) : resolve(base, file);
-  if (!isInside(base, path) || path === base) throw new UnsafeFileError(file, `a path outside ${base}`);
-  return { path, root: base, nested: relative(base, path).includes(sep) };
+  const path = root === undefined ? resolve(file) : resolve(root, file);
+  const base = root === undefined ? dirname(path) : resolve(root);
+  const rel = below(base, path);
+  if (!rel) throw new UnsafeFileError(file, `a path outside ${base}`);
+  return { path, root: base, nested: rel.includes(sep) };
 }
 
 /** Where an open descriptor really is (Linux), else undefined. */
@@ -365,8 +376,9 @@ export function readStateTail(file: string, maxBytes: number): Tail | undefined 
  * not interleave within a write), opened confined; the directory is created if missing.
  */
 export function appendStateLine(file: string, line: string): void {
-  ensureDir(dirname(resolve(file)));
-  const opened = openConfined(file, { mode: 'append' });
+  const path = resolve(file);
+  ensureDir(dirname(path));
+  const opened = openConfined(path, { mode: 'append' });
   if (!opened) return;
   try {
     writeSync(opened.fd, `${line}\n`);

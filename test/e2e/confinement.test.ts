@@ -343,3 +343,43 @@ describe('imports never follow links out of their source (issue 35, item 7)', ()
     expect((JSON.parse(inside.stdout) as PlanJson).rows.map((r) => r.source)).toEqual(['inside.md']);
   });
 });
+
+describe('REPL state files go through the rule (issue 35, item 1)', () => {
+  it('restore_state and save_state refuse a state file that links out of repl/states/, and a FIFO, naming it', async () => {
+    const h = home();
+    const elsewhere = dir();
+    await using wired = await wireStdio(['repl', 'serve', '--kernel', 'stdlib', '--home', h], { cwd: dir() });
+    const call = (name: string, args: Record<string, unknown>) =>
+      wired.client.callTool({ name, arguments: args });
+    await call('execute', { code: 'planted = "from-outside"' });
+    const saved = await call('save_state', { name: 'snap' });
+    expect(saved.isError, textOf(saved)).toBeFalsy();
+    // The state now lives outside the home; repl/states/linked.json links to it.
+    const states = join(h, 'repl', 'states');
+    const outside = join(elsewhere, 'state.json');
+    writeFileSync(outside, readFileSync(join(states, 'snap.json')));
+    const before = readFileSync(outside, 'utf8');
+    symlinkSync(outside, join(states, 'linked.json'));
+    await call('reset', {});
+
+    const restored = await call('restore_state', { name: 'linked' });
+    expect(restored.isError).toBe(true);
+    expect(textOf(restored)).toMatch(/refused .*linked\.json: a symlink to .*state\.json, outside /);
+    const probe = await call('execute', { code: 'planted' });
+    expect(textOf(probe)).toMatch(/NameError/);
+
+    await call('execute', { code: 'planted = "overwritten"' });
+    const overwrite = await call('save_state', { name: 'linked' });
+    expect(overwrite.isError).toBe(true);
+    expect(textOf(overwrite)).toMatch(/refused .*linked\.json: a symlink to .*outside /);
+    expect(readFileSync(outside, 'utf8')).toBe(before);
+    expect(readlinkSync(join(states, 'linked.json'))).toBe(outside);
+
+    await run('mkfifo', [join(states, 'pipe.json')]);
+    const started = Date.now();
+    const fifo = await call('restore_state', { name: 'pipe' });
+    expect(fifo.isError).toBe(true);
+    expect(textOf(fifo)).toMatch(/refused .*pipe\.json: a FIFO/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

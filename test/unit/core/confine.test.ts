@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   appendStateLine,
+  confinedPath,
   confineFile,
   ensureDir,
+  isInside,
   openConfined,
   readConfined,
   readStateFile,
@@ -61,6 +63,20 @@ describe('the confinement rule (openConfined, readConfined, writeConfined)', () 
     expect(() => readConfined('sub/secret.md', { root })).toThrow(/outside/);
     symlinkSync('/proc/self/environ', join(root, 'env.md'));
     expect(() => readConfined('env.md', { root })).toThrow(/a symlink to .*outside/);
+  });
+
+  it('tells inside from a sibling that shares a prefix, and a nested path from a direct child', () => {
+    expect(isInside('/a/b', '/a/b')).toBe(true);
+    expect(isInside('/a/b', '/a/b/c')).toBe(true);
+    expect(isInside('/a/b/', '/a/b/c')).toBe(true);
+    expect(isInside('/a/b', '/a/bc')).toBe(false);
+    expect(isInside('/a/b', '/a/b/../c')).toBe(false);
+    expect(isInside('/', '/etc/passwd')).toBe(true);
+    expect(confinedPath('/a/b/c.json')).toEqual({ path: '/a/b/c.json', root: '/a/b', nested: false });
+    expect(confinedPath('x/y.md', '/r')).toEqual({ path: '/r/x/y.md', root: '/r', nested: true });
+    expect(() => confinedPath('/r2/y.md', '/r')).toThrow(UnsafeFileError);
+    expect(() => confinedPath('../y.md', '/r')).toThrow(/a path outside \/r/);
+    expect(() => confinedPath('/r', '/r')).toThrow(UnsafeFileError);
   });
 
   it('follows a link that stays inside its root, and reads /proc-style files whose size says 0', () => {
