@@ -3,9 +3,9 @@
  * ones. Light: unknown-command handling runs while commander parses.
  */
 import type { Command } from 'commander';
-import { closest } from '../core/index.js';
+import { closest } from '../core/text/closest.js';
 
-export { closest, editDistance } from '../core/index.js';
+export { closest, editDistance } from '../core/text/closest.js';
 
 /** `(did you mean recall?)` or `(did you mean a, b or c?)`; empty for no candidates. */
 export function didYouMean(names: readonly string[]): string {
