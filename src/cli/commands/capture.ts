@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { HOME_HELP, JSON_HELP, withExamples } from '../help-text.js';
+import { HOME_HELP, JSON_HELP, PROJECT_HELP, withExamples } from '../help-text.js';
 import type { HomeOption } from '../io.js';
 
 interface CaptureCliOptions extends HomeOption {
@@ -24,7 +24,7 @@ export function registerCapture(program: Command): void {
     .option('--session <id>', 'capture this session now (its queued job, or --transcript)')
     .option('--transcript <file>', "the session's transcript (with --session)")
     .option('--host <host>', 'the host that wrote the transcript: claude, codex, gemini, … (default claude)')
-    .option('--project <dir>', "the session's project directory (default: the current directory)")
+    .option('--project <dir>', PROJECT_HELP)
     .option('--home <dir>', HOME_HELP)
     .option('--json', JSON_HELP)
     .addOption(new Option('--worker', 'run as the detached worker a hook starts').hideHelp());
