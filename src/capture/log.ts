@@ -22,6 +22,8 @@ export interface CaptureReport {
   proposed: Written[];
   skipped: Skip[];
   digest: string | null;
+  /** Memories the next start names as related to where this session left off (see mind/relevant). */
+  related?: number;
   ms: number;
   /** Curator tokens used (null: no curator ran). */
   tokens: number | null;

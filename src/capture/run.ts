@@ -13,7 +13,15 @@ import {
   withFileLock,
   writeFileAtomically,
 } from '../core/index.js';
-import { createMind, type Mind, openRecallIndex, type RecallIndex, rememberIn } from '../mind/index.js';
+import {
+  createMind,
+  type Mind,
+  openRecallIndex,
+  type RecallIndex,
+  refreshRelated,
+  relatedQuery,
+  rememberIn,
+} from '../mind/index.js';
 import type { TranscriptFormat } from '../resume/transcripts/index.js';
 import { type Conversation, readConversation } from './conversation.js';
 import type { Candidate } from './extract/candidate.js';
@@ -119,11 +127,23 @@ export async function captureSession(job: CaptureJob, options: CaptureOptions): 
       through_line: conversation.lines,
       written: settings.max_per_session - Math.max(0, room),
     });
+    report.related = await refreshNextStart(mind, recall(), clock());
   } finally {
     index?.close();
     mind.close();
   }
   return finish('captured');
+}
+
+/**
+ * What the next session start names as related to where this one left off (the resumption
+ * tail, the taskspace): searched here, off the host's path, and kept for the SessionStart hook.
+ */
+async function refreshNextStart(mind: Mind, index: RecallIndex, now: Date): Promise<number> {
+  const packet = await mind.bootstrap({ preview: true });
+  const entries = new Map(mind.memory.snapshot().entries.map((e) => [e.file, e]));
+  return refreshRelated(mind.paths.cache, index, entries, relatedQuery(packet), mind.memoryScope(), now)
+    .length;
 }
 
 /** A candidate whose words the redactor would change came from a secret or a private span: not kept. */

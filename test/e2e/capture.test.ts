@@ -68,6 +68,17 @@ async function captureOne(home: string, project: string, id: string): Promise<Re
   return (JSON.parse(ran.stdout) as { captures: Report[] }).captures[0]!;
 }
 
+/** The text the SessionStart hook injects for a new session in `project`. */
+async function sessionStartText(home: string, project: string, session: string): Promise<string> {
+  const ran = await cli(
+    ['hook', 'session-start', '--host', 'claude', '--home', home],
+    JSON.stringify({ session_id: session, cwd: project, source: 'startup', hook_event_name: 'SessionStart' }),
+  );
+  expect(ran.status, ran.stderr).toBe(0);
+  return (JSON.parse(ran.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+}
+
 const memoryText = (home: string, file: string) => readFileSync(join(home, 'memory', file), 'utf8');
 
 describe('capture (issue 36)', () => {
@@ -113,6 +124,64 @@ describe('capture (issue 36)', () => {
     expect(pre.stdout).toContain('Never use yarn in this repo');
   });
 
+  it('the next session start names the captured instruction and what matches where the last one left off, resumption first, no file names', async () => {
+    const { home, project } = sandbox();
+    // A memory the session's last words ("Added the lint script and ran it") should bring back.
+    writeFileSync(
+      join(home, 'memory', 'project_lint_setup.md'),
+      '---\nname: Lint setup\ntype: project\ndescription: the lint script runs eslint with the flat config in eslint.config.js\n---\nThe lint script runs eslint.\n',
+    );
+    writeFileSync(
+      join(home, 'memory', 'note_unrelated.md'),
+      '---\nname: Coffee order\ntype: note\ndescription: a flat white, no sugar\n---\nA flat white.\n',
+    );
+    const stop = await cli(
+      ['hook', 'stop', '--host', 'claude', '--home', home],
+      JSON.stringify({
+        session_id: 'yarn-pnpm',
+        transcript_path: join(FIXTURES, 'sessions', 'yarn-pnpm.jsonl'),
+        cwd: project,
+        hook_event_name: 'Stop',
+      }),
+      { FIRSTLIGHT_CAPTURE_WORKER: 'off' },
+    );
+    expect(stop.status, stop.stderr).toBe(0);
+    const captured = await cli(['capture', '--home', home, '--json']);
+    expect(captured.status, captured.stderr).toBe(0);
+    const report = (JSON.parse(captured.stdout) as { captures: (Report & { related: number })[] })
+      .captures[0]!;
+    const feedback = report.wrote.find((w) => w.type === 'feedback')!;
+    const text = await sessionStartText(home, project, 'next-session');
+    const section = text.slice(text.indexOf('## Relevant memories'));
+    expect(text).toContain('## Relevant memories');
+    // Resumption (the last words) still comes first.
+    expect(text.indexOf('Added the lint script')).toBeLessThan(text.indexOf('## Relevant memories'));
+    expect(section).toMatch(
+      /Instructions and cautions in force:\n- Never use yarn in this repo[^\n]*\(feedback\)/,
+    );
+    expect(section).toMatch(/Related to where you left off:\n- Lint setup \(project\)/);
+    expect(section.split('## ')[1]).not.toContain('Coffee order');
+    expect(text).not.toContain(feedback.file);
+    expect(text).not.toContain('project_lint_setup.md');
+    expect(text.length).toBeLessThanOrEqual(8000);
+    expect(report.related).toBeGreaterThanOrEqual(1);
+    // The packet carries the same section; the catalog stays counts only.
+    const packet = await run(process.execPath, [CLI, 'packet', '--home', home, '--json'], {
+      cwd: project,
+      env: { ...process.env, FIRSTLIGHT_HOME: '' },
+    });
+    const parsed = JSON.parse(packet.stdout) as {
+      relevant_memories: { instructions: { name: string }[]; related: { name: string }[] };
+      memory_catalog: Record<string, unknown>;
+    };
+    expect(parsed.relevant_memories.instructions.map((m) => m.name)).toContain(feedback.name);
+    expect(parsed.relevant_memories.related.map((m) => m.name)).toContain('Lint setup');
+    expect(JSON.stringify(parsed.memory_catalog)).not.toContain('Never use yarn');
+    // A forgotten memory leaves the next start's list.
+    rmSync(join(home, 'memory', 'project_lint_setup.md'));
+    expect(await sessionStartText(home, project, 'after-forget')).not.toContain('Lint setup');
+  });
+
   it('review mode keeps proposed memories that never caution until accepted', async () => {
     const { home, project } = sandbox();
     writeFileSync(join(home, 'firstlight.yaml'), 'capture:\n  mode: review\n');
@@ -131,11 +200,14 @@ describe('capture (issue 36)', () => {
         GATE_OPEN,
       );
     expect((await pre('a')).stdout).not.toContain('yarn');
+    // Proposed is not fact: the next start does not name it.
+    expect(await sessionStartText(home, project, 'proposed')).not.toContain('Never use yarn');
     const listed = await cli(['memory', 'review', '--home', home, '--json']);
     expect(JSON.parse(listed.stdout).proposed).toHaveLength(1);
     const accepted = await cli(['memory', 'review', 'accept', '--all', '--home', home, '--json']);
     expect(accepted.status, accepted.stderr).toBe(0);
     expect((await pre('b')).stdout).toContain('Never use yarn');
+    expect(await sessionStartText(home, project, 'accepted')).toContain('- Never use yarn');
   });
 
   it('capture: off in the project opts out, and a second capture of the same session adds nothing', async () => {
