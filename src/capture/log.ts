@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLine, readTextIfExists, writeFileAtomically } from '../core/index.js';
+import type { CuratorReport } from './curator/index.js';
 import { captureDir, jobFileName } from './queue/index.js';
 import type { Skip, Written } from './write.js';
 
@@ -27,6 +28,8 @@ export interface CaptureReport {
   ms: number;
   /** Curator tokens used (null: no curator ran). */
   tokens: number | null;
+  /** What the curator did (absent: none configured). */
+  curator?: CuratorReport;
 }
 
 export interface SessionState {

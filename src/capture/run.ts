@@ -37,6 +37,8 @@ import { type Skip, writeCandidate } from './write.js';
 export interface CaptureOptions {
   home: string;
   clock?: () => Date;
+  /** The environment the curator's substrate reads keys and base URLs from (default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Stage 1: what the new part of the conversation states plainly, instructions first. */
@@ -86,7 +88,33 @@ export async function captureSession(job: CaptureJob, options: CaptureOptions): 
     return finish('failed', `transcript ${job.transcript} not read (${(error as Error).message})`);
   }
   const state = readSessionState(options.home, job.session);
-  const candidates = stageOne(conversation, state.through_line).map((c) => screened(options.home, c));
+  const firstPass = stageOne(conversation, state.through_line);
+  let candidates = firstPass.map((c) => screened(options.home, c));
+  let curatedDigest: string | null = null;
+  if (settings.curator.substrate) {
+    const { curate } = await import('./curator/index.js');
+    const curated = await curate({
+      home: options.home,
+      cwd: job.cwd ?? options.home,
+      session: job.session,
+      conversation,
+      since: state.through_line,
+      candidates: firstPass.filter((c) => !('why' in screened(options.home, c))),
+      settings: settings.curator,
+      redactor: redactorFor(options.home),
+      env: options.env ?? process.env,
+      now: clock(),
+    });
+    report.curator = curated.report;
+    report.tokens = curated.report.tokens;
+    // The curator's answer replaces stage 1's list (it kept, merged or dropped each); when it
+    // was skipped or failed, stage 1's candidates stand.
+    if (curated.memories) {
+      candidates = curated.memories.map((c) => screened(options.home, c));
+      report.skipped.push(...curated.dropped);
+      curatedDigest = curated.digest;
+    }
+  }
   const mind = createMind({
     home: options.home,
     projectDir: job.cwd ?? options.home,
@@ -121,7 +149,14 @@ export async function captureSession(job: CaptureJob, options: CaptureOptions): 
         room--;
       }
     }
-    const digest = findDigest(conversation.said.filter((s) => s.line > state.through_line));
+    const found = findDigest(conversation.said.filter((s) => s.line > state.through_line));
+    const digest = curatedDigest
+      ? {
+          decisions: [curatedDigest],
+          open: found?.open ?? [],
+          evidence: found?.evidence ?? [`curator:${settings.curator.substrate}`],
+        }
+      : found;
     if (digest) report.digest = await writeDigest(mind, recall, job, digest, review);
     await writeSessionState(options.home, job.session, {
       through_line: conversation.lines,

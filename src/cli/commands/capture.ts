@@ -39,6 +39,7 @@ export function registerCapture(program: Command): void {
     [
       'The Stop, SessionEnd and PreCompact hooks queue each session and a detached worker captures it;',
       'this runs what is still queued. capture: off in firstlight.yaml (home or <project>/.firstlight/) opts out.',
+      'capture.curator.substrate (off by default) adds a model pass within capture.curator.session_tokens and daily_tokens.',
     ],
   ).action(async (options: CaptureCliOptions) => {
     const { existingHome, print } = await import('../io.js');
@@ -92,6 +93,11 @@ function humanReports(reports: import('../../capture/index.js').CaptureReport[])
         ),
         ...r.proposed.map((w) => `  proposed ${w.type} "${w.name}" (firstlight memory review)`),
         ...(r.digest ? [`  digest "${r.digest}"`] : []),
+        ...(r.curator
+          ? [
+              `  curator ${r.curator.substrate}: ${r.curator.status}${r.curator.why ? ` (${r.curator.why})` : ''}${r.curator.tokens === null ? '' : `, ${r.curator.tokens} tokens`}; today ${r.curator.day.used} / ${r.curator.day.budget}`,
+            ]
+          : []),
         ...r.skipped.map((s) => `  skipped "${s.what}": ${s.why}`),
       ];
       return [head, ...lines].join('\n');
