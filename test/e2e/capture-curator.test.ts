@@ -190,6 +190,36 @@ describe('capture curator (issue 36, stage 2)', () => {
       days: Record<string, number>;
     };
     expect(Object.values(usage.days)).toEqual([3100]);
+
+    // firstlight status: today's use against the budget, and the last captures with their tokens.
+    const status = await run(
+      process.execPath,
+      [CLI, 'status', '--home', s.home, '--project', s.project, '--json'],
+      {
+        env: { ...process.env, FIRSTLIGHT_HOME: '' },
+      },
+    );
+    expect(status.status, status.stderr).toBe(0);
+    const shown = (JSON.parse(status.stdout) as { capture: Record<string, any> }).capture;
+    expect(shown.curator).toMatchObject({
+      substrate: 'openai-compatible:curator-model',
+      daily_tokens: 5000,
+    });
+    expect(shown.curator.today.used).toBe(3100);
+    expect(shown.last[0]).toMatchObject({ session: 'two', tokens: null, curator: { status: 'skipped' } });
+    expect(shown.last[1]).toMatchObject({
+      session: 'one',
+      tokens: 3100,
+      wrote: 2,
+      curator: { status: 'ran' },
+    });
+    const human = await run(process.execPath, [CLI, 'status', '--home', s.home, '--project', s.project], {
+      env: { ...process.env, FIRSTLIGHT_HOME: '' },
+    });
+    expect(human.stdout).toMatch(
+      /capture {4}auto, at most 5 per session; 0 queued; curator openai-compatible:curator-model: 3100 \/ 5000 tokens today/,
+    );
+    expect(human.stdout).toContain('curator skipped (over capture.curator.daily_tokens');
   });
 
   it('skips a session over session_tokens before any request, and a bad answer fails once, never retried', async () => {
