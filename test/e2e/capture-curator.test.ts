@@ -200,7 +200,11 @@ describe('capture curator (issue 36, stage 2)', () => {
       },
     );
     expect(status.status, status.stderr).toBe(0);
-    const shown = (JSON.parse(status.stdout) as { capture: Record<string, any> }).capture;
+    const shown = (
+      JSON.parse(status.stdout) as {
+        capture: { curator: { today: { used: number } }; last: Record<string, unknown>[] };
+      }
+    ).capture;
     expect(shown.curator).toMatchObject({
       substrate: 'openai-compatible:curator-model',
       daily_tokens: 5000,
