@@ -12,6 +12,9 @@
 //   matches the call and says repeat: true, so every run answers with a caution);
 // - PostToolUse on a 10 MB transcript (recorded in the event store, paired with a pending
 //   observe(expected=…); the transcript is never read).
+// - Stop (Claude Code fires it after every turn): the last words from a 10 MB transcript and the
+//   session queued for capture while a capture worker holds the lock (no second worker is
+//   spawned), and on a one-line transcript with no worker running (one is spawned, detached).
 // - then, with the Claude Code CLI in the real-host cache, a real Claude Code session against a
 //   scripted model making 50 Read calls, with and without firstlight's hooks
 //   (bench/host-session/claude.mjs): what each hook adds per tool call, PostToolUse waited for
@@ -24,7 +27,15 @@
 // missed goal. `--smoke`: 3 runs on small homes and transcripts, no Claude Code session, no goals
 // (seconds: it proves the bench still runs).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,12 +107,12 @@ export function writeTranscript(path, mb, proof = 'start') {
   appendFileSync(path, `${lines.join('\n')}\n`);
 }
 
-function time(args, input) {
+function time(args, input, env = {}) {
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, {
     input,
     encoding: 'utf8',
-    env: { ...process.env, FIRSTLIGHT_HOME: dir },
+    env: { ...process.env, FIRSTLIGHT_HOME: dir, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -195,6 +206,41 @@ function eventsHome(tag) {
 }
 const extraHomes = [];
 
+/**
+ * Stop, as Claude Code fires it after every turn: the last words captured from the transcript,
+ * the session queued for capture, and a capture worker started unless one holds the lock. Each
+ * build gets its own home; `running` refreshes the lock as a live worker does (no spawn),
+ * `started` removes it (a worker is spawned; its job's transcript is one line, so the detached
+ * worker is done in about a node start and stays out of the next rounds' way).
+ */
+const oneLine = join(dir, 'one-line.jsonl');
+writeFileSync(
+  oneLine,
+  `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'Done for now.' }] } })}\n`,
+);
+function stopHome(tag) {
+  const home = benchHome(100, `firstlight-bench-hook-stop-${tag}-`);
+  homes.push(home);
+  const lock = join(home.dir, 'capture', 'worker.lock');
+  return {
+    home: home.dir,
+    holdLock: () => {
+      mkdirSync(lock, { recursive: true });
+      const now = new Date();
+      utimesSync(lock, now, now);
+    },
+    dropLock: () => rmSync(lock, { recursive: true, force: true }),
+  };
+}
+const stopHomes = [];
+const stopPayload = (transcript) =>
+  JSON.stringify({
+    session_id: 'bench-stop',
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: 'Stop',
+  });
+
 // One home per build and case, so each build's own caches are what it reads, and the steady case
 // never follows a change the other case made: a start scanning memory/ within 100 ms of a new
 // file writes no overview (docs/mind.md), and the next start on that home would re-stat every
@@ -229,6 +275,9 @@ for (const [b, { tag, entry }] of builds.entries()) {
   const cautions = cautionHome(CAUTIONS, String(b));
   const events = eventsHome(String(b));
   extraHomes.push(cautions, events);
+  const stopRunning = stopHome(`r${b}`);
+  const stopStarted = stopHome(`s${b}`);
+  stopHomes.push({ entry, home: stopStarted.home });
   cases.push(
     {
       name: `PreToolUse gate ALLOW, ${MB.usual} MB transcript${tag}`,
@@ -288,6 +337,20 @@ for (const [b, { tag, entry }] of builds.entries()) {
       goal: 1.25,
     },
     {
+      name: `Stop, ${MB.usual} MB transcript, a capture worker running${tag}`,
+      args: hookCommand(entry, 'stop', '--host', 'claude', '--home', stopRunning.home),
+      input: () => stopPayload(files.allowed),
+      before: stopRunning.holdLock,
+      expect: 'allow',
+    },
+    {
+      name: `Stop, one-line transcript, a capture worker started${tag}`,
+      args: hookCommand(entry, 'stop', '--host', 'claude', '--home', stopStarted.home),
+      input: () => stopPayload(oneLine),
+      before: stopStarted.dropLock,
+      expect: 'allow',
+    },
+    {
       name: `SessionStart, ${MEMORIES} memories, new session${tag}`,
       args: steady.args,
       input: sessionPayload,
@@ -335,6 +398,12 @@ for (let i = 0; i < RUNS; i++) {
     const input = c.input();
     samples[k].push(time(c.args, input).ms);
   }
+}
+// The Stop case's detached workers: `firstlight capture` waits for a running one, then drains
+// the queue, so nothing writes into a home as it is removed.
+for (const { entry, home } of stopHomes) {
+  const main = existsSync(join(dirname(entry), 'main.js')) ? join(dirname(entry), 'main.js') : entry;
+  spawnSync(process.execPath, [main, 'capture', '--home', home], { encoding: 'utf8' });
 }
 for (const home of homes) home.dispose();
 for (const home of extraHomes) rmSync(home, { recursive: true, force: true });
@@ -394,6 +463,8 @@ writeResult('hook', {
   cautions_ratio: byName('PreToolUse caution match')?.vs_floor,
   post_tool_use_ratio: byName('PostToolUse')?.vs_floor,
   session_start_ratio: byName('SessionStart')?.vs_floor,
+  stop_worker_running_ratio: byName('Stop, ')?.vs_floor,
+  stop_worker_started_ratio: byName('Stop, one-line')?.vs_floor,
   session_start_after_change_ratio: rows.find(
     (r) => r.case.includes('after a memory was added') && !r.case.endsWith('[baseline]'),
   )?.vs_floor,

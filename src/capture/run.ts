@@ -30,7 +30,14 @@ import { type Digest, findDigest } from './extract/digest.js';
 import { findFixes } from './extract/fixes.js';
 import { findInstructions } from './extract/instructions.js';
 import { appendReport, type CaptureReport, readSessionState, writeSessionState } from './log.js';
-import { type CaptureJob, captureDir, queueDir, queuedJobs } from './queue/index.js';
+import {
+  type CaptureJob,
+  captureDir,
+  queueDir,
+  queuedJobs,
+  WORKER_STALE_MS,
+  workerLockTarget,
+} from './queue/index.js';
 import { captureSettingsFor } from './settings.js';
 import { type Skip, writeCandidate } from './write.js';
 
@@ -261,7 +268,7 @@ export interface RunQueueOptions extends CaptureOptions {
  * loop. Returns the reports, or null when another worker holds the lock and `wait` is false.
  */
 export async function runQueue(options: RunQueueOptions): Promise<CaptureReport[] | null> {
-  const lock = join(captureDir(options.home), 'worker');
+  const lock = workerLockTarget(options.home);
   const run = async () => {
     const reports: CaptureReport[] = [];
     const running = join(captureDir(options.home), 'running');
@@ -286,13 +293,29 @@ export async function runQueue(options: RunQueueOptions): Promise<CaptureReport[
     }
     return reports;
   };
-  try {
-    return await withFileLock(lock, run, { waitMs: options.wait ? 10 * 60_000 : 1, staleMs: 60_000 });
-  } catch (error) {
-    if (!options.wait && existsSync(`${lock}.lock`)) return null;
-    throw error;
+  const all: CaptureReport[] = [];
+  // A Stop that queued while this worker held the lock started no other worker (see
+  // startCaptureWorker): after letting go, the queue is read once more, and run again if a job
+  // came in between the last look and the release.
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    try {
+      all.push(
+        ...(await withFileLock(lock, run, {
+          waitMs: options.wait ? 10 * 60_000 : 1,
+          staleMs: WORKER_STALE_MS,
+        })),
+      );
+    } catch (error) {
+      if (!options.wait && existsSync(`${lock}.lock`)) return round === 0 ? null : all;
+      throw error;
+    }
+    if (queuedJobs(options.home).length === 0) break;
   }
+  return all;
 }
+
+/** Times a worker goes back for jobs queued as it let go of the lock (each round drains the queue). */
+const MAX_ROUNDS = 3;
 
 function failedReport(home: string, job: CaptureJob, error: unknown): CaptureReport {
   const report: CaptureReport = {

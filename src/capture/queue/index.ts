@@ -6,7 +6,7 @@
  * (capture's index) runs the queue.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** One session waiting to be captured. */
@@ -26,6 +26,23 @@ export interface CaptureJob {
 
 export const captureDir = (home: string): string => join(home, 'capture');
 export const queueDir = (home: string): string => join(captureDir(home), 'queue');
+
+/** The worker's cross-process lock (a directory proper-lockfile makes and refreshes while held). */
+export const workerLockTarget = (home: string): string => join(captureDir(home), 'worker');
+/** A lock not refreshed for this long is a dead worker's (its holder refreshes it every half of it). */
+export const WORKER_STALE_MS = 60_000;
+
+/**
+ * Whether a worker holds the lock now: its directory exists and was refreshed within
+ * {@link WORKER_STALE_MS}. One stat: Claude Code's Stop fires after every turn.
+ */
+export function workerRunning(home: string, now = Date.now()): boolean {
+  try {
+    return now - statSync(`${workerLockTarget(home)}.lock`).mtimeMs < WORKER_STALE_MS;
+  } catch {
+    return false;
+  }
+}
 
 /** A job's file name: the session id made safe for a file name (one job per session). */
 export function jobFileName(session: string): string {
@@ -73,19 +90,28 @@ export function workerCommand(
   return { command: process.execPath, args: [main, 'capture', '--worker', '--home', home] };
 }
 
+/** What {@link startCaptureWorker} did. */
+export type WorkerStart = 'started' | 'running' | 'off' | 'unavailable';
+
 /**
  * Starts the worker detached (its own process group, no stdio), so the hook returns at once
- * and the host never waits for capture. `FIRSTLIGHT_CAPTURE_WORKER=off` queues only (tests,
- * and anyone who runs `firstlight capture` on a schedule). Returns whether one was started.
+ * and the host never waits for capture; not when one runs already (it takes the new job before
+ * it exits: it reads the queue again after letting go of its lock). `FIRSTLIGHT_CAPTURE_WORKER=off`
+ * queues only (tests, and anyone who runs `firstlight capture` on a schedule).
  */
-export function startCaptureWorker(home: string, env: NodeJS.ProcessEnv): boolean {
-  if (env.FIRSTLIGHT_CAPTURE_WORKER === 'off') return false;
-  const worker = workerCommand(home);
-  if (!worker) return false;
+export function startCaptureWorker(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  entry: string | undefined = process.argv[1],
+): WorkerStart {
+  if (env.FIRSTLIGHT_CAPTURE_WORKER === 'off') return 'off';
+  if (workerRunning(home)) return 'running';
+  const worker = workerCommand(home, entry);
+  if (!worker) return 'unavailable';
   const child = spawn(worker.command, worker.args, { detached: true, stdio: 'ignore', env });
   child.on('error', () => {
     // no worker: the job waits in the queue for the next one or `firstlight capture`
   });
   child.unref();
-  return true;
+  return 'started';
 }
