@@ -12,6 +12,9 @@
 //   matches the call and says repeat: true, so every run answers with a caution);
 // - PostToolUse on a 10 MB transcript (recorded in the event store, paired with a pending
 //   observe(expected=…); the transcript is never read).
+// - Stop (Claude Code fires it after every turn): the last words from a 10 MB transcript and the
+//   session queued for capture while a capture worker holds the lock (no second worker is
+//   spawned), and on a one-line transcript with no worker running (one is spawned, detached).
 // - then, with the Claude Code CLI in the real-host cache, a real Claude Code session against a
 //   scripted model making 50 Read calls, with and without firstlight's hooks
 //   (bench/host-session/claude.mjs): what each hook adds per tool call, PostToolUse waited for
@@ -31,6 +34,7 @@ import {
   mkdtempSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -203,6 +207,41 @@ function eventsHome(tag) {
 }
 const extraHomes = [];
 
+/**
+ * Stop, as Claude Code fires it after every turn: the last words captured from the transcript,
+ * the session queued for capture, and a capture worker started unless one holds the lock. Each
+ * build gets its own home; `running` refreshes the lock as a live worker does (no spawn),
+ * `started` removes it (a worker is spawned; its job's transcript is one line, so the detached
+ * worker is done in about a node start and stays out of the next rounds' way).
+ */
+const oneLine = join(dir, 'one-line.jsonl');
+writeFileSync(
+  oneLine,
+  `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'Done for now.' }] } })}\n`,
+);
+function stopHome(tag) {
+  const home = benchHome(100, `firstlight-bench-hook-stop-${tag}-`);
+  homes.push(home);
+  const lock = join(home.dir, 'capture', 'worker.lock');
+  return {
+    home: home.dir,
+    holdLock: () => {
+      mkdirSync(lock, { recursive: true });
+      const now = new Date();
+      utimesSync(lock, now, now);
+    },
+    dropLock: () => rmSync(lock, { recursive: true, force: true }),
+  };
+}
+const stopHomes = [];
+const stopPayload = (transcript) =>
+  JSON.stringify({
+    session_id: 'bench-stop',
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: 'Stop',
+  });
+
 // One home per build and case, so each build's own caches are what it reads, and the steady case
 // never follows a change the other case made: a start scanning memory/ within 100 ms of a new
 // file writes no overview (docs/mind.md), and the next start on that home would re-stat every
@@ -237,6 +276,9 @@ for (const [b, { tag, entry }] of builds.entries()) {
   const cautions = cautionHome(CAUTIONS, String(b));
   const events = eventsHome(String(b));
   extraHomes.push(cautions, events);
+  const stopRunning = stopHome(`r${b}`);
+  const stopStarted = stopHome(`s${b}`);
+  stopHomes.push({ entry, home: stopStarted.home });
   cases.push(
     {
       name: `PreToolUse gate ALLOW, ${MB.usual} MB transcript${tag}`,
@@ -294,6 +336,20 @@ for (const [b, { tag, entry }] of builds.entries()) {
         }),
       expect: 'allow',
       goal: 1.25,
+    },
+    {
+      name: `Stop, ${MB.usual} MB transcript, a capture worker running${tag}`,
+      args: hookCommand(entry, 'stop', '--host', 'claude', '--home', stopRunning.home),
+      input: () => stopPayload(files.allowed),
+      before: stopRunning.holdLock,
+      expect: 'allow',
+    },
+    {
+      name: `Stop, one-line transcript, a capture worker started${tag}`,
+      args: hookCommand(entry, 'stop', '--host', 'claude', '--home', stopStarted.home),
+      input: () => stopPayload(oneLine),
+      before: stopStarted.dropLock,
+      expect: 'allow',
     },
     {
       name: `SessionStart, ${MEMORIES} memories, new session${tag}`,
@@ -370,6 +426,12 @@ for (let i = 0; i < RUNS; i++) {
     samples[k].push(time(c.args, input, c.shell).ms);
   }
 }
+// The Stop case's detached workers: `firstlight capture` waits for a running one, then drains
+// the queue, so nothing writes into a home as it is removed.
+for (const { entry, home } of stopHomes) {
+  const main = existsSync(join(dirname(entry), 'main.js')) ? join(dirname(entry), 'main.js') : entry;
+  spawnSync(process.execPath, [main, 'capture', '--home', home], { encoding: 'utf8' });
+}
 for (const home of homes) home.dispose();
 for (const home of extraHomes) rmSync(home, { recursive: true, force: true });
 rmSync(dir, { recursive: true, force: true });
@@ -440,6 +502,8 @@ writeResult('hook', {
   cautions_ratio: byName('PreToolUse caution match')?.vs_floor,
   post_tool_use_ratio: byName('PostToolUse')?.vs_floor,
   session_start_ratio: byName('SessionStart')?.vs_floor,
+  stop_worker_running_ratio: byName('Stop, ')?.vs_floor,
+  stop_worker_started_ratio: byName('Stop, one-line')?.vs_floor,
   session_start_after_change_ratio: rows.find(
     (r) => r.case.includes('after a memory was added') && !r.case.endsWith('[baseline]'),
   )?.vs_floor,

@@ -8,6 +8,13 @@
 export type { FollowedTail, Tail } from './append-log.js';
 export { appendLine, readTailLines, TailFollower } from './append-log.js';
 export type { ConfinedWriteOptions } from './confine.js';
+export type { CaptureSettings } from './capture-settings.js';
+export {
+  captureSettingsSchema,
+  DEFAULT_DAILY_TOKENS,
+  DEFAULT_MAX_PER_SESSION,
+  DEFAULT_SESSION_TOKENS,
+} from './capture-settings.js';
 export {
   appendStateLine,
   confinedPath,

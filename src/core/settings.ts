@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
+import { captureSettingsSchema } from './capture-settings.js';
 import { ConfigError } from './errors.js';
 import { readTextIfExists } from './files.js';
 import { redactConfigOf } from './redact/index.js';
@@ -86,6 +87,8 @@ export const settingsSchema = z
       })
       .strict()
       .prefault({}),
+    /** What a finished session's capture writes (see capture-settings.ts; `capture: off` opts out). */
+    capture: captureSettingsSchema.prefault({}),
     /** The persona runtime's substrates (see substrate-settings.ts). */
     substrates: substrateSettingsSchema.prefault({}),
     /** The persona runtime: profile sources and the service (see runtime-settings.ts). */

@@ -165,6 +165,8 @@ export {
   taskspaceSchema,
 } from './packet-schema.js';
 export { BOOTSTRAP_RULE, cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
+export type { RelevantMemories, RelevantMemory } from './relevant.js';
+export { readRelated, refreshRelated, relatedQuery, relevantMemories } from './relevant.js';
 export type { RenderOptions } from './render-markdown.js';
 export { DEFAULT_MARKDOWN_MAX_CHARS, renderPacketMarkdown } from './render-markdown.js';
 export type { SessionHistory } from './session-files.js';

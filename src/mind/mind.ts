@@ -33,6 +33,7 @@ import type {
 } from './packet-schema.js';
 import { PACKET_SCHEMA_VERSION } from './packet-version.js';
 import { cognitionProtocol, HOST_LIMITATIONS } from './protocol.js';
+import { readRelated, relevantMemories } from './relevant.js';
 import { SessionLog } from './sessions.js';
 
 /** Keys writeSoon remembers (a long-running HTTP server sees many sessions). */
@@ -287,6 +288,11 @@ export class Mind {
       host_limitations: [...HOST_LIMITATIONS],
       budget: { chars: 0, tokens_estimate: 0 },
     };
+    const relevant = relevantMemories(
+      overview.instructions,
+      readRelated(this.paths.cache, this.paths.memory, this.memoryScope()),
+    );
+    if (relevant) packet.relevant_memories = relevant;
     const surprises = this.surprisesMemo();
     if (surprises.length > 0) {
       packet.unreflected_surprises = {

@@ -57,6 +57,29 @@ export const memoryCatalogSchema = z.looseObject({
     ),
 });
 
+const relevantMemorySchema = z.looseObject({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().describe('One line.'),
+});
+
+export const relevantMemoriesSchema = z
+  .looseObject({
+    instructions: z
+      .array(relevantMemorySchema)
+      .describe(
+        "The instructions and cautions in force (type feedback or caution), this project's first, newest first.",
+      ),
+    related: z
+      .array(relevantMemorySchema)
+      .describe(
+        'Memories matching the resumption tail and the taskspace, as the last capture found them (not repeating an instruction).',
+      ),
+  })
+  .describe(
+    'Names and one-line descriptions, never file names, bounded in size; proposed (review) and superseded memories are never here. Absent when there are none.',
+  );
+
 export const guidanceEntrySchema = z.looseObject({
   uri: z.string(),
   name: z.string(),
@@ -80,6 +103,7 @@ export const packetShape = {
   cognition_protocol: z.array(z.string()),
   context: activeContextSchema,
   memory_catalog: memoryCatalogSchema,
+  relevant_memories: relevantMemoriesSchema.optional(),
   guidance: z.array(guidanceEntrySchema).nullable(),
   taskspace: taskspaceSchema.nullable(),
   degraded_mode: z.looseObject({

@@ -27,6 +27,7 @@ export function renderPacketMarkdown(packet: BootstrapPacket, options: RenderOpt
   if (resumption !== '') head.push(resumption);
   head.push(orientation(packet));
   const tail = [
+    relevantSection(packet),
     contextSection(packet),
     catalogSection(packet),
     surprisesSection(packet),
@@ -76,6 +77,19 @@ function orientation(packet: BootstrapPacket): string {
       ...packet.degraded_mode.reasons.map((r) => (causes[r] ? `- ${r}: ${causes[r]}` : `- ${r}`)),
     );
   }
+  return lines.join('\n');
+}
+
+function relevantSection(packet: BootstrapPacket): string {
+  const r = packet.relevant_memories;
+  if (!r) return '';
+  const line = (m: { name: string; type: string; description: string }) =>
+    `- ${m.name} (${m.type})${m.description && m.description !== m.name ? `: ${m.description}` : ''}`;
+  const lines = ['## Relevant memories'];
+  if (r.instructions.length > 0)
+    lines.push('', 'Instructions and cautions in force:', ...r.instructions.map(line));
+  if (r.related.length > 0) lines.push('', 'Related to where you left off:', ...r.related.map(line));
+  lines.push('', 'recall(query) gives any of them in full.');
   return lines.join('\n');
 }
 

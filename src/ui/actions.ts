@@ -72,6 +72,22 @@ export async function restore(context: UiContext, form: URLSearchParams): Promis
   return { kind: 'redirect', location: `${memoryHref(result.file)}${query({ done: 'restored' })}` };
 }
 
+/** Accepts or rejects a proposed (review mode) memory, as `firstlight memory review` does. */
+export async function review(
+  context: UiContext,
+  verdict: 'accept' | 'reject',
+  form: URLSearchParams,
+): Promise<ActionResult> {
+  const { acceptProposed, rejectProposed } = await import('../capture/index.js');
+  const which = form.get('name') ?? '';
+  const chosen = await (verdict === 'accept' ? acceptProposed : rejectProposed)(context.home, which);
+  context.mind.memory.invalidate();
+  return {
+    kind: 'redirect',
+    location: `/captured${query({ done: verdict === 'accept' ? 'accepted' : 'rejected', name: chosen[0]?.name ?? which })}`,
+  };
+}
+
 /** The status a refused call's error maps to. */
 export function statusOf(error: FirstlightError): number {
   if (error.code === 'NOT_FOUND') return 404;

@@ -4,6 +4,7 @@ import { type Html, html } from './html.js';
 export const VIEWS = [
   { id: 'wakeup', path: '/wakeup', label: 'Wake-up' },
   { id: 'memory', path: '/memory', label: 'Memory' },
+  { id: 'captured', path: '/captured', label: 'Captured' },
   { id: 'observations', path: '/observations', label: 'Observations' },
   { id: 'sessions', path: '/sessions', label: 'Sessions' },
   { id: 'runtime', path: '/runtime', label: 'Runtime' },

@@ -6,6 +6,7 @@ import type { UiContext } from './context.js';
 import { decodePart, type Html, html } from './html.js';
 import { notice, type PageFrame, page, type ViewId } from './layout.js';
 import type { ServiceStatus } from './runtime-service.js';
+import { capturedModel, capturedView } from './views/captured.js';
 import { type HostsReports, hostsView } from './views/hosts.js';
 import { memoryModel, memoryQuery, memoryView } from './views/memory.js';
 import { type EditProblem, memoryDetail, memoryDetailView } from './views/memory-detail.js';
@@ -48,6 +49,16 @@ function doneNotice(params: URLSearchParams, csrf: string): Html | undefined {
       return notice('ok', 'Saved. The file on disk is updated.');
     case 'unchanged':
       return notice('ok', 'Nothing changed: the file is as it was.');
+    case 'accepted':
+      return notice(
+        'ok',
+        `Accepted “${name}”: it counts as any memory now (and cautions, if it names a call).`,
+      );
+    case 'rejected':
+      return notice(
+        'ok',
+        `Rejected “${name}”: forgotten into memory/.trash/ (restorable from the Memory view).`,
+      );
     case 'restored':
       return notice('ok', 'Restored, with its MEMORY.md line.');
     case 'forgot':
@@ -77,6 +88,8 @@ export async function renderPage(
     return ok('wakeup', 'Wake-up', wakeupView(await wakeupModel(context), now));
   if (path === '/memory')
     return ok('memory', 'Memory', memoryView(memoryModel(context, memoryQuery(params)), deps.csrf, now));
+  if (path === '/captured')
+    return ok('captured', 'Captured', capturedView(capturedModel(context), deps.csrf, now));
   const memory = /^\/memory\/m\/([^/]+)$/.exec(path);
   if (memory) {
     const detail = memoryDetail(context, decodePart(memory[1]!));

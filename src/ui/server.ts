@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isFirstlightError, type Logger } from '../core/index.js';
 import { checkBind, hostsFor, isWildcard, listen, reachableAddress, urlHost } from '../servers/index.js';
-import { forget, restore, saveEdit, statusOf } from './actions.js';
+import { forget, restore, review, saveEdit, statusOf } from './actions.js';
 import { type Asset, loadAssets } from './assets.js';
 import type { UiContext } from './context.js';
 import { UiGuard } from './guard.js';
@@ -147,10 +147,12 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
           : await forget(context, decodePart(memory[1]!))
         : path === '/memory/restore'
           ? await restore(context, form)
-          : undefined;
+          : path === '/captured/accept' || path === '/captured/reject'
+            ? await review(context, path === '/captured/accept' ? 'accept' : 'reject', form)
+            : undefined;
       if (!result) return sendText(res, 404, `nothing to post to at ${path}`);
       // Watchers see the files soon; the page that wrote them should not wait for it.
-      options.live.touch(['memory', 'wakeup']);
+      options.live.touch(['memory', 'wakeup', 'captured']);
       if (result.kind === 'redirect') {
         res.writeHead(303, { location: result.location, ...SECURITY_HEADERS });
         return void res.end();

@@ -18,7 +18,7 @@ const HOME_FILES: Record<string, readonly ViewId[]> = {
   'sessions.1.jsonl': ['sessions'],
   'sessions.json': ['sessions', 'wakeup'],
   'self-state.json': ['wakeup', 'sessions'],
-  'firstlight.yaml': ['wakeup'],
+  'firstlight.yaml': ['wakeup', 'captured'],
   'install-manifest.user.json': ['hosts'],
 };
 
@@ -38,7 +38,8 @@ export function watchTargets(context: UiContext): WatchTarget[] {
   const project = join(context.project, '.firstlight');
   const ledger = ledgerPaths(context);
   return [
-    { dir: join(home, 'memory'), views: all(['memory', 'wakeup']) },
+    { dir: join(home, 'memory'), views: all(['memory', 'wakeup', 'captured']) },
+    { dir: join(home, 'capture'), views: all(['captured']) },
     { dir: join(home, 'memory', '.trash'), views: all(['memory']) },
     { dir: home, views: byName(HOME_FILES) },
     { dir: join(home, 'events'), views: all(['observations', 'sessions']) },

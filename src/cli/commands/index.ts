@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { registerCall } from './call.js';
+import { registerCapture } from './capture.js';
 import { registerDoctor } from './doctor.js';
 import { registerEvents } from './events.js';
 import { registerHelp } from './help.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerRemember,
   registerRecall,
   registerMemory,
+  registerCapture,
   registerSessions,
   registerEvents,
   registerStatus,

@@ -27,6 +27,7 @@ export function registerMemory(program: Command): void {
       '\nExamples:\n  firstlight memory list --type feedback\n  firstlight memory show "Squash merges only"\n  EDITOR=nano firstlight memory edit user_alex\n  firstlight memory forget "Old cache decision"\n  firstlight memory restore "Old cache decision"\n  firstlight memory export --out memories.jsonl\n  firstlight memory import ~/notes',
     );
   registerMemoryTransfer(memory);
+  registerReview(memory);
   suggestUnknownCommands(memory, {
     delete: 'forget',
     remove: 'forget',
@@ -245,6 +246,78 @@ function byName<R>(
 }
 
 /** The home for a command: it must exist, as for every command but init. */
+interface ReviewOptions extends JsonOption {
+  all?: boolean;
+}
+
+/** `firstlight memory review [accept|edit|reject NAME|--all]`: what capture proposed (capture.mode: review). */
+function registerReview(memory: Command): void {
+  const review = memory
+    .command('review [action] [name]')
+    .description(
+      'captured memories waiting for review: list (default), accept, edit or reject one (or --all)',
+    )
+    .option('--all', 'accept or reject every proposed memory')
+    .option('--home <dir>', HOME_HELP)
+    .option('--json', JSON_HELP);
+  withExamples(review, [
+    'firstlight memory review',
+    'firstlight memory review accept "Never use yarn here"',
+    'EDITOR=nano firstlight memory review edit "Never use yarn here"',
+    'firstlight memory review reject --all',
+  ]).action(async (action: string | undefined, name: string | undefined, options: ReviewOptions) => {
+    const { print } = await import('../io.js');
+    const capture = await import('../../capture/index.js');
+    const { UserError } = await import('../../core/index.js');
+    const home = await homeOf(options);
+    const verb = action ?? 'list';
+    if (verb === 'list') {
+      const proposed = capture.listProposed(home);
+      print(options.json, { proposed }, () =>
+        proposed.length === 0
+          ? 'firstlight: no captured memory waits for review'
+          : proposed
+              .map(
+                (p) =>
+                  `${p.type}  ${p.name}: ${p.description}${p.applies_to.length ? ` (applies_to ${p.applies_to.join(', ')})` : ''}
+${p.evidence.map((e) => `    ${e}`).join('\n')}`,
+              )
+              .join('\n'),
+      );
+      return;
+    }
+    if (!['accept', 'edit', 'reject'].includes(verb))
+      throw new UserError(`unknown review action "${verb}"`, {
+        code: 'INVALID_ARGUMENT',
+        hint: 'action: list, accept, edit or reject (firstlight memory review accept NAME)',
+      });
+    const which = options.all && verb !== 'edit' ? ({ all: true } as const) : name;
+    if (which === undefined)
+      throw new UserError(`memory review ${verb} needs a NAME${verb === 'edit' ? '' : ' or --all'}`, {
+        code: 'INVALID_ARGUMENT',
+        hint: 'firstlight memory review lists the proposed memories by name',
+      });
+    if (verb === 'edit') {
+      const [chosen] = capture.pick(home, which);
+      const { editMemory } = await import('./memory-edit.js');
+      await editMemory(home, chosen!.file);
+    }
+    const done =
+      verb === 'reject'
+        ? await capture.rejectProposed(home, which)
+        : await capture.acceptProposed(home, verb === 'edit' ? capture.pick(home, which)[0]!.file : which);
+    const past = verb === 'reject' ? 'rejected' : 'accepted';
+    print(options.json, { [past]: done }, () =>
+      done
+        .map(
+          (p) =>
+            `firstlight: ${past} ${p.type} "${p.name}"${verb === 'reject' ? ' (firstlight memory restore brings it back)' : ''}`,
+        )
+        .join('\n'),
+    );
+  });
+}
+
 async function homeOf(options: HomeOption): Promise<string> {
   const { existingHome } = await import('../io.js');
   return existingHome(options);

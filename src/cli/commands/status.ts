@@ -57,6 +57,8 @@ export function registerStatus(program: Command): void {
         : {}),
     });
     m.close();
+    const { captureStatus } = await import('../../capture/index.js');
+    const capture = captureStatus(home, project, new Date());
     const status = {
       home: { dir: home, source: resolved.source },
       persona: {
@@ -84,6 +86,7 @@ export function registerStatus(program: Command): void {
         : null,
       sessions_recorded: history.sessions.length,
       redactions: readRedactionTotals(home),
+      capture,
       project,
       installed: installs,
     };
@@ -112,6 +115,7 @@ export function registerStatus(program: Command): void {
               .map(([k, n]) => `${k} ${n}`)
               .join(', ')})`,
       );
+      lines.push(...captureLines(capture));
       if (installs.length === 0)
         lines.push(`hosts      none installed for ${project} (run: firstlight install HOST)`);
       for (const i of installs) {
@@ -122,6 +126,25 @@ export function registerStatus(program: Command): void {
       return lines.join('\n');
     });
   });
+}
+
+function captureLines(c: import('../../capture/index.js').CaptureStatus): string[] {
+  const cur = c.curator;
+  const lines = [
+    `capture    ${c.mode === 'off' ? `off (${c.off_by})` : `${c.mode}, at most ${c.max_per_session} per session`}; ${c.queued} queued; curator ${cur.substrate ? `${cur.substrate}: ${cur.today.used} / ${cur.daily_tokens} tokens today (${cur.today.date}), at most ${cur.session_tokens} a session` : 'off (capture.curator.substrate)'}`,
+  ];
+  const days = cur.days.filter((d) => d.date !== cur.today.date);
+  if (days.length > 0)
+    lines.push(`           earlier: ${days.map((d) => `${d.date} ${d.used}`).join(', ')} tokens`);
+  for (const r of c.last) {
+    const curator = r.curator
+      ? `; curator ${r.curator.status}${r.curator.why ? ` (${r.curator.why})` : ''}`
+      : '';
+    lines.push(
+      `           ${r.at.slice(0, 16).replace('T', ' ')} ${r.host} ${r.session.slice(0, 12)}: ${r.status}${r.why ? ` (${r.why})` : ''}, wrote ${r.wrote}, proposed ${r.proposed}, skipped ${r.skipped}${r.tokens === null ? '' : `, ${r.tokens} tokens`}${curator}`,
+    );
+  }
+  return lines;
 }
 
 function sorted(

@@ -86,26 +86,58 @@ export const stopHandler: EventHandler = async (adapter, input, options) => {
       const { offerSurprises } = await import('../../mind/observation/index.js');
       await offerSurprises(options.home, input.sessionId, clock());
     } catch (error) {
-      return {
-        kind: 'none',
-        note: `firstlight hook stop: surprises not offered (${(error as Error).message})`,
-      };
+      const note = `firstlight hook stop: surprises not offered (${(error as Error).message})`;
+      return withQueued({ kind: 'none', note }, await queueForCapture(adapter, input, options));
     }
   }
-  return captured;
+  return withQueued(captured, await queueForCapture(adapter, input, options));
 };
 
+/**
+ * The session queued for capture (capture/queue: a job file and a detached worker), so the
+ * hook returns at its usual cost. Never blocks the stop: a failure is a note.
+ */
+async function queueForCapture(
+  adapter: HostAdapter,
+  input: HookInput,
+  options: HookRunOptions,
+): Promise<string | null> {
+  if (!input.sessionId) return null;
+  try {
+    const { queueCapture, startCaptureWorker } = await import('../../capture/queue/index.js');
+    queueCapture(options.home, {
+      session: input.sessionId,
+      host: adapter.id,
+      transcript: input.transcriptPath ?? null,
+      format: transcriptOf(adapter),
+      cwd: input.cwd ?? options.cwd,
+      event: input.event,
+      queued_at: clockOf(options)().toISOString(),
+    });
+    startCaptureWorker(options.home, options.env);
+    return null;
+  } catch (error) {
+    return `firstlight hook ${input.event}: capture not queued (${(error as Error).message})`;
+  }
+}
+
+function withQueued(result: HookResult, note: string | null): HookResult {
+  if (note === null || result.kind !== 'none') return result;
+  return { ...result, note: result.note ? `${result.note}; ${note}` : note };
+}
+
 /** PreCompact: one more compaction counted, and the last words captured before it. */
-export const preCompactHandler: EventHandler = (adapter, input, options) => {
+export const preCompactHandler: EventHandler = async (adapter, input, options) => {
   // Gemini CLI asks before every turn and compacts only past its threshold; its AfterAgent
   // (our stop) has already captured the turn, so an automatic PreCompress is no event.
-  if (adapter.caps.autoPreCompactEveryTurn && input.compactTrigger !== 'manual')
-    return Promise.resolve({ kind: 'none' });
-  return preCompact(input, {
+  if (adapter.caps.autoPreCompactEveryTurn && input.compactTrigger !== 'manual') return { kind: 'none' };
+  const captured = await preCompact(input, {
     home: options.home,
     clock: clockOf(options),
     transcript: transcriptOf(adapter),
   });
+  // What the compaction is about to summarise away is captured first.
+  return withQueued(captured, await queueForCapture(adapter, input, options));
 };
 
 /**

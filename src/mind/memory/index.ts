@@ -48,8 +48,14 @@ export {
   SIMILAR_FLOOR,
   SUPERSEDED_FACTOR,
 } from './recall-index.js';
-export type { RememberInput, RememberOptions, RememberResult, SimilarMemory } from './remember.js';
-export { MAX_CONTENT_CHARS, remember } from './remember.js';
+export type {
+  ExtraField,
+  RememberInput,
+  RememberOptions,
+  RememberResult,
+  SimilarMemory,
+} from './remember.js';
+export { EXTRA_FIELDS, MAX_CONTENT_CHARS, remember } from './remember.js';
 export type { MemoryScope, ProjectRef } from './scope.js';
 export { inScope, PROJECT_ID_FIELD, PROJECT_NAME_FIELD, projectOf } from './scope.js';
 export type { MemorySnapshot, MemoryStoreOptions } from './store.js';

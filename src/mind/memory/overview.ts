@@ -11,6 +11,16 @@ export type MemoryPerson = {
   description: string;
 };
 
+/**
+ * A memory the packet names in "relevant memories": its name, type and one-line description,
+ * never its file name.
+ */
+export type RelevantMemory = {
+  name: string;
+  type: string;
+  description: string;
+};
+
 /** What the bootstrap packet shows of memory/: constant size, whatever the memory count. */
 export interface MemoryOverview {
   /** True when memory/ exists. */
@@ -18,11 +28,21 @@ export interface MemoryOverview {
   catalog: MemoryCatalog;
   /** The first `type: user` memories in listing order, at most {@link MAX_PEOPLE}. */
   people: MemoryPerson[];
+  /**
+   * The instructions and cautions in force (type feedback or caution, neither proposed nor
+   * superseded), this project's first, then the global ones, newest first; at most
+   * {@link MAX_INSTRUCTIONS}.
+   */
+  instructions: RelevantMemory[];
   /** Files skipped as unreadable or malformed. */
   problemCount: number;
 }
 
 const MAX_PEOPLE = 12;
+/** Instructions the packet names at most (the rest are a recall away). */
+export const MAX_INSTRUCTIONS = 8;
+/** Memory types that tell the agent how to act: the ones the packet names first. */
+export const INSTRUCTION_TYPES: ReadonlySet<string> = new Set(['feedback', 'caution']);
 /** Words of a description that label a person whose memory has no `name:`. */
 const LABEL_WORDS = 6;
 
@@ -31,7 +51,16 @@ const bySnapshot = new WeakMap<MemorySnapshot, Map<string, MemoryOverview>>();
 /** What an overview needs of one memory's entry (`project`: its project id; none for a global memory). */
 export type OverviewEntry = Pick<MemoryEntry, 'file' | 'type' | 'tags' | 'name' | 'description'> & {
   project?: string | undefined;
+  /** For instructions: when the file was last written (newest first). */
+  mtimeMs?: number;
+  /** Proposed (review mode) or superseded: not a fact in force, never named as one. */
+  inactive?: boolean;
 };
+
+/** Whether an entry no longer (or not yet) states a fact in force. */
+export function isInactive(entry: Pick<MemoryEntry, 'fields'>): boolean {
+  return entry.fields.status === 'proposed' || entry.fields.superseded_by !== undefined;
+}
 
 /**
  * The overview of a snapshot as a reader in `scope` sees it (other projects' memories are
@@ -46,7 +75,9 @@ export function overviewOf(snapshot: MemorySnapshot, scope: MemoryScope = null):
   const key = scopeKey(scope);
   let overview = byScope.get(key);
   if (!overview) {
-    const entries = snapshot.entries.map((e): OverviewEntry => ({ ...e, project: projectOf(e) }));
+    const entries = snapshot.entries.map(
+      (e): OverviewEntry => ({ ...e, project: projectOf(e), inactive: isInactive(e) }),
+    );
     overview = { ...countOverview(entries, snapshot.problems.length, scope), present: snapshot.present };
     byScope.set(key, overview);
   }
@@ -68,12 +99,27 @@ export function countOverview(
     present: true,
     catalog: countCatalog(entries, problemCount, { project, hidden: all.length - entries.length }),
     people: peopleOf(entries),
+    instructions: instructionsOf(entries),
     problemCount,
   };
 }
 
 function fieldsOf(entry: OverviewEntry): Record<string, string> {
   return entry.project === undefined ? {} : { project_id: entry.project };
+}
+
+/** This project's instructions before the global ones, each group newest first, at most MAX_INSTRUCTIONS. */
+function instructionsOf(entries: readonly OverviewEntry[]): RelevantMemory[] {
+  const kept = entries.filter((e) => INSTRUCTION_TYPES.has(e.type) && !e.inactive && e.name !== '');
+  kept.sort(
+    (a, b) =>
+      Number(b.project !== undefined) - Number(a.project !== undefined) ||
+      (b.mtimeMs ?? 0) - (a.mtimeMs ?? 0) ||
+      (a.file < b.file ? -1 : 1),
+  );
+  return kept
+    .slice(0, MAX_INSTRUCTIONS)
+    .map((e) => ({ name: e.name, type: e.type, description: e.description }));
 }
 
 function peopleOf(entries: readonly OverviewEntry[]): MemoryPerson[] {
@@ -115,7 +161,7 @@ function personOf(entry: OverviewEntry): MemoryPerson | undefined {
 export const RACY_MS = 100;
 
 interface PersistedOverview {
-  format: 2;
+  format: 3;
   /** memory/'s mtime when the overviews were counted. */
   dirMtimeMs: number;
   /** The overview per scope (scopeKey): the projects whose sessions started lately. */
@@ -128,7 +174,7 @@ const MAX_PERSISTED_SCOPES = 8;
 function readPersisted(file: string, dirMtimeMs: number): PersistedOverview | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as PersistedOverview;
-    return parsed.format === 2 && parsed.dirMtimeMs === dirMtimeMs && parsed.byScope ? parsed : undefined;
+    return parsed.format === 3 && parsed.dirMtimeMs === dirMtimeMs && parsed.byScope ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -160,7 +206,7 @@ export function persistOverview(
   byScope[key] = overview;
   const keys = Object.keys(byScope);
   for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PERSISTED_SCOPES))) delete byScope[old];
-  const data: PersistedOverview = { format: 2, dirMtimeMs, byScope };
+  const data: PersistedOverview = { format: 3, dirMtimeMs, byScope };
   writeDerivedFile(file, JSON.stringify(data));
 }
 

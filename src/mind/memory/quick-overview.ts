@@ -4,6 +4,8 @@ import { isProblem, listMemoryFiles, type MemoryEntry, readMemoryEntry } from '.
 import {
   countOverview,
   dropDerivedFile,
+  INSTRUCTION_TYPES,
+  isInactive,
   type MemoryOverview,
   type OverviewEntry,
   overviewOf,
@@ -24,8 +26,9 @@ export interface QuickOverviewFiles {
 
 /**
  * A manifest row: file, mtime, size, then type, tags and project id ('' for a global memory)
- * (and name and description for `type: user`, the people the packet names), or null for a
- * file skipped as unreadable or malformed.
+ * (and name and description for `type: user`, the people the packet names, and for the
+ * instruction types, with 1 when the memory is proposed or superseded), or null for a file
+ * skipped as unreadable or malformed.
  */
 type Row =
   | [
@@ -37,11 +40,12 @@ type Row =
       project: string,
       name?: string,
       description?: string,
+      inactive?: 0 | 1,
     ]
   | [file: string, mtimeMs: number, size: number, skipped: null];
 
 interface PersistedManifest {
-  format: 2;
+  format: 3;
   rows: Row[];
 }
 
@@ -110,6 +114,8 @@ export function quickOverview(
         project: row[5] || undefined,
         name: row[6] ?? '',
         description: row[7] ?? '',
+        mtimeMs: row[1],
+        inactive: row[8] === 1,
       });
   }
   const overview = countOverview(entries, problems, scope);
@@ -121,13 +127,15 @@ export function quickOverview(
 function rowOf(entry: MemoryEntry): Row {
   const row: Row = [entry.file, entry.mtimeMs, entry.size, entry.type, entry.tags, projectOf(entry) ?? ''];
   if (entry.type === 'user') row.push(entry.name, entry.description);
+  else if (INSTRUCTION_TYPES.has(entry.type))
+    row.push(entry.name, entry.description, isInactive(entry) ? 1 : 0);
   return row;
 }
 
 function readManifest(file: string): Map<string, Row> | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as PersistedManifest;
-    if (parsed.format !== 2 || !Array.isArray(parsed.rows)) return undefined;
+    if (parsed.format !== 3 || !Array.isArray(parsed.rows)) return undefined;
     return new Map(parsed.rows.map((row) => [row[0], row]));
   } catch {
     return undefined;
@@ -135,6 +143,6 @@ function readManifest(file: string): Map<string, Row> | undefined {
 }
 
 function writeManifest(file: string, rows: Row[]): void {
-  const data: PersistedManifest = { format: 2, rows };
+  const data: PersistedManifest = { format: 3, rows };
   writeDerivedFile(file, JSON.stringify(data));
 }

@@ -82,7 +82,16 @@ export interface RecallOptions {
 export const FIELD_BOOST = { name: 3, description: 2, tags: 2, body: 1, when: 1 } as const;
 /** Memories marked superseded still match, at half weight: stale facts should not outrank current ones. */
 export const SUPERSEDED_FACTOR = 0.5;
-const STALE_STATUSES = new Set(['superseded', 'stale', 'obsolete', 'outdated', 'archived', 'deprecated']);
+/** `proposed`: captured in review mode and not yet accepted, so recalled below accepted memories. */
+const STALE_STATUSES = new Set([
+  'superseded',
+  'stale',
+  'obsolete',
+  'outdated',
+  'archived',
+  'deprecated',
+  'proposed',
+]);
 export const MAX_K = 50;
 /**
  * `remember`'s similar memories: candidates taken from the index, the least similarity listed,

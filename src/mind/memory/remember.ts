@@ -41,7 +41,16 @@ export interface RememberInput {
    * is the same everywhere); outside any project always global.
    */
   scope?: 'project' | 'global' | undefined;
+  /**
+   * More frontmatter, for writers that keep provenance (capture: `source`, `evidence`,
+   * `status: proposed`). Only the keys in EXTRA_FIELDS; the fields above cannot be overridden.
+   */
+  extra?: Partial<Record<ExtraField, string | string[]>> | undefined;
 }
+
+/** The frontmatter keys `extra` may set. */
+export const EXTRA_FIELDS = ['source', 'evidence', 'status', 'session', 'superseded_by'] as const;
+export type ExtraField = (typeof EXTRA_FIELDS)[number];
 
 /** A memory that looks like the one just written: its name, file and a 0-1 similarity. */
 export interface SimilarMemory {
@@ -157,6 +166,7 @@ export async function remember(
       repeat: valid.repeat,
       [PROJECT_ID_FIELD]: project?.id,
       [PROJECT_NAME_FIELD]: project?.name,
+      ...valid.extra,
       created: exists ? (createdOf(paths.memory, file) ?? undefined) : stamp,
       updated: exists ? stamp : undefined,
     };
@@ -194,6 +204,14 @@ function redactInput(home: string, input: RememberInput, counts: RedactionCounts
     name: text(input.name),
     description: text(input.description),
     tags: input.tags?.map((t) => redactor.redact(String(t), counts)),
+    extra: input.extra
+      ? Object.fromEntries(
+          Object.entries(input.extra).map(([k, v]) => [
+            k,
+            Array.isArray(v) ? v.map((x) => redactor.redact(String(x), counts)) : text(v),
+          ]),
+        )
+      : undefined,
   };
 }
 
@@ -220,6 +238,7 @@ interface ValidInput {
   /** The name was made from the content (no name given). */
   derivedName: boolean;
   scope: 'project' | 'global';
+  extra: Record<string, string | string[]>;
 }
 
 function validate(input: RememberInput): ValidInput {
@@ -289,7 +308,23 @@ function validate(input: RememberInput): ValidInput {
     replace: input.replace === true,
     derivedName: given === '',
     scope: scopeOf(input.scope, type),
+    extra: extraOf(input.extra),
   };
+}
+
+function extraOf(extra: RememberInput['extra']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (!(EXTRA_FIELDS as readonly string[]).includes(key)) {
+      throw new UserError(`extra field "${key}" is not one remember keeps`, {
+        code: 'INVALID_ARGUMENT',
+        hint: `extra: only ${EXTRA_FIELDS.join(', ')}`,
+      });
+    }
+    if (value === undefined) continue;
+    out[key] = Array.isArray(value) ? value.map((v) => oneLine(String(v))) : oneLine(String(value));
+  }
+  return out;
 }
 
 function scopeOf(scope: unknown, type: string): 'project' | 'global' {

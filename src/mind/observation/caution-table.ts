@@ -46,6 +46,8 @@ export function writeCautionTable(home: string, compile: (pattern: string) => Co
   for (const file of listMemoryFiles(memory)) {
     const entry = readMemoryEntry(memory, file);
     if (isProblem(entry) || !CAUTIONARY.has(entry.type) || entry.appliesTo.length === 0) continue;
+    // A proposed memory (capture in review mode) is not a fact yet; a superseded one no longer is.
+    if (entry.fields.status === 'proposed' || entry.fields.superseded_by !== undefined) continue;
     let body = '';
     try {
       body = bodyOf(headOf(join(memory, file))).trim();

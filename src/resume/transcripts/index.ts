@@ -47,6 +47,8 @@ export interface ToolCall {
   name: string;
   /** The MCP server, where the host records it apart from the name (Codex, Gemini CLI). */
   server: string | null;
+  /** The call's arguments as the host recorded them (capture reads the commands run). */
+  input?: unknown;
 }
 
 /** A finished tool call: an error, cancelled, or done with its result's texts. */
@@ -61,6 +63,8 @@ export interface TurnRecord {
   at?: string;
   /** A user prompt: the start of a turn. */
   prompt?: true;
+  /** The prompt's words, when the record holds them (capture reads what the user said). */
+  promptText?: string;
   /** The assistant's words in this record, oldest first. */
   words?: TurnWords[];
   /** Gemini's `$rewindTo`: records back to (and including) the one with this key were undone. */
@@ -193,7 +197,7 @@ const claude: TranscriptReader = {
   calls: (entry) =>
     (claudeLine(entry, 'assistant') ? claudeBlocks(entry) : [])
       .filter((b) => b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
-      .map((b) => ({ id: b.id as string, name: b.name as string, server: null })),
+      .map((b) => ({ id: b.id as string, name: b.name as string, server: null, input: b.input })),
   outcome(entry, id) {
     if (!claudeLine(entry, 'user')) return undefined;
     const block = claudeBlocks(entry).find((b) => b.type === 'tool_result' && b.tool_use_id === id);
@@ -215,7 +219,11 @@ const claude: TranscriptReader = {
       // A line that only carries tool results is part of the assistant's turn.
       const blocks = entries(content);
       const toolResults = blocks.length > 0 && blocks.every((b) => b.type === 'tool_result');
-      if (entry.isMeta !== true && !toolResults) record.prompt = true;
+      if (entry.isMeta !== true && !toolResults) {
+        record.prompt = true;
+        const text = typeof content === 'string' ? content : contentTexts(content).join('\n');
+        if (text !== '') record.promptText = text;
+      }
     } else if (entry.type === 'assistant') {
       const id = str(message.id) ?? '';
       const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : entries(content);
@@ -271,12 +279,22 @@ function codexMcpOutcome(item: Entry): ToolOutcome | undefined {
   return { status: 'done', texts: contentTexts(result.content) };
 }
 
+/** Codex records a call's arguments as a JSON string. */
+function parsedArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
 const codex: TranscriptReader = {
   calls(entry) {
     const mcp = codexMcpItem(entry);
     if (mcp) {
       return typeof mcp.id === 'string' && typeof mcp.tool === 'string'
-        ? [{ id: mcp.id, name: mcp.tool, server: str(mcp.server) ?? null }]
+        ? [{ id: mcp.id, name: mcp.tool, server: str(mcp.server) ?? null, input: mcp.arguments }]
         : [];
     }
     const item = codexItem(entry);
@@ -284,7 +302,7 @@ const codex: TranscriptReader = {
       return [];
     const namespace = str(item.namespace);
     const server = namespace === undefined ? null : namespace.replace(/^mcp__/, '');
-    return [{ id: item.call_id, name: item.name, server }];
+    return [{ id: item.call_id, name: item.name, server, input: parsedArguments(item.arguments) }];
   },
   isStructuredResult: (entry) => codexMcpItem(entry) !== undefined,
   outcome(entry, id) {
@@ -313,8 +331,10 @@ const codex: TranscriptReader = {
     if (item.type === 'message') {
       const texts = contentTexts(item.content);
       if (item.role === 'assistant') record.words = texts.map((text) => ({ text }));
-      else if (item.role === 'user' && texts.length > 0 && !texts.some((t) => CODEX_CONTEXT.test(t)))
+      else if (item.role === 'user' && texts.length > 0 && !texts.some((t) => CODEX_CONTEXT.test(t))) {
         record.prompt = true;
+        record.promptText = texts.join('\n');
+      }
     }
     return [record];
   },
@@ -381,8 +401,10 @@ function geminiMessage(message: Entry): TurnRecord {
   if (at !== undefined) record.at = at;
   const texts = geminiTexts(message.content);
   // A user record of function responses only (history rewritten by `$set`) is no prompt.
-  if (message.type === 'user' && texts.some((t) => t.trim() !== '')) record.prompt = true;
-  else if (message.type === 'gemini') record.words = texts.map((text) => ({ text }));
+  if (message.type === 'user' && texts.some((t) => t.trim() !== '')) {
+    record.prompt = true;
+    record.promptText = texts.join('\n');
+  } else if (message.type === 'gemini') record.words = texts.map((text) => ({ text }));
   return record;
 }
 
@@ -394,6 +416,7 @@ const gemini: TranscriptReader = {
         id: c.id as string,
         name: c.name as string,
         server: GEMINI_MCP_DISPLAY.exec(str(c.displayName) ?? '')?.[1] ?? null,
+        input: c.args,
       })),
   outcome(entry, id) {
     const call = geminiToolCalls(entry).find((c) => c.id === id);

@@ -25,6 +25,12 @@ function calls(turn: ReplyTurn, next: (p: string) => string) {
 const finish = (turn: ReplyTurn) => (turn.toolCalls?.length ? 'tool_calls' : 'stop');
 
 function usage(turn: ReplyTurn) {
+  if (turn.usage)
+    return {
+      prompt_tokens: turn.usage.input,
+      completion_tokens: turn.usage.output,
+      total_tokens: turn.usage.input + turn.usage.output,
+    };
   const out = tokens(JSON.stringify(turn));
   return { prompt_tokens: 10, completion_tokens: out, total_tokens: 10 + out };
 }

@@ -25,6 +25,8 @@ export interface ReplyTurn {
   toolCalls?: ToolCall[];
   /** Milliseconds to wait before answering (a model that takes its time). */
   delayMs?: number;
+  /** The token counts to report (Chat Completions); default a count of the reply, 10 for the prompt. */
+  usage?: { input: number; output: number };
   /**
    * Streamed replies only: the stream breaks off with this API's in-stream error event (an
    * overload by default) after `afterChunks` chunks (default: half the stream), and ends.

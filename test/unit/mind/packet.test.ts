@@ -202,6 +202,7 @@ describe('renderPacketMarkdown', () => {
         '## Mind contract',
         '# not a heading',
         '## nor this',
+        '## Relevant memories',
         '## Active context',
         '## Memory',
         '## Per-turn protocol',
@@ -233,6 +234,62 @@ describe('renderPacketMarkdown', () => {
       const withText = renderPacketMarkdown(packet);
       expect(withText).toMatch(/## Taskspace: Retries\n\n### Goal\n\nFewer retries\.\n\nInitial task: Go$/);
     } finally {
+      h.dispose();
+    }
+  });
+});
+
+describe('relevant_memories', () => {
+  const memo = (name: string, type: string, extra = '') =>
+    `---\nname: ${name}\ntype: ${type}\ndescription: ${name.toLowerCase()} said plainly\n${extra}---\nBody of ${name}.\n`;
+
+  it("names the instructions in force, this project's first, never proposed or superseded ones, and the same from the hook's quick overview", async () => {
+    const h = exampleHomeCopy();
+    const project = tempDir('fl-relevant-project-');
+    try {
+      mkdirSync(join(project.dir, '.firstlight'), { recursive: true });
+      writeFileSync(
+        join(project.dir, '.firstlight', 'project.json'),
+        '{"id":"p-relevant","name":"relevant"}\n',
+      );
+      const memory = join(h.dir, 'memory');
+      writeFileSync(
+        join(memory, 'feedback_project_rule.md'),
+        memo('Project rule', 'feedback', 'project_id: p-relevant\n'),
+      );
+      writeFileSync(
+        join(memory, 'feedback_proposed.md'),
+        memo('Proposed rule', 'feedback', 'status: proposed\n'),
+      );
+      writeFileSync(
+        join(memory, 'caution_old.md'),
+        memo('Old caution', 'caution', 'superseded_by: New caution\n'),
+      );
+      writeFileSync(
+        join(memory, 'feedback_other.md'),
+        memo('Other project rule', 'feedback', 'project_id: p-other\n'),
+      );
+      const names = async (quick: boolean) => {
+        const mind = createMind({ home: h.dir, projectDir: project.dir, quickMemoryOverview: quick });
+        try {
+          const packet = await mind.bootstrap({ preview: true });
+          return { packet, names: packet.relevant_memories?.instructions.map((m) => m.name) ?? [] };
+        } finally {
+          mind.close();
+        }
+      };
+      const full = await names(false);
+      expect(full.names[0]).toBe('Project rule');
+      expect(full.names).toContain('Force push caution');
+      for (const hidden of ['Proposed rule', 'Old caution', 'Other project rule'])
+        expect(full.names).not.toContain(hidden);
+      expect(JSON.stringify(full.packet.relevant_memories)).not.toMatch(/\.md\b/);
+      // The first quick run builds the manifest, the second reads the persisted overview.
+      expect((await names(true)).names).toEqual(full.names);
+      expect((await names(true)).names).toEqual(full.names);
+      expect(packetSchema.safeParse(full.packet).success).toBe(true);
+    } finally {
+      project.dispose();
       h.dispose();
     }
   });
