@@ -100,9 +100,16 @@ export const copilotAdapter: HostAdapter = {
       },
     ];
   },
+  async hookTrust(scope, ctx) {
+    // User-scope installs write no hooks; the project's hooks need the folder trusted.
+    // Loaded on demand: the hook entry imports every adapter and must stay light.
+    const { copilotHookTrust } = await import('./copilot-trust.js');
+    return copilotHookTrust(scope, ctx.project, copilotHome(ctx));
+  },
   manualSteps(scope) {
     return scope === 'project'
       ? [
+          'Copilot CLI runs .github/hooks (packet, gate) only in a folder you trust: run `copilot` here once and trust it.',
           `Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run \`firstlight install copilot --scope user\` to add "${SERVER_NAME}" there.`,
         ]
       : [
