@@ -142,6 +142,12 @@ export interface HostCaps {
    */
   gate: { transcript: TranscriptFormat } | { record: RecordGate } | { none: string };
   /**
+   * The format of the transcript the host's stop and compact hooks point at, where the gate
+   * reads none (Copilot CLI sends its events.jsonl only to agentStop). Default: the gate's, else
+   * Claude Code's, whose hooks the others imitate.
+   */
+  transcript?: TranscriptFormat;
+  /**
    * How the host names our MCP tools to the model: every text the model reads names a tool
    * this way (`mcp__firstlight__bootstrap_session` on Claude Code, `mcp_firstlight_…` on
    * Gemini CLI).

@@ -120,6 +120,21 @@ export async function runSessions(
       table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
       return run;
     }
+    if (recipe.userInstall) {
+      const user = await firstlight(sandbox, [
+        'install',
+        recipe.id,
+        '--scope',
+        'user',
+        '--home',
+        sandbox.firstlightHome,
+      ]);
+      if (user.status !== 0) {
+        run.failed = `firstlight install ${recipe.id} --scope user failed (exit ${user.status}): ${user.stderr.trim().slice(0, 300)}`;
+        table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
+        return run;
+      }
+    }
     // A feedback memory whose applies_to matches only the second shell call (its argument).
     const remembered = await firstlight(
       sandbox,
@@ -169,6 +184,7 @@ export async function runSessions(
         sandbox,
         captureHook: CAPTURE_HOOK,
         transcriptDirs: recipe.transcriptDirs,
+        ...(recipe.transcriptName ? { transcriptName: recipe.transcriptName } : {}),
         readme: fixtureReadme(recipe, await versionOf(ensured.bin, recipe.versionArgs, env)),
       });
     }
