@@ -208,6 +208,12 @@ export interface HookInput {
   mcpServer: string | null;
   /** Stop: the host's own copy of the last assistant text, when it sends one. */
   lastAssistantMessage: string | null;
+  /**
+   * Stop and PreCompact: text the host writes into its transcript as it starts this hook, where
+   * it may run the hook before the transcript's last lines are on disk (Copilot CLI logs a
+   * `hook.start` event holding the payload's `timestamp`): the capture waits for it, bounded.
+   */
+  transcriptMark?: string;
   /** PreCompact: `manual` or `auto`, when the host says. */
   compactTrigger: string | null;
   /** PostToolUse: what the tool returned, as the host sent it. */

@@ -471,9 +471,9 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(
           // Issue 37 added the adapters' hooks-file routing and Copilot's trust step (+1 KB): every
           // hook bundle carries the adapters' install-time data too (see the issue 37 report);
-          // then Copilot CLI's events.jsonl reader for agentStop's capture (+1 KB), in the one
-          // table of transcript readers the gate reads too.
-          fixture === 'no-result' ? 130_000 : 102_000,
+          // then Copilot CLI's events.jsonl reader for agentStop's capture and its transcript
+          // mark (+1.3 KB), in the one table of transcript readers and adapters the gate reads too.
+          fixture === 'no-result' ? 130_000 : 103_000,
         );
         if (fixture !== 'no-result') expect(gate.files.join('\n')).not.toMatch(/events/);
         const sources = gate.files.map((f) => readFileSync(f, 'utf8')).join('\n');

@@ -132,6 +132,12 @@ export const copilotAdapter: HostAdapter = {
       toolInput: parseToolArgs(raw.toolArgs ?? raw.tool_input),
       mcpServer: null,
       lastAssistantMessage: null,
+      // agentStop can run before the turn's last events reach events.jsonl (seen on a loaded
+      // machine with 1.0.102: the capture read the turn before); its `hook.start` event there
+      // carries this payload, timestamp and all, and is written after them.
+      ...(typeof raw.timestamp === 'number' && event === 'stop'
+        ? { transcriptMark: `"timestamp":${raw.timestamp}` }
+        : {}),
       compactTrigger: str(raw.trigger),
       toolResponse: raw.toolResult ?? raw.tool_result ?? null,
       toolError: toolErrorOf(raw.error, raw.toolResult ?? raw.tool_result),

@@ -2,12 +2,13 @@
  * The Stop capture on what a real Copilot CLI 1.0.102 run sent and wrote
  * (test/fixtures/transcripts/real/copilot/, from `npm run test:hosts` with
  * FIRSTLIGHT_HOSTS_FIXTURES=1): its agentStop payload, pointed at a copy of the session's
- * events.jsonl, stores the agent's last words as the next session's resumption; the same
- * transcript cut before them captures nothing of them.
+ * events.jsonl, stores the agent's last words as the next session's resumption, waiting for
+ * the lines Copilot writes after it starts the hook (bounded).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureResumption } from '../../../src/host/hook/capture.js';
 import { adapterFor, runHook } from '../../../src/host/index.js';
 import { readSelfState } from '../../../src/resume/index.js';
 import { REPO_ROOT, tempDir } from '../../helpers/index.js';
@@ -69,11 +70,46 @@ describe("Copilot CLI's agentStop", () => {
     expect(tail()).toBe(`Checking the shell first.\n\n${lastWords}`);
   });
 
-  it('keeps none of them from a transcript cut before they were said', async () => {
+  it('waits for the lines Copilot writes after it started the hook (its hook.start event is the mark)', async () => {
+    // Seen on a loaded machine: agentStop ran before the turn's last events reached the file,
+    // and the capture kept the turn before. The host writes them a moment later.
     const lines = events.split('\n');
-    const at = lines.findIndex((l) => l.includes(lastWords));
-    expect(at).toBeGreaterThan(0);
-    await stop(`${lines.slice(0, at).join('\n')}\n`);
-    expect(tail() ?? '').not.toContain(lastWords);
+    const cut = lines.findIndex((l) => l.includes(lastWords));
+    const path = join(work.dir, 'events.jsonl');
+    writeFileSync(path, `${lines.slice(0, cut).join('\n')}\n`);
+    const input = adapterFor('copilot').normalizeHookInput('stop', {
+      ...recorded('006-stop.json'),
+      transcriptPath: path,
+    });
+    expect(input.transcriptMark).toMatch(/^"timestamp":\d+$/);
+    const capture = captureResumption(input, {
+      home: work.dir,
+      clock: () => new Date(),
+      transcript: 'copilot',
+    });
+    // The host's late write: the rest of the turn, then its hook.start line.
+    setTimeout(() => appendFileSync(path, lines.slice(cut).join('\n')), 100);
+    await capture;
+    expect(tail()).toContain(lastWords);
+  });
+
+  it('gives up waiting at its bound and captures what is there', async () => {
+    const lines = events.split('\n');
+    const cut = lines.findIndex((l) => l.includes(lastWords));
+    const path = join(work.dir, 'events.jsonl');
+    writeFileSync(path, `${lines.slice(0, cut).join('\n')}\n`);
+    const input = adapterFor('copilot').normalizeHookInput('stop', {
+      ...recorded('006-stop.json'),
+      transcriptPath: path,
+    });
+    const started = Date.now();
+    await captureResumption(input, {
+      home: work.dir,
+      clock: () => new Date(),
+      transcript: 'copilot',
+      flushWaitMs: 150,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(tail()).toBe('Checking the shell first.');
   });
 });
