@@ -40,6 +40,9 @@ export async function claudeVersion(
   return version;
 }
 
+/** Claude Code's pinned version (what the suite runs unless FIRSTLIGHT_CLAUDE_VERSION says otherwise). */
+export const CLAUDE_PINNED = PINNED.claude.version;
+
 export const PINNED_HOSTS = {
   ...PINNED,
   claude: { ...PINNED.claude, version: await claudeVersion() },

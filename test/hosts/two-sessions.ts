@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run as runProcess } from '../helpers/index.js';
-import { ensureHost, PINNED_HOSTS } from './cache.js';
+import { CLAUDE_PINNED, ensureHost, PINNED_HOSTS } from './cache.js';
 import { writeRealFixtures } from './fixtures.js';
 import { type RecordedRequest, startModelServer } from './model-server.js';
 import type { HostRecipe } from './recipes.js';
@@ -180,7 +180,7 @@ export async function runSessions(
     });
     if (options.writeFixtures) {
       writeRealFixtures({
-        host: recipe.id,
+        host: fixtureDir(recipe),
         sandbox,
         captureHook: CAPTURE_HOOK,
         transcriptDirs: recipe.transcriptDirs,
@@ -192,6 +192,11 @@ export async function runSessions(
     if (!options.keepSandbox) sandbox.dispose();
   }
   return run;
+}
+
+/** Claude Code at a version other than the pinned one (FIRSTLIGHT_CLAUDE_VERSION) keeps its own fixtures. */
+function fixtureDir(recipe: HostRecipe): string {
+  return recipe.id === 'claude' && PINNED_HOSTS.claude.version !== CLAUDE_PINNED ? 'claude-newest' : recipe.id;
 }
 
 function fixtureReadme(recipe: HostRecipe, reported: string): string {
