@@ -196,7 +196,9 @@ export async function runSessions(
 
 /** Claude Code at a version other than the pinned one (FIRSTLIGHT_CLAUDE_VERSION) keeps its own fixtures. */
 function fixtureDir(recipe: HostRecipe): string {
-  return recipe.id === 'claude' && PINNED_HOSTS.claude.version !== CLAUDE_PINNED ? 'claude-newest' : recipe.id;
+  return recipe.id === 'claude' && PINNED_HOSTS.claude.version !== CLAUDE_PINNED
+    ? 'claude-newest'
+    : recipe.id;
 }
 
 function fixtureReadme(recipe: HostRecipe, reported: string): string {
