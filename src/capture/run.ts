@@ -250,7 +250,7 @@ function readJob(path: string): CaptureJob | null {
     const job = JSON.parse(readFileSync(path, 'utf8')) as CaptureJob;
     if (typeof job.session !== 'string' || job.session === '') return null;
     const format: TranscriptFormat =
-      job.format === 'codex' || job.format === 'gemini' ? job.format : 'claude';
+      job.format === 'codex' || job.format === 'gemini' || job.format === 'copilot' ? job.format : 'claude';
     return { ...job, format };
   } catch {
     return null;

@@ -1,4 +1,6 @@
 /** Human renderings of install, uninstall and doctor results (the CLI prints them; --json prints the data). */
+
+import type { TranscriptFormat } from '../resume/transcripts/index.js';
 import { HOST_ADAPTERS } from './adapters/index.js';
 import type { DoctorReport } from './doctor.js';
 import { GATE_BYPASS_ENV } from './hook/gate-config.js';
@@ -10,7 +12,8 @@ const TRANSCRIPT_NAME = {
   claude: "Claude Code's",
   codex: "Codex's rollout",
   gemini: "Gemini CLI's session",
-} as const;
+  copilot: "Copilot CLI's events",
+} as const satisfies Record<TranscriptFormat, string>;
 
 /** Which proof the gate uses on this host, for doctor, the action block and the docs table. */
 export function gateProof(adapter: HostAdapter): 'transcript' | 'record' | 'none' {

@@ -142,6 +142,12 @@ export interface HostCaps {
    */
   gate: { transcript: TranscriptFormat } | { record: RecordGate } | { none: string };
   /**
+   * The format of the transcript the host's stop and compact hooks point at, where the gate
+   * reads none (Copilot CLI sends its events.jsonl only to agentStop). Default: the gate's, else
+   * Claude Code's, whose hooks the others imitate.
+   */
+  transcript?: TranscriptFormat;
+  /**
    * How the host names our MCP tools to the model: every text the model reads names a tool
    * this way (`mcp__firstlight__bootstrap_session` on Claude Code, `mcp_firstlight_…` on
    * Gemini CLI).
@@ -204,6 +210,12 @@ export interface HookInput {
   mcpTool: string | null;
   /** Stop: the host's own copy of the last assistant text, when it sends one. */
   lastAssistantMessage: string | null;
+  /**
+   * Stop and PreCompact: text the host writes into its transcript as it starts this hook, where
+   * it may run the hook before the transcript's last lines are on disk (Copilot CLI logs a
+   * `hook.start` event holding the payload's `timestamp`): the capture waits for it, bounded.
+   */
+  transcriptMark?: string;
   /** PreCompact: `manual` or `auto`, when the host says. */
   compactTrigger: string | null;
   /** PostToolUse: what the tool returned, as the host sent it. */

@@ -215,13 +215,20 @@ describe('doctor, the project root, and the user’s bytes', () => {
     for (const file of ['CLAUDE.md', '.mcp.json', '.claude/settings.json'])
       expect(existsSync(join(repo.dir, file)), file).toBe(true);
     // The manifest names the project's files relative to the project.
+    // firstlight is not on PATH here, so the hooks name this machine's node and package path:
+    // they go to the uncommitted .claude/settings.local.json, and the shared file holds none.
     const manifest = JSON.parse(readFileSync(join(repo.dir, '.firstlight', 'install-manifest.json'), 'utf8'));
     expect(Object.keys(manifest.files).sort()).toEqual([
       '.claude/settings.json',
+      '.claude/settings.local.json',
       '.mcp.json',
       'AGENTS.md',
       'CLAUDE.md',
     ]);
+    const shared = JSON.parse(readFileSync(join(repo.dir, '.claude', 'settings.json'), 'utf8'));
+    expect(shared.hooks).toBeUndefined();
+    const local = JSON.parse(readFileSync(join(repo.dir, '.claude', 'settings.local.json'), 'utf8'));
+    expect(JSON.stringify(local.hooks.PreToolUse)).toContain('hook.cjs pre-tool-use');
   });
 
   it('doctor finds it there from another subdirectory, passes, and leaves the session log byte for byte', async () => {

@@ -11,6 +11,7 @@ import {
   tempDir,
   treeOf,
   trustCodexHooks,
+  trustCopilotFolder,
 } from '../helpers/index.js';
 
 let project: { dir: string; dispose: () => void };
@@ -289,14 +290,14 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
   const failing = (report: { hosts: { host: string; checks: { id: string; ok: boolean }[] }[] }) =>
     report.hosts.flatMap((h) => h.checks.filter((c) => !c.ok).map((c) => `${h.host}/${c.id}`));
 
-  it('install all writes only inside the project; --copilot-user adds Copilot CLI at user scope, and doctor passes once Codex trusts the hooks', async () => {
+  it('install all writes only inside the project; --copilot-user adds Copilot CLI at user scope, and doctor passes once Codex trusts the hooks and Copilot the folder', async () => {
     const userBefore = treeOf(user.dir);
     const inside = await cli(['install', 'all', '--project', all.dir]);
     expect(inside.status, inside.stderr).toBe(0);
     // Issue 37: project scope wrote Copilot's user-global files too.
     expect(treeOf(user.dir)).toEqual(userBefore);
     expect(inside.stdout).toContain('firstlight install copilot --scope user');
-    expect(failing((await doctorJson()).report)).toEqual(['copilot/config', 'codex/trust']);
+    expect(failing((await doctorJson()).report)).toEqual(['copilot/config', 'copilot/trust', 'codex/trust']);
     const r = await cli(['install', 'all', '--project', all.dir, '--copilot-user']);
     expect(r.status, r.stderr).toBe(0);
     // Copilot CLI reads MCP servers only from its user file: asked for, `all` writes it, and says what it reaches.
@@ -306,9 +307,11 @@ describe('install all, doctor, and hosts that share a file (built CLI)', () => {
     ).toHaveProperty('firstlight');
     const before = await doctorJson();
     // Codex runs hooks only once the user trusted them (and the project) in Codex: only Codex can record that.
-    expect(failing(before.report)).toEqual(['codex/trust']);
+    // Copilot CLI runs project hooks only in a folder the user trusted (issue 37).
+    expect(failing(before.report)).toEqual(['copilot/trust', 'codex/trust']);
     expect(before.status).toBe(1);
     trustCodexHooks(all.dir, user.dir);
+    trustCopilotFolder(all.dir, user.dir);
     const { status, report } = await doctorJson();
     expect(failing(report)).toEqual([]);
     expect(status).toBe(0);
@@ -467,8 +470,10 @@ describe('firstlight hook stays light (it runs on every tool call and session st
         ).toEqual(['hook-bundles/pre-tool-use.cjs', 'hook.cjs']);
         expect(gate.esmLoader, fixture).toBe(false);
         expect(gate.bytes, gate.files.join('\n')).toBeLessThanOrEqual(
-          // issue 35's gate (session-scoped transcript proof, every REPL spelling) added ~7 KB and
-          // the settings schema's runtime.service part ~3 KB; bench/hook judges what it costs.
+          // issue 35's gate (session-scoped transcript proof, every REPL spelling) ~7 KB, the
+          // settings schema's runtime.service part ~3 KB, issue 37's hooks-file routing, Copilot's
+          // trust step and its events.jsonl reader ~2.3 KB (every hook bundle also carries the
+          // adapters' install-time data); bench/hook judges what it costs.
           fixture === 'no-result' ? 150_000 : 115_000,
         );
         if (fixture !== 'no-result') expect(gate.files.join('\n')).not.toMatch(/events/);

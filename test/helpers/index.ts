@@ -250,6 +250,13 @@ export function trustCodexHooks(project: string, userHome: string): void {
   writeFileSync(config, `[projects."${project}"]\ntrust_level = "trusted"\n\n${records.join('\n')}`);
 }
 
+/** What a user's first interactive Copilot CLI run records when they trust the folder (~/.copilot/config.json). */
+export function trustCopilotFolder(project: string, userHome: string): void {
+  const config = join(userHome, '.copilot', 'config.json');
+  mkdirSync(dirname(config), { recursive: true });
+  writeFileSync(config, `${JSON.stringify({ trusted_folders: [project] }, null, 2)}\n`);
+}
+
 /** Every file under `dir` with its text (directories too, as `name/`, so leftovers show). */
 export function treeOf(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -7,14 +7,46 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { run as runProcess } from '../helpers/index.js';
 
 /** Every host CLI the real-host suite runs, pinned. Bump a version here and re-run. */
-export const PINNED_HOSTS = {
+const PINNED = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
 } as const;
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/**
+ * The Claude Code version to run: `FIRSTLIGHT_CLAUDE_VERSION` unset (or `pinned`) keeps the
+ * pinned one, `latest` asks the registry for the newest published (`npm view`), anything else is
+ * taken as the version to install. Claude Code changes fastest of the hosts, so the suite runs it
+ * at both ends.
+ */
+export async function claudeVersion(
+  wanted = process.env.FIRSTLIGHT_CLAUDE_VERSION?.trim() ?? '',
+): Promise<string> {
+  if (wanted === '' || wanted === 'pinned') return PINNED.claude.version;
+  if (wanted !== 'latest') return wanted;
+  const r = await runProcess(NPM, ['view', PINNED.claude.pkg, 'version'], { timeoutMs: 60_000 });
+  const version = r.stdout.trim();
+  if (r.status !== 0 || !/^\d+\.\d+\.\d+/.test(version)) {
+    throw new Error(
+      `FIRSTLIGHT_CLAUDE_VERSION=latest: \`npm view ${PINNED.claude.pkg} version\` failed (${r.stderr.trim().slice(0, 200)}); set a version instead, such as FIRSTLIGHT_CLAUDE_VERSION=2.1.332`,
+    );
+  }
+  return version;
+}
+
+/** Claude Code's pinned version (what the suite runs unless FIRSTLIGHT_CLAUDE_VERSION says otherwise). */
+export const CLAUDE_PINNED = PINNED.claude.version;
+
+export const PINNED_HOSTS = {
+  ...PINNED,
+  claude: { ...PINNED.claude, version: await claudeVersion() },
+};
 
 export type PinnedHostId = keyof typeof PINNED_HOSTS;
 
@@ -78,9 +110,8 @@ export async function ensureHost(id: PinnedHostId, root = hostsCacheRoot()): Pro
   const staging = `${dir}.installing-${process.pid}`;
   mkdirSync(staging, { recursive: true });
   const started = Date.now();
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const r = await run(
-    npm,
+    NPM,
     ['install', '--prefix', staging, '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`],
     10 * 60_000,
   );

@@ -54,6 +54,8 @@ export function writeRealFixtures(options: {
   sandbox: Sandbox;
   captureHook: string;
   transcriptDirs: string[];
+  /** Which files under those directories are transcripts (default: every .jsonl and .json). */
+  transcriptName?: RegExp;
   readme: string;
 }): string[] {
   const { host, sandbox } = options;
@@ -63,7 +65,7 @@ export function writeRealFixtures(options: {
   mkdirSync(join(dir, 'hook-inputs'), { recursive: true });
   const written: string[] = [];
   const transcripts = options.transcriptDirs
-    .flatMap((t) => filesUnder(join(sandbox.home, t), (n) => n.endsWith('.jsonl') || n.endsWith('.json')))
+    .flatMap((t) => filesUnder(join(sandbox.home, t), (n) => (options.transcriptName ?? /\.jsonl?$/).test(n)))
     .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
   transcripts.forEach((file, i) => {
     const ext = file.endsWith('.jsonl') ? 'jsonl' : 'json';

@@ -141,7 +141,7 @@ for (const id of SESSION_HOSTS) {
   });
 }
 
-describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (configuration only: sessions need a GitHub login)`, () => {
+describe(`Copilot CLI ${PINNED_HOSTS.copilot.version} (its own view of the configuration: mcp list, instruction list)`, () => {
   const id: PinnedHostId = 'copilot';
   let skippedReason: string | null = 'not run';
   let listed: Record<string, { enabled?: boolean; source?: string; command?: string; args?: string[] }> = {};

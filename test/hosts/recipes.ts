@@ -5,10 +5,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RecordedRequest, type ToolCall, toolNames } from './model-server.js';
+import { type RecordedRequest, requestText, type ToolCall, toolNames } from './model-server.js';
 import type { Sandbox } from './sandbox.js';
 
-export const SESSION_HOSTS = ['claude', 'codex', 'gemini'] as const;
+export const SESSION_HOSTS = ['claude', 'codex', 'gemini', 'copilot'] as const;
 export type SessionHostId = (typeof SESSION_HOSTS)[number];
 
 export interface HostRecipe {
@@ -36,8 +36,12 @@ export interface HostRecipe {
   sessionArgs(prompt: string, allow?: string[]): string[];
   /** Directories under HOME where the host writes its transcripts. */
   transcriptDirs: string[];
+  /** Which files there are transcripts (default: every .jsonl and .json). */
+  transcriptName?: RegExp;
   /** The host's version line. */
   versionArgs: string[];
+  /** Also `firstlight install <host> --scope user` (Copilot CLI reads MCP servers only there). */
+  userInstall?: boolean;
 }
 
 const claude: HostRecipe = {
@@ -162,7 +166,46 @@ const gemini: HostRecipe = {
   versionArgs: ['--version'],
 };
 
-export const RECIPES: Record<SessionHostId, HostRecipe> = { claude, codex, gemini };
+const copilot: HostRecipe = {
+  id: 'copilot',
+  name: 'Copilot CLI',
+  bootstrapName: 'firstlight-bootstrap_session',
+  shellTools: ['bash'],
+  hookFiles: ['.github/hooks/firstlight.json'],
+  shellInput: (_tool, command) => ({ command, description: 'scripted check' }),
+  // Its gate reads firstlight's record for the hook's sessionId (no transcript reaches
+  // preToolUse), so the model passes the id the SessionStart packet asks for, as told there.
+  bootstrapCall: (request) => {
+    const id = /bootstrap_session\(session_id: \\*"([^"\\]+)\\*"\)/.exec(requestText(request))?.[1];
+    return { name: 'firstlight-bootstrap_session', input: id ? { session_id: id } : {} };
+  },
+  // Its MCP servers come only from the user file ~/.copilot/mcp-config.json.
+  userInstall: true,
+  configure(sandbox, modelUrl) {
+    // Trust step: Copilot CLI loads a project's .github/hooks/*.json only in a folder listed in
+    // trusted_folders of ~/.copilot/config.json (asked on the first interactive run there);
+    // untrusted, `copilot -p` runs none of them.
+    const config = join(sandbox.home, '.copilot', 'config.json');
+    writeJsonFile(config, { ...readJsonFile(config), trusted_folders: [sandbox.project] });
+    // Its own-model mode: an OpenAI-compatible provider and no GitHub sign-in (`copilot help providers`).
+    return {
+      COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_PROVIDER_API_KEY: 'scripted',
+      COPILOT_MODEL: 'gpt-4.1',
+      COPILOT_OFFLINE: 'true',
+    };
+  },
+  // A headless session cannot answer permission prompts: the user allows tools up front, so only
+  // firstlight's gate stands before the shell.
+  sessionArgs: (prompt) => ['-p', prompt, '--allow-all-tools', '--no-color'],
+  transcriptDirs: ['.copilot/session-state'],
+  // Beside events.jsonl a session keeps rewind snapshots and workspace files.
+  transcriptName: /^events\.jsonl$/,
+  versionArgs: ['--version'],
+};
+
+export const RECIPES: Record<SessionHostId, HostRecipe> = { claude, codex, gemini, copilot };
 
 function readJsonFile(path: string): Record<string, unknown> {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run as runProcess } from '../helpers/index.js';
-import { ensureHost, PINNED_HOSTS } from './cache.js';
+import { CLAUDE_PINNED, ensureHost, PINNED_HOSTS } from './cache.js';
 import { writeRealFixtures } from './fixtures.js';
 import { type RecordedRequest, startModelServer } from './model-server.js';
 import type { HostRecipe } from './recipes.js';
@@ -120,6 +120,21 @@ export async function runSessions(
       table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
       return run;
     }
+    if (recipe.userInstall) {
+      const user = await firstlight(sandbox, [
+        'install',
+        recipe.id,
+        '--scope',
+        'user',
+        '--home',
+        sandbox.firstlightHome,
+      ]);
+      if (user.status !== 0) {
+        run.failed = `firstlight install ${recipe.id} --scope user failed (exit ${user.status}): ${user.stderr.trim().slice(0, 300)}`;
+        table.host({ ...record, reported: null, installMs: ensured.installMs, sessionMs: [], skipped: null });
+        return run;
+      }
+    }
     // A feedback memory whose applies_to matches only the second shell call (its argument).
     const remembered = await firstlight(
       sandbox,
@@ -165,10 +180,11 @@ export async function runSessions(
     });
     if (options.writeFixtures) {
       writeRealFixtures({
-        host: recipe.id,
+        host: fixtureDir(recipe),
         sandbox,
         captureHook: CAPTURE_HOOK,
         transcriptDirs: recipe.transcriptDirs,
+        ...(recipe.transcriptName ? { transcriptName: recipe.transcriptName } : {}),
         readme: fixtureReadme(recipe, await versionOf(ensured.bin, recipe.versionArgs, env)),
       });
     }
@@ -176,6 +192,13 @@ export async function runSessions(
     if (!options.keepSandbox) sandbox.dispose();
   }
   return run;
+}
+
+/** Claude Code at a version other than the pinned one (FIRSTLIGHT_CLAUDE_VERSION) keeps its own fixtures. */
+function fixtureDir(recipe: HostRecipe): string {
+  return recipe.id === 'claude' && PINNED_HOSTS.claude.version !== CLAUDE_PINNED
+    ? 'claude-newest'
+    : recipe.id;
 }
 
 function fixtureReadme(recipe: HostRecipe, reported: string): string {

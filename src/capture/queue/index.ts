@@ -16,7 +16,7 @@ export interface CaptureJob {
   host: string;
   transcript: string | null;
   /** How `transcript` is read: claude, codex or gemini (hosts that imitate Claude Code read as it). */
-  format: 'claude' | 'codex' | 'gemini';
+  format: 'claude' | 'codex' | 'gemini' | 'copilot';
   /** The session's project directory (the project's own `capture: off` is read there). */
   cwd: string | null;
   /** What queued it: stop, pre-compact, session-end, cli. */

@@ -12,7 +12,11 @@ interface CaptureCliOptions extends HomeOption {
 }
 
 /** Hosts whose transcripts are read in their own format; the rest imitate Claude Code's. */
-const FORMAT_OF: Record<string, 'claude' | 'codex' | 'gemini'> = { codex: 'codex', gemini: 'gemini' };
+const FORMAT_OF: Record<string, 'claude' | 'codex' | 'gemini' | 'copilot'> = {
+  codex: 'codex',
+  gemini: 'gemini',
+  copilot: 'copilot',
+};
 
 /** `firstlight capture`: run the queued captures and wait, or capture one session now. */
 export function registerCapture(program: Command): void {

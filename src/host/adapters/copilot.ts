@@ -10,6 +10,7 @@ const caps = {
     'pre-tool-use': 'preToolUse',
     'post-tool-use': 'postToolUse',
     'post-tool-failure': 'postToolUseFailure',
+    stop: 'agentStop',
   },
   matchers: {},
   hookStyle: 'copilot',
@@ -22,6 +23,8 @@ const caps = {
         'Copilot CLI documents a preToolUse deny as blocking; some versions treated it as an ask that --allow-all-tools / --yolo approves',
     },
   },
+  // agentStop's `transcriptPath`: ~/.copilot/session-state/<session>/events.jsonl.
+  transcript: 'copilot',
   toolPrefix: `${SERVER_NAME}-`,
   // preToolUse and postToolUse(Failure) take a top-level `additionalContext` (changelog 1.0.24,
   // 1.0.49, 1.0.51); `permissionDecision: "ask"` prompts (autopilot denies it).
@@ -33,7 +36,7 @@ const caps = {
     mcp: `\`~/.copilot/mcp-config.json\` \`mcpServers.${SERVER_NAME}\` (user; honours \`$COPILOT_HOME\`); \`deferTools: "never"\``,
     instructions: '`.github/copilot-instructions.md`, `AGENTS.md`; `~/.copilot/copilot-instructions.md`',
     hooks:
-      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[…],"preToolUse":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`sessionId`, `toolName`, `toolArgs` a JSON string); sessionStart, preToolUse and postToolUse(Failure) output top-level `additionalContext`; preToolUse deny/ask `{"permissionDecision","permissionDecisionReason"}`, gated on the firstlight bootstrap record for `sessionId`',
+      '`.github/hooks/firstlight.json` `{"version":1,"hooks":{"sessionStart":[…],"preToolUse":[{"type":"command","bash","powershell","timeoutSec"}]}}` (no matcher); input camelCase (`sessionId`, `toolName`, `toolArgs` a JSON string); sessionStart, preToolUse and postToolUse(Failure) output top-level `additionalContext`; agentStop sends `transcriptPath` (`~/.copilot/session-state/<id>/events.jsonl`), the last words captured from it; preToolUse deny/ask `{"permissionDecision","permissionDecisionReason"}`, gated on the firstlight bootstrap record for `sessionId`',
   },
   program: { commands: ['copilot'], install: 'npm install -g @github/copilot' },
 } as const satisfies HostAdapter['caps'];
@@ -100,9 +103,16 @@ export const copilotAdapter: HostAdapter = {
       },
     ];
   },
+  async hookTrust(scope, ctx) {
+    // User-scope installs write no hooks; the project's hooks need the folder trusted.
+    // Loaded on demand: the hook entry imports every adapter and must stay light.
+    const { copilotHookTrust } = await import('./copilot-trust.js');
+    return copilotHookTrust(scope, ctx.project, copilotHome(ctx));
+  },
   manualSteps(scope) {
     return scope === 'project'
       ? [
+          'Copilot CLI runs .github/hooks (packet, gate) only in a folder you trust: run `copilot` here once and trust it.',
           `Copilot CLI reads MCP servers from ~/.copilot/mcp-config.json, a user file: run \`firstlight install copilot --scope user\` to add "${SERVER_NAME}" there.`,
         ]
       : [
@@ -123,6 +133,12 @@ export const copilotAdapter: HostAdapter = {
       mcpServer: null,
       mcpTool: null,
       lastAssistantMessage: null,
+      // agentStop can run before the turn's last events reach events.jsonl (seen on a loaded
+      // machine with 1.0.102: the capture read the turn before); its `hook.start` event there
+      // carries this payload, timestamp and all, and is written after them.
+      ...(typeof raw.timestamp === 'number' && event === 'stop'
+        ? { transcriptMark: `"timestamp":${raw.timestamp}` }
+        : {}),
       compactTrigger: str(raw.trigger),
       toolResponse: raw.toolResult ?? raw.tool_result ?? null,
       toolError: toolErrorOf(raw.error, raw.toolResult ?? raw.tool_result),

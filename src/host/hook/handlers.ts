@@ -21,11 +21,11 @@ import { toolCautions } from './tool-cautions.js';
 const clockOf = (options: HookRunOptions) => options.clock ?? (() => new Date());
 
 /**
- * Hosts whose transcript format is unknown (VS Code, Cursor; Copilot CLI sends none to the gate)
- * are read as Claude Code's, whose hooks they imitate.
+ * The transcript format the capture reads: the host's own (Copilot CLI's events.jsonl reaches
+ * only its agentStop), the gate's, else Claude Code's, whose hooks VS Code and Cursor imitate.
  */
 const transcriptOf = (adapter: HostAdapter) =>
-  'transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude';
+  adapter.caps.transcript ?? ('transcript' in adapter.caps.gate ? adapter.caps.gate.transcript : 'claude');
 
 /** PreToolUse: the gate, then (with a home) the `applies_to` cautions. */
 export const preToolUseHandler: EventHandler = async (adapter, input, options, home) => {

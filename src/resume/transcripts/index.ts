@@ -30,13 +30,19 @@
  *   recorded); `$set` records may carry all messages, `$rewindTo` undoes messages from an id
  *   on. Older sessions are one pretty-printed JSON document `{sessionId, …, messages}`. Its
  *   `thoughts` are summaries, not the agent's words.
+ * - Copilot CLI (`~/.copilot/session-state/<session>/events.jsonl`, the `transcriptPath` of its
+ *   agentStop hook): `{type, data, id, timestamp}` events: `session.start {sessionId}`,
+ *   `user.message {content}` for each prompt, `assistant.message {messageId, content,
+ *   toolRequests:[{toolCallId, name, mcpServerName?}]}` (content "" when it only calls tools),
+ *   `tool.execution_complete {toolCallId, success, result:{content}}`, and hook and usage
+ *   events that say nothing of the conversation (measured with 1.0.102).
  *
  * Light by design: the gate runs on every tool call and imports this face directly (resume's
  * index.ts pulls in zod, YAML and the file locks through core).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
-export type TranscriptFormat = 'claude' | 'codex' | 'gemini';
+export type TranscriptFormat = 'claude' | 'codex' | 'gemini' | 'copilot';
 /** One parsed line (or a record of a JSON document). */
 export type TranscriptEntry = Record<string, unknown>;
 type Entry = TranscriptEntry;
@@ -450,8 +456,57 @@ function geminiSessionOpened(entry: Entry): string | undefined {
   return typeof entry.id === 'string' ? undefined : str(entry.sessionId);
 }
 
+// Copilot CLI
+
+const copilotData = (entry: Entry): Entry => (isEntry(entry.data) ? entry.data : {});
+const COPILOT_TOOL_OUTPUT = /^\{\s*"type"\s*:\s*"tool\.execution_complete"/;
+
+const copilot: TranscriptReader = {
+  calls: (entry) =>
+    entry.type === 'assistant.message'
+      ? entries(copilotData(entry).toolRequests)
+          .filter((r) => typeof r.toolCallId === 'string' && typeof r.name === 'string')
+          .map((r) => ({
+            id: r.toolCallId as string,
+            name: r.name as string,
+            server: str(r.mcpServerName) ?? null,
+          }))
+      : [],
+  outcome(entry, id) {
+    const data = copilotData(entry);
+    if (entry.type !== 'tool.execution_complete' || data.toolCallId !== id) return undefined;
+    if (data.success !== true) return { status: 'error' };
+    const result = isEntry(data.result) ? data.result : {};
+    return { status: 'done', texts: typeof result.content === 'string' ? [result.content] : [] };
+  },
+  turn(entry) {
+    const data = copilotData(entry);
+    const record: TurnRecord = {};
+    const at = str(entry.timestamp);
+    if (at !== undefined) record.at = at;
+    if (entry.type === 'session.start' && typeof data.sessionId === 'string')
+      record.sessionId = data.sessionId;
+    else if (entry.type === 'user.message') record.prompt = true;
+    else if (entry.type === 'assistant.message') {
+      const text = str(data.content) ?? '';
+      const key = str(data.messageId);
+      if (key !== undefined) record.key = key;
+      record.words = text === '' ? [] : [{ text }];
+    }
+    return [record];
+  },
+  isToolOutputHead: (head) => COPILOT_TOOL_OUTPUT.test(head),
+  // Copilot CLI names its session once, in the `session.start` record that opens events.jsonl.
+  sessionOf: () => undefined,
+  opensSession: {
+    needle: '"session.start"',
+    of: (entry) => (entry.type === 'session.start' ? str(copilotData(entry).sessionId) : undefined),
+  },
+};
+
 export const TRANSCRIPT_READERS: Readonly<Record<TranscriptFormat, TranscriptReader>> = {
   claude,
   codex,
   gemini,
+  copilot,
 };

@@ -15,7 +15,7 @@ import {
   resolveCommands,
   uninstall,
 } from '../../../src/host/index.js';
-import { tempDir, trustCodexHooks } from '../../helpers/index.js';
+import { tempDir, trustCodexHooks, trustCopilotFolder } from '../../helpers/index.js';
 
 const command = { cliPath: '/opt/firstlight/dist/cli/main.js', execPath: '/usr/bin/node' };
 const env = { PATH: '' };
@@ -77,10 +77,14 @@ describe('doctor', () => {
     await install(options(['copilot'], 'user'));
     expect(failing(await diagnose())).toEqual([
       expect.stringMatching(
+        /^copilot\/trust: the folder is not trusted in .*config\.json \(trusted_folders\)/,
+      ),
+      expect.stringMatching(
         /^codex\/trust: Codex reads \.codex\/ only in trusted projects .*; Codex skips hooks it has not been told to trust, and SessionStart, PreToolUse, PostToolUse, Stop are not .*: open \/hooks in Codex/,
       ),
     ]);
     trustCodexHooks(project.dir, user.dir);
+    trustCopilotFolder(project.dir, user.dir);
     const report = await diagnose();
     expect(failing(report)).toEqual([]);
     expect(report.ok).toBe(true);
@@ -140,9 +144,13 @@ describe('doctor', () => {
       expect.stringMatching(
         /^copilot\/config: .*mcp-config\.json does not exist .*run `firstlight install copilot --scope user`$/,
       ),
+      expect.stringMatching(/^copilot\/trust: /),
     ]);
     expect(readdirSync(user.dir)).toEqual([]);
     await install(options(['copilot'], 'user'));
+    // Issue 37: Copilot CLI runs a project's hooks only in a trusted folder; doctor says so.
+    expect(failing(await diagnose())).toEqual([expect.stringMatching(/^copilot\/trust: /)]);
+    trustCopilotFolder(project.dir, user.dir);
     expect(failing(await diagnose())).toEqual([]);
   });
 

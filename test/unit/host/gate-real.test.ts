@@ -35,6 +35,14 @@ const HOSTS: {
     deny: (out) => (out ? JSON.parse(out).hookSpecificOutput.permissionDecisionReason : null),
   },
   {
+    // The newest Claude Code when the fixtures were refreshed (its README names the version).
+    dir: 'claude-newest',
+    host: undefined,
+    spelling: 'mcp__firstlight__bootstrap_session',
+    call: /"type":"tool_use"[^\n]*"name":"mcp__firstlight__bootstrap_session"/,
+    deny: (out) => (out ? JSON.parse(out).hookSpecificOutput.permissionDecisionReason : null),
+  },
+  {
     dir: 'codex',
     host: 'codex',
     spelling: 'mcp__firstlight__bootstrap_session',

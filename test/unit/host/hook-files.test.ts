@@ -137,12 +137,14 @@ describe('hooks files on disk, per host format', () => {
   it('Copilot CLI: .github/hooks/*.json with version 1, bash + powershell + timeoutSec, no matcher', () => {
     const file = read('.github/hooks/firstlight.json');
     expect(file.version).toBe(1);
-    // preToolUse is the gate, proven from firstlight's own record (Copilot sends no transcript).
+    // preToolUse is the gate, proven from firstlight's own record (Copilot sends it no
+    // transcript); agentStop captures the last words from the events.jsonl it names.
     expect(Object.keys(file.hooks)).toEqual([
       'sessionStart',
       'preToolUse',
       'postToolUse',
       'postToolUseFailure',
+      'agentStop',
     ]);
     for (const list of Object.values(file.hooks)) {
       expect(list).toHaveLength(1);
