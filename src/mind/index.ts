@@ -100,6 +100,7 @@ export {
   MEMORY_TYPES,
   MemoryStore,
   matchesFacet,
+  memoriesCounted,
   memoryFileFor,
   memoryTools,
   normalizeType,
