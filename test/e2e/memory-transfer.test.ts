@@ -105,6 +105,20 @@ describe('memory export → import', () => {
   });
 });
 
+describe('memory import of a path that is not there (issue 38)', () => {
+  it('says it does not exist, not that it is the wrong kind', async () => {
+    const target = tempHome();
+    try {
+      const r = await runCli(['memory', 'import', '/no/such/path', '--home', target.dir]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('/no/such/path: no such file or folder');
+      expect(r.stderr).not.toContain('not a folder');
+    } finally {
+      target.dispose();
+    }
+  });
+});
+
 /** 50 notes in basic-memory's format: title/type/permalink/tags frontmatter, observations and relations. */
 function basicMemoryFolder(dir: string): void {
   const kinds = ['note', 'person', 'decision', 'reference', 'meeting'];
