@@ -5,9 +5,12 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { findServerToken, resolveHome, SystemError, UserError } from '../core/index.js';
+import { type FirstlightError, findServerToken, resolveHome, SystemError, UserError } from '../core/index.js';
 import { REPL_TOOL_NAMES } from '../repl/index.js';
 import { keyValue } from './io.js';
 import { progressLine } from './progress.js';
@@ -96,6 +99,10 @@ export async function mcpCall(request: CallRequest): Promise<CallAnswer> {
     try {
       await client.connect(transport, { timeout: request.timeoutMs });
     } catch (error) {
+      if (request.http) {
+        const answered = httpAnswerError(label, error);
+        if (answered) throw answered;
+      }
       throw new SystemError(`could not reach ${label}: ${(error as Error).message}${tailOf(stderr())}`, {
         code: 'SERVER_UNREACHABLE',
         hint: request.http
@@ -200,6 +207,40 @@ function openTransport(request: CallRequest): { transport: Transport; label: str
       request.server === 'repl' ? 'the REPL server (firstlight repl serve)' : 'the mind (firstlight serve)',
     stderr: () => stderr,
   };
+}
+
+/**
+ * A server that answered the connect with an HTTP error was reached: say what it answered and
+ * what to fix (the path, the token), not "could not reach" (issue 38). Undefined for a network
+ * failure (refused, no such host, timeout).
+ */
+function httpAnswerError(href: string, error: unknown): FirstlightError | undefined {
+  if (!(error instanceof StreamableHTTPError) || error.code === undefined || error.code <= 0)
+    return undefined;
+  const url = new URL(href);
+  const endpoint = `${url.origin}/mcp`;
+  if (error.code === 404) {
+    return new UserError(`${href} answered 404: there is no MCP endpoint at ${url.pathname}`, {
+      code: 'NOT_AN_MCP_ENDPOINT',
+      hint:
+        url.pathname === '/mcp'
+          ? 'pass the MCP endpoint the server printed when it started (firstlight serve --http prints "MCP endpoint: …")'
+          : `our servers answer at /mcp: --http ${endpoint} (the server prints its "MCP endpoint: …" when it starts)`,
+      cause: error,
+    });
+  }
+  if (error.code === 401 || error.code === 403) {
+    return new UserError(`${href} refused the call (HTTP ${error.code}): no token, or not its token`, {
+      code: 'UNAUTHORIZED',
+      hint: 'pass the --home the server was started with (its token is kept in <home>/run/), or set FIRSTLIGHT_TOKEN to the token it printed',
+      cause: error,
+    });
+  }
+  return new SystemError(`${href} answered HTTP ${error.code}: ${error.message}`, {
+    code: 'SERVER_ERROR',
+    hint: 'check the URL the server printed when it started and what the server logs (FIRSTLIGHT_LOG=debug)',
+    cause: error,
+  });
 }
 
 function tailOf(stderr: string): string {

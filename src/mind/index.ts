@@ -103,6 +103,7 @@ export {
   MEMORY_TYPES,
   MemoryStore,
   matchesFacet,
+  memoriesCounted,
   memoryFileFor,
   memoryTools,
   normalizeType,

@@ -1,4 +1,5 @@
 import { renderResumption } from '../resume/index.js';
+import { memoriesCounted } from './memory/catalog.js';
 import type { BootstrapPacket } from './packet-schema.js';
 
 /** The SessionStart hook injects this; Claude Code turns anything over 10,000 chars into a file. */
@@ -112,9 +113,13 @@ function contextSection(packet: BootstrapPacket): string {
 
 function catalogSection(packet: BootstrapPacket): string {
   const m = packet.memory_catalog;
+  // A person counts memories: MEMORY.md is in total_count and category_counts (the seed's
+  // catalog), not in this text (issue 38).
   const counts = Object.entries(m.category_counts)
+    .filter(([k]) => k !== 'index')
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
+  const n = memoriesCounted(m);
   const scope = m.project
     ? ` of project ${m.project.name} (${m.project.count}) and global`
     : m.other_projects_count
@@ -123,7 +128,7 @@ function catalogSection(packet: BootstrapPacket): string {
   const others = m.other_projects_count
     ? ` ${m.other_projects_count} more belong to other projects (recall with all_projects to search them).`
     : '';
-  return `## Memory\n\n${m.total_count} memory files${scope} (${counts || 'none'}); index ${m.index_present ? 'present' : 'missing'}. Use recall(query) to search them.${others}`;
+  return `## Memory\n\n${n} ${n === 1 ? 'memory' : 'memories'}${scope} (${counts || 'none'}); index MEMORY.md ${m.index_present ? 'present' : 'missing'}. Use recall(query) to search them.${others}`;
 }
 
 function surprisesSection(packet: BootstrapPacket): string {

@@ -89,8 +89,8 @@ function notFound(ref: string, looked: readonly string[], options: ProfileOption
   const where = looked.length > 0 ? looked.join(', ') : personas;
   const hint =
     looked.length === 1 && looked[0] === join(personas, ref)
-      ? `put ${ref}.yaml in ${personas} (firstlight init puts the five role personas there), or pass --persona a path or URI`
-      : `create the profile (YAML, or markdown with frontmatter) at one of those places, pass --persona the name of a profile in ${personas}, or map the URI's scheme with runtime.sources in firstlight.yaml`;
+      ? `put ${ref}.yaml in ${personas} (firstlight init puts the five role personas there), or give persona as a path or URI`
+      : `create the profile (YAML, or markdown with frontmatter) at one of those places, give persona as the name of a profile in ${personas}, or map the URI's scheme with runtime.sources in firstlight.yaml`;
   const close = closest(ref, available, 1);
   const there = available.length > 0 ? `${hint}; there: ${available.join(', ')}` : hint;
   return new NotFoundError(

@@ -148,6 +148,27 @@ describe('firstlight call --http (a running server)', { timeout: TIMEOUT }, () =
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--http "not a url" is not a URL');
   });
+
+  it('a URL without /mcp reached a server: it says what the server answered and the endpoint to use (issue 38)', async () => {
+    const root = new URL(server.url).origin;
+    const r = await run(['call', 'bootstrap_session', '--http', root, '--home', home]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain('could not reach');
+    expect(r.stderr).toContain(`${root}/ answered 404: there is no MCP endpoint at /`);
+    expect(r.stderr).toContain(`fix: our servers answer at /mcp: --http ${root}/mcp`);
+  });
+});
+
+describe('firstlight call with no home (issue 38)', { timeout: TIMEOUT }, () => {
+  it('says there is no home and how to make one, before starting a server', async () => {
+    const missing = join(scratch(), 'nowhere');
+    const r = await run(['call', 'bootstrap_session', '--home', missing]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `firstlight: no firstlight home at ${missing}\n  fix: run firstlight init --home ${missing} (or pass the --home of an existing home)\n`,
+    );
+    expect(existsSync(missing)).toBe(false);
+  });
 });
 
 describe('install_capability reports progress while its server starts', { timeout: TIMEOUT }, () => {

@@ -2,7 +2,7 @@
  * Managing the mind without raw files, through the built CLI and a real MCP client: memory
  * list/show/edit/forget/restore, sessions, events, status, and the closed list of memory types.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleHomeCopy, runCli, structured, tempDir, textOf, wireStdio } from '../helpers/index.js';
@@ -330,6 +330,33 @@ describe('firstlight memory edit', { timeout: TIMEOUT }, () => {
     });
     expect(failing.status).toBe(1);
     expect(failing.stderr).toMatch(/exited with 1; memory\/user_alex\.md is unchanged/);
+    expect(readFileSync(path)).toEqual(original);
+  });
+
+  it('with no terminal and no $EDITOR refuses before starting a fallback editor, and leaves no copy (issue 38)', async () => {
+    const dir = home();
+    const bin = scratch();
+    const tmp = scratch();
+    const path = join(dir, 'memory', 'user_alex.md');
+    const original = readFileSync(path);
+    // A fallback on PATH that, like vi without a terminal, fails: it must not even start.
+    const started = join(bin, 'started');
+    editor(bin, 'editor', `touch "${started}"; exit 1`);
+    const leftovers = () => readdirSync(tmp).filter((n) => n.startsWith('firstlight-edit-'));
+    const r = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
+      env: { EDITOR: '', VISUAL: '', PATH: `${bin}:${process.env.PATH ?? ''}`, TMPDIR: tmp },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no editor: \$VISUAL and \$EDITOR are unset, and with no terminal/);
+    expect(existsSync(started)).toBe(false);
+    expect(leftovers()).toEqual([]);
+    // An editor that fails without touching the copy leaves nothing in the temp directory either.
+    const failing = await runCli(['memory', 'edit', 'Alex Rivera', '--home', dir], {
+      env: { EDITOR: 'false', TMPDIR: tmp },
+    });
+    expect(failing.status).toBe(1);
+    expect(failing.stderr).not.toContain('copy');
+    expect(leftovers()).toEqual([]);
     expect(readFileSync(path)).toEqual(original);
   });
 });

@@ -149,7 +149,7 @@ describe('per-project memory on one home', () => {
       expect(out.status).toBe(0);
       const context = (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } })
         .hookSpecificOutput.additionalContext;
-      expect(context).toContain(`memory files of project ${name} (1) and global`);
+      expect(context).toContain(`memories of project ${name} (1) and global`);
       expect(context).toContain('1 more belong to other projects');
     }
   });

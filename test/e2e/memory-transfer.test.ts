@@ -105,6 +105,43 @@ describe('memory export → import', () => {
   });
 });
 
+describe('memory import of a path that is not there (issue 38)', () => {
+  it('says it does not exist, not that it is the wrong kind', async () => {
+    const target = tempHome();
+    try {
+      const r = await runCli(['memory', 'import', '/no/such/path', '--home', target.dir]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('/no/such/path: no such file or folder');
+      expect(r.stderr).not.toContain('not a folder');
+    } finally {
+      target.dispose();
+    }
+  });
+});
+
+describe('memory import of a note with no frontmatter (issue 38)', () => {
+  it('names it from its opening H1, as Obsidian shows it, and describes it from the text below', async () => {
+    const target = tempHome();
+    const notes = tempDir('firstlight-notes-');
+    try {
+      writeFileSync(
+        join(notes.dir, 'caching.md'),
+        '# Caching decision\n\nWe cache quotes for five minutes. The upstream rate-limits us.\n',
+      );
+      const r = await runCli(['memory', 'import', notes.dir, '--home', target.dir, '--apply', '--json']);
+      expect(r.status, r.stderr).toBe(0);
+      const plan = JSON.parse(r.stdout) as PlanJson;
+      expect(plan.rows.map((row) => [row.action, row.file])).toEqual([['add', 'note_caching_decision.md']]);
+      const text = readFileSync(join(target.dir, 'memory', 'note_caching_decision.md'), 'utf8');
+      expect(text).toContain('name: "Caching decision"');
+      expect(text).toContain('description: "We cache quotes for five minutes."');
+    } finally {
+      target.dispose();
+      notes.dispose();
+    }
+  });
+});
+
 /** 50 notes in basic-memory's format: title/type/permalink/tags frontmatter, observations and relations. */
 function basicMemoryFolder(dir: string): void {
   const kinds = ['note', 'person', 'decision', 'reference', 'meeting'];

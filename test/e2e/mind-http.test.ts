@@ -2,10 +2,26 @@
  * What only the HTTP transport does: its printed URL and config, Host/Origin checks, and the
  * token rules beyond loopback. The packet cases shared with stdio are in mind-transports.test.ts.
  */
+import { symlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleHomeCopy, runCli, startHttpServer, structured, waitFor, wireHttp } from '../helpers/index.js';
+import {
+  CLI,
+  exampleHomeCopy,
+  REPO_ROOT,
+  run,
+  runCli,
+  startHttpServer,
+  structured,
+  tempDir,
+  waitFor,
+  wireHttp,
+} from '../helpers/index.js';
+
+/** PATH without any firstlight on it: the directories of node and sh only. */
+const NO_FIRSTLIGHT = [...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':');
 
 const TOKEN = 'sesame-0123456789abcdef';
 
@@ -66,8 +82,34 @@ describe('mind over streamable HTTP on loopback', () => {
   it('prints the URL, a copy-paste client config and a firstlight call line without auth', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(server.output()).toContain('"mcpServers"');
-    expect(server.output()).toContain(`Try it: firstlight call bootstrap_session --http ${server.url}`);
     expect(server.output()).not.toContain('Authorization');
+  });
+
+  it('prints a Try-it line that runs as written: node and the CLI from a checkout, firstlight once installed (issue 38)', async () => {
+    // From the checkout, as npm start runs it, with no firstlight on PATH.
+    const line = /^Try it: (.+)$/m.exec(server.output())?.[1] ?? '';
+    expect(line).toMatch(/^node \S*dist\/cli\/main\.js call bootstrap_session --http /);
+    const ran = await run('sh', ['-c', `${line} --json`], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PATH: NO_FIRSTLIGHT },
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout).result.mind_contract_available).toBe(true);
+    // Installed: the bin on PATH is this CLI, so the line names it.
+    const bin = tempDir('firstlight-bin-');
+    try {
+      symlinkSync(join(dirname(CLI), 'firstlight.cjs'), join(bin.dir, 'firstlight'));
+      const installed = await startHttpServer(['--home', home.dir], { PATH: `${bin.dir}:${NO_FIRSTLIGHT}` });
+      try {
+        expect(installed.output()).toContain(
+          `Try it: firstlight call bootstrap_session --http ${installed.url}`,
+        );
+      } finally {
+        await installed.stop();
+      }
+    } finally {
+      bin.dispose();
+    }
   });
 
   it('refuses a wrong Host header and a foreign Origin', async () => {
@@ -186,9 +228,7 @@ describe('HTTP beyond loopback', () => {
       const output = server.output();
       const ref = `$${'{'}FIRSTLIGHT_TOKEN}`; // the environment reference, printed literally
       expect(output).toContain(`"Authorization": "Bearer ${ref}"`);
-      expect(output).toContain(
-        `firstlight call bootstrap_session --http ${server.url}   (sends $FIRSTLIGHT_TOKEN)`,
-      );
+      expect(output).toContain(`call bootstrap_session --http ${server.url}   (sends $FIRSTLIGHT_TOKEN)`);
       expect(output).not.toContain(TOKEN);
     });
 

@@ -68,8 +68,9 @@ describe('firstlight serve (stdio) lifecycle', () => {
         child.on('exit', () => reject(new Error(`server exited first: ${seen}`)));
       });
       expect(seen).toContain('over stdio: it waits for an MCP client');
-      expect(seen).toContain('firstlight serve --http');
-      expect(seen).toContain('firstlight call bootstrap_session');
+      // Not installed (no firstlight on PATH): the commands as they run from here (issue 38).
+      expect(seen).toContain('dist/cli/main.js serve --http');
+      expect(seen).toContain('dist/cli/main.js call bootstrap_session');
       child.kill('SIGTERM');
     } finally {
       home.dispose();

@@ -256,7 +256,8 @@ describe('firstlight repl serve, to a person', { timeout: TIMEOUT }, () => {
       const exited = new Promise((resolve) => child.on('close', resolve));
       await waitFor('the notice', () => seen.includes('Ctrl-C to stop'), { timeoutMs: 60_000 });
       expect(seen).toContain('over stdio: it waits for an MCP client');
-      expect(seen).toContain('firstlight repl serve --http');
+      // Not installed here: the notice says how to run it from where it is (issue 38).
+      expect(seen).toContain(`node ${CLI} repl serve --http`);
       child.kill('SIGTERM');
       await exited;
     },
@@ -283,7 +284,7 @@ describe('firstlight repl serve, to a person', { timeout: TIMEOUT }, () => {
         'firstlight-repl': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } },
       },
     });
-    expect(out).toContain(`Try it: firstlight call execute --arg code='1+1' --home ${h} --http ${url}`);
+    expect(out).toContain(`Try it: node ${CLI} call execute --arg code='1+1' --home ${h} --http ${url}`);
     const called = await run(['call', 'execute', '--arg', 'code=6*7', '--home', h, '--http', url!, '--json']);
     expect(JSON.parse(called.stdout).result.return_value).toBe(42);
     child.kill('SIGTERM');

@@ -206,6 +206,20 @@ describe('firstlight runtime serve', { timeout: 120_000 }, () => {
       /^body: engagement: /,
     );
 
+    // A fix speaks the door's language: request fields and settings keys, never a CLI flag (issue 38).
+    const misfits = [
+      requestOf('team', 'nobody'),
+      requestOf('team', 'explorer', { substrate: 'nonesuch' }),
+      requestOf('team', 'explorer', { surface: 'fax' }),
+      { ...requestOf('team', 'explorer'), task: ' ' },
+      requestOf('nobody', 'explorer'),
+    ];
+    for (const misfit of misfits) {
+      const answer = (await (await post(misfit)).json()) as { error: { code: string; fix?: string } };
+      expect(answer.error.fix, JSON.stringify(misfit)).toBeTruthy();
+      expect(answer.error.fix, answer.error.code).not.toMatch(/(?:^|\s)--[a-z]/);
+    }
+
     const missing = await post(requestOf('nobody', 'explorer'));
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: 'NOT_FOUND', fix: expect.any(String) } });

@@ -102,6 +102,25 @@ describe('firstlight ui over HTTP', { timeout: 90_000 }, () => {
     expect(none.body).toContain('No event in this range matches');
   });
 
+  it('counts memories, not MEMORY.md, where a person reads a count (issue 38)', async () => {
+    const listed = Number(
+      /data-testid="results-heading">(\d+) memories/.exec((await call(`${origin}/memory`)).body)?.[1],
+    );
+    expect(listed).toBeGreaterThan(0);
+    const wakeup = (await call(`${origin}/wakeup`)).body;
+    expect(wakeup).toContain(`the ${listed} memories themselves`);
+    // The SessionStart text the page shows is the hook's: the same count, MEMORY.md not among the kinds.
+    const memoryLine = /## Memory\s+([^\n]+)/.exec(wakeup)?.[1] ?? '';
+    expect(memoryLine).toMatch(new RegExp(`^${listed} memories \\(`));
+    expect(memoryLine).not.toContain('index 1');
+    expect(memoryLine).toContain('index MEMORY.md present');
+    // The packet's total_count keeps MEMORY.md, as the seed's catalog counts it.
+    const packet = await cliAsync(['packet', '--home', home, '--json'], { cwd: place.dir });
+    expect(packet.code, packet.stderr).toBe(0);
+    const catalog = (JSON.parse(packet.stdout) as { memory_catalog: { total_count: number } }).memory_catalog;
+    expect(catalog.total_count).toBe(listed + 1);
+  });
+
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin', async () => {
     const port = new URL(origin).port;
     for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`]) {

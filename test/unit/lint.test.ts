@@ -105,7 +105,16 @@ beforeAll(async () => {
     'export { spawn, spawnSync, execFileSync };',
     '',
   ].join('\n');
+  const vitestOptions = [
+    "import { describe, it } from 'vitest';",
+    "it('options last', () => {}, { timeout: 5 });",
+    "describe.skip('options last', () => {}, { timeout: 5 });",
+    "it('options second', { timeout: 5 }, () => {});",
+    "it('a timeout number last', () => {}, 5);",
+    '',
+  ].join('\n');
   found = await lintTree({
+    'test/vitest-options.test.ts': vitestOptions,
     ...planted.files,
     'src/casts.ts': casts,
     'test/casts.ts': casts,
@@ -152,6 +161,13 @@ describe('Biome rules on planted violations', () => {
       'test/sync-spawn.ts:2 lint/style/noRestrictedImports',
     ]);
     expect(syncs('test/hosts/capture-hook.mjs')).toEqual([]);
+  });
+
+  it('lint/vitest-options-second.grit: options go second in a test, never an object after the function (issue 38)', () => {
+    expect(at('test/vitest-options.test.ts')).toEqual([
+      'test/vitest-options.test.ts:2 plugin',
+      'test/vitest-options.test.ts:3 plugin',
+    ]);
   });
 
   it('covers every folder under src/', () => {

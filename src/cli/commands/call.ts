@@ -54,7 +54,7 @@ export function registerCall(program: Command): void {
   ).action(async (tool: string | undefined, options: CallOptions) => {
     const { fileURLToPath } = await import('node:url');
     const { SystemError, UserError } = await import('../../core/index.js');
-    const { homeFrom, jsonAnswer, positiveInt } = await import('../io.js');
+    const { existingHome, homeFrom, jsonAnswer, positiveInt } = await import('../io.js');
     const { mcpCall, parseArgs, serverFor, toolFailure } = await import('../mcp-call.js');
     if (options.server !== undefined && options.server !== 'mind' && options.server !== 'repl') {
       throw new UserError(`--server must be mind or repl, not "${options.server}"`, {
@@ -63,6 +63,9 @@ export function registerCall(program: Command): void {
       });
     }
     const timeout = positiveInt('--timeout', options.timeout);
+    // The server it would start needs a home: say so here, not as the server's last words
+    // inside a "could not reach" (issue 38).
+    if (!options.http) existingHome(options);
     const answer = await mcpCall({
       ...(tool !== undefined ? { tool } : {}),
       args: parseArgs(options.arg),

@@ -26,7 +26,7 @@ export async function editMemory(home: string, name: string): Promise<SaveEditRe
     () => memoryNames(store.snapshot().entries),
     () => memoryFileFor(memoryDir, store, name),
   );
-  const editor = chooseEditor(process.env);
+  const editor = chooseEditor(process.env, Boolean(process.stdin.isTTY && process.stdout.isTTY));
   const original = readMemoryText(memoryDir, file) ?? '';
   const dir = mkdtempSync(join(tmpdir(), 'firstlight-edit-'));
   const copy = join(dir, file);
@@ -34,9 +34,15 @@ export async function editMemory(home: string, name: string): Promise<SaveEditRe
   // Through a shell, as git runs its editor: $EDITOR may carry arguments ("code --wait").
   const run = spawnSync(`${editor} "${copy}"`, { shell: true, stdio: 'inherit' });
   if (run.error || run.status !== 0) {
+    // A copy the editor did not change holds nothing of the user's: no leftover in /tmp (issue 38).
+    const changed = readIfThere(copy) !== original;
+    if (!changed) rmSync(dir, { recursive: true, force: true });
     throw new SystemError(
       `the editor (${editor}) ${run.error ? `could not start: ${run.error.message}` : `exited with ${run.status ?? run.signal}`}; memory/${file} is unchanged`,
-      { code: 'EDITOR_FAILED', hint: `your copy is at ${copy}; check $VISUAL / $EDITOR` },
+      {
+        code: 'EDITOR_FAILED',
+        hint: `${changed ? `your edited copy is kept at ${copy}; ` : ''}check $VISUAL / $EDITOR`,
+      },
     );
   }
   const edited = readFileSync(copy, 'utf8');
@@ -54,17 +60,35 @@ export async function editMemory(home: string, name: string): Promise<SaveEditRe
   }
 }
 
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Editors tried, in order, when $VISUAL and $EDITOR are unset: Debian's default, then two common ones. */
 export const FALLBACK_EDITORS = ['editor', 'nano', 'vi'] as const;
 
 /**
- * The editor to run: $VISUAL, else $EDITOR (either may carry arguments: "code --wait"), else the
- * first of FALLBACK_EDITORS on PATH (said on stderr, so the choice is no surprise); else the
- * error that says how to set one.
+ * The editor to run: $VISUAL, else $EDITOR (either may carry arguments: "code --wait"), else, on
+ * a terminal, the first of FALLBACK_EDITORS on PATH (said on stderr, so the choice is no
+ * surprise); else the error that says how to set one. Without a terminal a fallback (vi, nano)
+ * would only print escape codes and fail, so none is tried (issue 38).
  */
-export function chooseEditor(env: NodeJS.ProcessEnv): string {
+export function chooseEditor(env: NodeJS.ProcessEnv, terminal: boolean): string {
   const set = env.VISUAL?.trim() || env.EDITOR?.trim();
   if (set) return set;
+  if (!terminal) {
+    throw new UserError(
+      `no editor: $VISUAL and $EDITOR are unset, and with no terminal none of ${FALLBACK_EDITORS.join(', ')} can run`,
+      {
+        code: 'EDITOR_UNSET',
+        hint: 'set one for this command, e.g. EDITOR=nano firstlight memory edit NAME in a terminal, or an editor that needs none: EDITOR="code --wait"',
+      },
+    );
+  }
   for (const name of FALLBACK_EDITORS) {
     const found = findOnPath(name, env);
     if (found) {

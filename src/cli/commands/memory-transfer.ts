@@ -109,7 +109,7 @@ export function registerMemoryTransfer(memory: Command): void {
       "\nExamples:\n  firstlight memory import memories.jsonl            (a dry run: the table of what would happen)\n  firstlight memory import memories.tar.gz --apply\n  firstlight memory import ~/notes --apply           (basic-memory / Obsidian markdown)\n  firstlight memory import claude --apply            (Claude Code's auto-memory for this project)\n\nEach file is added, skipped as a duplicate (same file and bytes, or another memory with the same\ntext), or refused with the reason (a name another memory holds, bad frontmatter, an empty note).\nNotes keep the frontmatter that maps (name/title, type, description, tags, dates; other fields as\nthey are); a type that is not ours comes from the note's folder or is `note`. Secrets and\n<private> blocks are redacted. An export's memories keep their own project.\n\nA folder walk never follows a symlink (each is listed as refused, with its target), reads only\nregular files, and stops with an error past --max-depth, --max-files, --max-bytes or\n--max-seconds; SIGTERM or Ctrl-C stops it at once, with nothing written. For `claude`, a\nproject's own .claude/settings*.json may move the folder only inside the project.",
     )
     .action(async (sourceArg: string, options: ImportOptions) => {
-      const { statSync } = await import('node:fs');
+      const { existsSync, statSync } = await import('node:fs');
       const { resolve } = await import('node:path');
       const { UserError } = await import('../../core/index.js');
       const { existingHome, positiveInt, print } = await import('../io.js');
@@ -158,6 +158,12 @@ export function registerMemoryTransfer(memory: Command): void {
           source = await mind.readNoteFolder(dir, 'claude', limits);
         } else {
           const path = resolve(sourceArg);
+          if (!existsSync(path)) {
+            throw new UserError(`${sourceArg}: no such file or folder`, {
+              code: 'NOT_FOUND',
+              hint: 'give a file from `firstlight memory export` (.jsonl, .tar.gz), a folder of markdown notes, or `claude`',
+            });
+          }
           if (isDirectory(statSync, path)) source = await mind.readNoteFolder(path, 'folder', limits);
           else if (/\.(?:tar|tar\.gz|tgz)$/i.test(path)) source = await mind.readTarExport(path);
           else if (/\.jsonl$/i.test(path)) source = mind.readJsonlExport(path);

@@ -13,6 +13,7 @@ import {
 import type { HttpFlags } from '../http-options.js';
 import { httpSettings } from '../http-settings.js';
 import { startHarness } from '../repl-harness.js';
+import { cliEntry, selfCommand } from '../self-command.js';
 import { httpBanner, stdioNotice } from '../serve-banner.js';
 import type { ReplOptions } from './repl.js';
 
@@ -28,15 +29,17 @@ export async function replServe(options: ReplOptions & HttpFlags & { token?: boo
   const { repl, home, settings } = await startHarness(options, log);
   if (!http) {
     // A person who ran this in a terminal sees what it waits for; stdout stays the protocol's.
-    if (process.stdin.isTTY)
+    if (process.stdin.isTTY) {
+      const self = await selfCommand(cliEntry(import.meta.url));
       process.stderr.write(
         stdioNotice({
           what: `firstlight repl (${settings.kernel} kernel)`,
           home,
-          httpCommand: 'firstlight repl serve --http',
-          tryIt: 'firstlight repl (a prompt on this harness), or firstlight call execute --arg code=1+1',
+          httpCommand: `${self} repl serve --http`,
+          tryIt: `${self} repl (a prompt on this harness), or ${self} call execute --arg code=1+1`,
         }),
       );
+    }
     // Cells are the hottest calls a host makes: over stdio they skip the SDK's request path.
     await serveStdio(createReplServer({ repl, log }), {
       log,
@@ -59,6 +62,7 @@ export async function replServe(options: ReplOptions & HttpFlags & { token?: boo
         token: http.token,
       })
     : undefined;
+  const self = await selfCommand(cliEntry(import.meta.url));
   process.stdout.write(
     httpBanner({
       what: `firstlight repl (${settings.kernel} kernel)`,
@@ -69,7 +73,7 @@ export async function replServe(options: ReplOptions & HttpFlags & { token?: boo
       ...(minted?.generated && kept ? { generated: { file: kept.file } } : {}),
       ...(isLoopback(http.host) ? {} : { allowedHosts: running.allowedHosts }),
       codeRunning: true,
-      tryIt: `firstlight call execute --arg code='1+1'${homeFlag(options.home, home)}`,
+      tryIt: `${self} call execute --arg code='1+1'${homeFlag(options.home, home)}`,
     }),
   );
   let stopping = false;

@@ -28,6 +28,7 @@ export function registerServe(program: Command): void {
       '../../servers/index.js'
     );
     const { httpSettings } = await import('../http-settings.js');
+    const { cliEntry, selfCommand } = await import('../self-command.js');
     const { existingHome } = await import('../io.js');
     const { httpBanner, stdioNotice } = await import('../serve-banner.js');
     const log = createLogger('serve');
@@ -41,15 +42,17 @@ export function registerServe(program: Command): void {
     };
     if (!options.http) {
       // A person who ran this in a terminal sees why nothing happens; hosts never give a TTY.
-      if (process.stdin.isTTY)
+      if (process.stdin.isTTY) {
+        const self = await selfCommand(cliEntry(import.meta.url));
         process.stderr.write(
           stdioNotice({
             what: 'firstlight mind',
             home,
-            httpCommand: 'firstlight serve --http',
-            tryIt: 'firstlight call bootstrap_session',
+            httpCommand: `${self} serve --http`,
+            tryIt: `${self} call bootstrap_session`,
           }),
         );
+      }
       await serveStdio(createMindServer({ firstlight, log }), { log, onShutdown: shutdown });
       return;
     }
@@ -58,6 +61,7 @@ export function registerServe(program: Command): void {
       log,
       createServer: (sessionKey) => createMindServer({ firstlight, log, sessionKey }),
     });
+    const self = await selfCommand(cliEntry(import.meta.url));
     process.stdout.write(
       httpBanner({
         what: 'firstlight mind',
@@ -66,7 +70,7 @@ export function registerServe(program: Command): void {
         serverName: 'firstlight',
         token: http.token,
         ...(isLoopback(options.host) ? {} : { allowedHosts: running.allowedHosts }),
-        tryIt: 'firstlight call bootstrap_session',
+        tryIt: `${self} call bootstrap_session`,
       }),
     );
     const stop = async () => {

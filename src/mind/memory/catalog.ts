@@ -50,6 +50,14 @@ export function countCatalog(
   return catalog;
 }
 
+/**
+ * The memories a person counts: every file of `total_count` but the index (MEMORY.md is a file
+ * the seed's catalog counts, not a memory). Human-facing text says this number (issue 38).
+ */
+export function memoriesCounted(catalog: Pick<MemoryCatalog, 'total_count' | 'index_present'>): number {
+  return Math.max(0, catalog.total_count - (catalog.index_present ? 1 : 0));
+}
+
 function top(counts: Map<string, number>): Record<string, number> {
   const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]));
   const out: Record<string, number> = {};

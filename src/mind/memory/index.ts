@@ -9,6 +9,7 @@
 export type { MemoryFile, MemoryListing } from './access.js';
 export { listMemories, readMemoryFile } from './access.js';
 export type { MemoryCatalog } from './catalog.js';
+export { memoriesCounted } from './catalog.js';
 export { parseTimeBound } from './dates.js';
 export type { CheckedMemory, SaveEditResult } from './edit.js';
 export { checkMemoryText, saveEditedMemory } from './edit.js';

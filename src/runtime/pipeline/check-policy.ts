@@ -238,7 +238,7 @@ async function continuation(
   if (!known) {
     throw new NotFoundError(
       `no session "${id}" in ${inv.ledger.location}`,
-      'pass --continue the session_id an assistant session returned (and the same --project)',
+      'set continue to the session_id an assistant session returned (in the same project)',
     );
   }
   if (known.role !== inv.role.name || known.mode !== inv.mode) {

@@ -19,19 +19,19 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
   if (!(VOICES as readonly string[]).includes(voice)) {
     throw new UserError(`voice "${voice}" is not one of ${VOICES.join(', ')}`, {
       code: 'INVALID_ARGUMENT',
-      hint: 'pass --voice persona, neutral or strict',
+      hint: 'set voice to persona, neutral or strict',
     });
   }
   if (request.engagement !== 'agent' && request.engagement !== 'assistant') {
     throw new UserError(`engagement "${String(request.engagement)}" is not agent or assistant`, {
       code: 'INVALID_ARGUMENT',
-      hint: 'pass --engagement agent (run to completion) or assistant (turn-based)',
+      hint: 'set engagement to agent (run to completion) or assistant (turn-based)',
     });
   }
   if (!request.task || request.task.trim() === '') {
     throw new UserError('the task is empty', {
       code: 'INVALID_ARGUMENT',
-      hint: 'pass --task TEXT or --task-file FILE',
+      hint: 'give the task: what the session should do, as text',
     });
   }
   const profile = withTaskServers(
@@ -42,14 +42,14 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
   if (!roleName) {
     throw new UserError(`no role asked for, and persona "${profile.persona}" has no role_default`, {
       code: 'ROLE_MISSING',
-      hint: `pass --role one of: ${[...profile.roles.keys()].join(', ')} (or set role_default in ${profile.file})`,
+      hint: `set role to one of: ${[...profile.roles.keys()].join(', ')} (or set role_default in ${profile.file})`,
     });
   }
   const role = profile.roles.get(roleName);
   if (!role) {
     throw new UserError(`persona "${profile.persona}" does not take role "${roleName}"`, {
       code: 'ROLE_NOT_ALLOWED',
-      hint: `pass --role one of: ${[...profile.roles.keys()].join(', ')} (the profile's "roles" in ${profile.file})`,
+      hint: `set role to one of: ${[...profile.roles.keys()].join(', ')} (the profile's "roles" in ${profile.file})`,
     });
   }
   let mode: Mode | null = role.mode;
@@ -57,7 +57,7 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
     if (role.mode && request.mode !== role.mode) {
       throw new UserError(`role ${role.name} is bound to ${role.mode} mode, not ${request.mode}`, {
         code: 'MODE_MISMATCH',
-        hint: `drop --mode, or pass --mode ${role.mode}; another mode needs a fresh session in that mode's role`,
+        hint: `leave mode out, or set it to ${role.mode}; another mode needs a fresh session in that mode's role`,
       });
     }
     mode = request.mode;
@@ -67,7 +67,7 @@ export function resolveProfile(context: RuntimeContext, request: InvokeRequest):
   if (surfaceNames.length > 0 && !profile.surfaces[surface]) {
     throw new UserError(`persona "${profile.persona}" has no surface "${request.surface}"`, {
       code: 'SURFACE_UNKNOWN',
-      hint: `pass --surface one of: ${surfaceNames.join(', ')} (surface_profiles in ${profile.file})`,
+      hint: `set surface to one of: ${surfaceNames.join(', ')} (surface_profiles in ${profile.file})`,
     });
   }
   const sessionId = newSessionId();
@@ -146,7 +146,7 @@ export function withTaskServers(
     if (!given.command) {
       throw new UserError(`servers.${name}: no command`, {
         code: 'INVALID_ARGUMENT',
-        hint: 'give the command that starts the MCP server: --server NAME="npx -y @scope/server" or {"command": "…", "args": […]}',
+        hint: 'give the command that starts the MCP server: {"command": "npx", "args": ["-y", "@scope/server"]}',
       });
     }
     merged[name] = {

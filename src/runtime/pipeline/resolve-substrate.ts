@@ -38,7 +38,7 @@ export async function resolveSessionSubstrate(
     throw new UserError('no substrate to run the session on', {
       code: 'SUBSTRATE_MISSING',
       // The kinds named, so the fix is one a newcomer can type (issue 38).
-      hint: `give a substrate (--substrate, or substrates.default in firstlight.yaml): a kind, ${REAL_SUBSTRATE_KINDS.join(' | ')}; or scripted:FILE, or scripted:NAME of a bundled session (${bundledSessions().join(', ') || 'none installed'})`,
+      hint: `give a substrate (the request's substrate, or substrates.default in firstlight.yaml): a kind, ${REAL_SUBSTRATE_KINDS.join(' | ')}; or scripted:FILE, or scripted:NAME of a bundled session (${bundledSessions().join(', ') || 'none installed'})`,
     });
   }
   const substrate =

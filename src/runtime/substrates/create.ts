@@ -144,7 +144,7 @@ export function createSubstrate(spec: string, context: SubstrateContext = {}): S
     default:
       throw new UserError(`unknown substrate "${kind}"`, {
         code: 'SUBSTRATE_UNKNOWN',
-        hint: `use --substrate with one of: scripted:FILE, ${REAL_SUBSTRATE_KINDS.join(', ')} (optionally KIND:MODEL)`,
+        hint: `set substrate to one of: scripted:FILE, ${REAL_SUBSTRATE_KINDS.join(', ')} (optionally KIND:MODEL)`,
       });
   }
 }

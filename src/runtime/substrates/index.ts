@@ -25,7 +25,7 @@ export const SUBSTRATE_FACTORIES: Readonly<Record<string, SubstrateFactory>> = {
     if (!arg) {
       throw new UserError('the scripted substrate needs a script file', {
         code: 'SUBSTRATE_INVALID',
-        hint: 'pass --substrate scripted:FILE (see docs/runtime.md, "The scripted substrate")',
+        hint: 'give the substrate as scripted:FILE (see docs/runtime.md, "The scripted substrate")',
       });
     }
     const { scriptedSubstrateFromFile } = await import('./scripted.js');
@@ -64,7 +64,7 @@ function scriptFile(arg: string, cwd: string): string {
   if (existsSync(bundled)) return bundled;
   throw new UserError(`no script file "${arg}" and no bundled scripted session of that name`, {
     code: 'SUBSTRATE_INVALID',
-    hint: `pass --substrate scripted:FILE, or one of the bundled sessions: ${bundledSessions().join(', ') || '(none installed)'}`,
+    hint: `give the substrate as scripted:FILE, or scripted:NAME of a bundled session: ${bundledSessions().join(', ') || '(none installed)'}`,
   });
 }
 
@@ -100,7 +100,7 @@ export async function resolveSubstrate(
   if (!factory) {
     throw new UserError(`unknown substrate "${kind}"`, {
       code: 'SUBSTRATE_UNKNOWN',
-      hint: `pass --substrate one of: ${substrateKinds().join(', ')} (scripted takes a file: scripted:FILE; the others an optional model: anthropic:MODEL)`,
+      hint: `set substrate to one of: ${substrateKinds().join(', ')} (scripted takes a file: scripted:FILE; the others an optional model: anthropic:MODEL)`,
     });
   }
   return factory({

@@ -232,7 +232,7 @@ export function scriptedSubstrateFromFile(file: string): ScriptedSubstrate {
     throw new ConfigError(`scripted substrate file ${file}: ${(error as Error).message.split('\n')[0]}`, {
       code: 'SCRIPT_INVALID',
       file,
-      hint: 'pass --substrate scripted:FILE with a readable YAML or JSON script (see docs/runtime.md, "The scripted substrate")',
+      hint: 'give the substrate as scripted:FILE, a readable YAML or JSON script (see docs/runtime.md, "The scripted substrate")',
     });
   }
   const parsed = scriptSchema.safeParse(raw ?? {});

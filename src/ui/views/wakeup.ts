@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { estimateTokensForChars } from '../../core/index.js';
 import { HOST_ADAPTERS, HOST_IDS, renderSessionText } from '../../host/index.js';
-import { type BootstrapPacket, renderPacketMarkdown } from '../../mind/index.js';
+import { type BootstrapPacket, memoriesCounted, renderPacketMarkdown } from '../../mind/index.js';
 import { INJECTED_ANCHORS, readSelfState, renderResumption } from '../../resume/index.js';
 import type { UiContext } from '../context.js';
 import { type Html, html } from '../html.js';
@@ -61,7 +61,7 @@ function leftOut(context: UiContext, packet: BootstrapPacket, text: string, maxC
   }
   const m = packet.memory_catalog;
   out.push(
-    `the ${m.total_count} memories themselves: the packet carries only their counts by type; the agent reaches them with recall(query)`,
+    `the ${memoriesCounted(m)} memories themselves: the packet carries only their counts by type; the agent reaches them with recall(query)`,
   );
   const state = readSelfState(join(context.home, 'self-state.json'));
   if (state.status === 'ok' && packet.resumption) {

@@ -70,9 +70,10 @@ const MAPPED_KEYS = new Set([
 ]);
 
 /**
- * Maps a markdown note (frontmatter + body) to a memory: `name` from name/title/the file name;
+ * Maps a markdown note (frontmatter + body) to a memory: `name` from name/title, the body's
+ * opening H1, else the file name;
  * `type` from its frontmatter or its folder (TYPE_MAP), else `note`; `description` from
- * description/summary, else the body's first sentence; `tags` from tags/keywords; `created`
+ * description/summary, else the first sentence after that H1; `tags` from tags/keywords; `created`
  * and `updated` from their usual spellings; every other scalar or list field kept as it is; and
  * `imported_from` naming the source. Text passes the redactor. Throws a message for the table.
  */
@@ -95,10 +96,16 @@ export function mapNote(input: {
   if (body.length > MAX_CONTENT_CHARS) throw new Error(`longer than ${MAX_CONTENT_CHARS} characters`);
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? oneLine(String(v)) : '');
   const stem = basename(input.source, extname(input.source)).replace(/[-_]+/g, ' ').trim();
-  const name = redactor.redact(str(data.name) || str(data.title) || stem || 'Untitled', counts).slice(0, 200);
+  // A note that opens with an H1 is titled by it, as Obsidian and basic-memory show it (issue 38).
+  const h1 = /^#[ \t]+(.+?)[ \t#]*(?:\n|$)/.exec(body);
+  const title = h1 ? oneLine(h1[1]!) : '';
+  const name = redactor
+    .redact(str(data.name) || str(data.title) || title || stem || 'Untitled', counts)
+    .slice(0, 200);
   const type = typeOf(data.type, input.folder);
+  const prose = h1 ? body.slice(h1[0].length) : body;
   const description = redactor.redact(
-    str(data.description) || str(data.summary) || firstSentence(body).slice(0, 160),
+    str(data.description) || str(data.summary) || firstSentence(prose.trim() ? prose : body).slice(0, 160),
     counts,
   );
   const tags = [...new Set([...listOf(data.tags), ...listOf(data.keywords)])]
