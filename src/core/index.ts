@@ -7,7 +7,6 @@
 
 export type { FollowedTail, Tail } from './append-log.js';
 export { appendLine, readTailLines, TailFollower } from './append-log.js';
-export type { ConfinedWriteOptions } from './confine.js';
 export type { CaptureSettings } from './capture-settings.js';
 export {
   captureSettingsSchema,
@@ -15,6 +14,7 @@ export {
   DEFAULT_MAX_PER_SESSION,
   DEFAULT_SESSION_TOKENS,
 } from './capture-settings.js';
+export type { ConfinedWriteOptions } from './confine.js';
 export {
   appendStateLine,
   confinedPath,
