@@ -19,9 +19,10 @@ const ALLOWED: Record<string, string[]> = {
   repl: ['core', 'hub'],
   runtime: ['core', 'hub', 'mind'],
   servers: ['core', 'mind', 'resume', 'guidance', 'hub', 'repl', 'runtime'],
-  ui: ['core', 'mind', 'resume', 'host', 'runtime', 'servers'],
-  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers', 'ui'],
+  ui: ['core', 'mind', 'resume', 'host', 'runtime', 'servers', 'capture'],
+  cli: ['core', 'mind', 'resume', 'guidance', 'host', 'hub', 'repl', 'runtime', 'servers', 'ui', 'capture'],
   client: ['runtime'],
+  capture: ['core', 'mind', 'resume', 'runtime'],
 };
 /**
  * Light faces: files inside a folder that the named folders may import instead of its index.ts
@@ -34,7 +35,8 @@ const LIGHT_FACES: Record<string, string[]> = {
   'core/glob/index.js': ['host', 'mind'],
   'core/text/index.js': ['mind'],
   'core/confine.js': ['mind'],
-  'resume/transcripts/index.js': ['host'],
+  'resume/transcripts/index.js': ['host', 'capture'],
+  'capture/queue/index.js': ['host'],
   'mind/bootstrap-record/index.js': ['host'],
   'mind/cautions/index.js': ['host'],
   'mind/observation/index.js': ['host'],
