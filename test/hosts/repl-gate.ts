@@ -181,6 +181,21 @@ export async function runReplGate(
       run.failed = `firstlight install ${recipe.id} --with-repl failed (exit ${install.status}): ${install.stderr.trim().slice(0, 300)}`;
       return run;
     }
+    if (recipe.userInstall) {
+      const user = await firstlight(sandbox, [
+        'install',
+        recipe.id,
+        '--with-repl',
+        '--scope',
+        'user',
+        '--home',
+        sandbox.firstlightHome,
+      ]);
+      if (user.status !== 0) {
+        run.failed = `firstlight install ${recipe.id} --with-repl --scope user failed (exit ${user.status}): ${user.stderr.trim().slice(0, 300)}`;
+        return run;
+      }
+    }
     recordHookInputs(sandbox, recipe.hookFiles);
     const env = { ...sandbox.env, ...recipe.configure(sandbox, server.url) };
     // Claude Code's -p mode refuses a tool the user has not allowed: the user allows the REPL

@@ -50,10 +50,13 @@ export class ResultTable {
     const lines = [
       `| Host (version) | ${columns.join(' | ')} |`,
       `| --- | ${columns.map(() => '---').join(' | ')} |`,
-      ...this.hosts.map(
-        (h) =>
-          `| ${h.name} ${h.version}${h.skipped ? ' (skipped)' : ''} | ${columns.map((c) => cell(h.host, c)).join(' | ')} |`,
-      ),
+      // One row per host (Copilot CLI records its sessions and its configuration listing).
+      ...this.hosts
+        .filter((h, i) => this.hosts.findIndex((x) => x.host === h.host) === i)
+        .map(
+          (h) =>
+            `| ${h.name} ${h.version}${h.skipped ? ' (skipped)' : ''} | ${columns.map((c) => cell(h.host, c)).join(' | ')} |`,
+        ),
     ];
     return `${lines.join('\n')}\n`;
   }
