@@ -57,6 +57,7 @@ export {
 } from './lazy.js';
 export type { ProbeOptions } from './probe.js';
 export {
+  hostState,
   renderDoctorReport,
   renderHostFormatTable,
   renderInstallReport,

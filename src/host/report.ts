@@ -2,7 +2,7 @@
 
 import type { TranscriptFormat } from '../resume/transcripts/index.js';
 import { HOST_ADAPTERS } from './adapters/index.js';
-import type { DoctorReport } from './doctor.js';
+import type { DoctorReport, HostDiagnosis } from './doctor.js';
 import { GATE_BYPASS_ENV } from './hook/gate-config.js';
 import { HOST_IDS } from './ids.js';
 import type { InstallReport } from './install/installer.js';
@@ -111,6 +111,14 @@ export function renderUninstallReport(report: InstallReport): string {
   return lines.join('\n');
 }
 
+/**
+ * A host's state as doctor says it, one answer for the CLI and the UI (issue 38: the UI said
+ * "ok" for a host doctor skipped): skipped when its program is not on this machine.
+ */
+export function hostState(h: HostDiagnosis): 'skipped' | 'ok' | 'failing' {
+  return h.skipped ? 'skipped' : h.ok ? 'ok' : 'failing';
+}
+
 export function renderDoctorReport(report: DoctorReport): string {
   const swept = report.swept ? `\n  info ${report.swept}` : '';
   if (report.hosts.length === 0) return `firstlight doctor: ${report.note ?? 'nothing installed'}${swept}`;
@@ -122,7 +130,7 @@ export function renderDoctorReport(report: DoctorReport): string {
       : 'all checks pass';
   const lines = [`firstlight doctor: ${report.project} — ${verdict}${swept}`];
   for (const h of report.hosts) {
-    const state = h.skipped ? `skipped: ${h.skipped.reason}` : h.ok ? 'ok' : 'FAILING';
+    const state = { skipped: `skipped: ${h.skipped?.reason}`, ok: 'ok', failing: 'FAILING' }[hostState(h)];
     lines.push('', `${h.name} (${h.scope}): ${state}`);
     if (h.skipped)
       lines.push(

@@ -17,7 +17,8 @@ export const VIEW_IDS: readonly ViewId[] = VIEWS.map((v) => v.id);
 
 /** What every page needs besides its own content. */
 export interface PageFrame {
-  view: ViewId;
+  /** The view the navigation marks current; none on an error page, which is no view (issue 38). */
+  view: ViewId | undefined;
   title: string;
   /** The form token every write carries (see guard.ts). */
   csrf: string;
@@ -39,7 +40,7 @@ export function page(frame: PageFrame, body: Html, notice?: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="csrf-token" content="${frame.csrf}">
-<meta name="fl-view" content="${frame.view}">
+<meta name="fl-view" content="${frame.view ?? ''}">
 <title>${frame.title} · firstlight</title>
 <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/ui.css">

@@ -29,7 +29,7 @@ export interface PageDeps {
   service: () => Promise<ServiceStatus>;
 }
 
-function frame(deps: PageDeps, view: ViewId, title: string): PageFrame {
+function frame(deps: PageDeps, view: ViewId | undefined, title: string): PageFrame {
   return {
     view,
     title,
@@ -149,7 +149,7 @@ export function memoryAgain(deps: PageDeps, file: string, problem: EditProblem):
 /** A refusal or failure as a page (it names the fix when there is one). */
 export function errorPage(deps: PageDeps, status: number, message: string, hint?: string): Html {
   return page(
-    frame(deps, 'wakeup', `Error ${status}`),
+    frame(deps, undefined, `Error ${status}`),
     html`<h1>${status === 404 ? 'Not found' : 'Could not do that'}</h1><div class="notice notice-error" role="alert"><p>${message}</p>${
       hint ? html`<p>Fix: ${hint}</p>` : ''
     }</div><p><a href="/">Back to the wake-up view</a></p>`,

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/index.js';
 import { cliAsync, type RunningUiProcess, startUi } from './ui-fixture.js';
@@ -276,5 +276,48 @@ describe('firstlight ui over HTTP', { timeout: 90_000 }, () => {
     } finally {
       await open.stop();
     }
+  });
+});
+
+describe('firstlight ui: Hosts says what doctor says; a page that is not there is no view (issue 38)', {
+  timeout: 120_000,
+}, () => {
+  let place: { dir: string; dispose: () => void };
+  let ui: RunningUiProcess;
+  // No host program on PATH: doctor skips the host it finds installed.
+  const env = { PATH: [...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':') };
+  beforeAll(async () => {
+    place = tempDir('firstlight-ui-hosts-');
+    const home = join(place.dir, 'home');
+    const project = join(place.dir, 'project');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    expect((await cliAsync(['init', '--example', '--home', home, '--json'])).code).toBe(0);
+    const installed = await cliAsync(['install', 'gemini', '--project', project, '--home', home, '--json'], {
+      env,
+    });
+    expect(installed.code, installed.stderr).toBe(0);
+    const doctor = await cliAsync(['doctor', '--project', project, '--home', home, '--json'], { env });
+    const report = JSON.parse(doctor.stdout) as { hosts: { host: string; skipped?: unknown }[] };
+    expect(report.hosts.map((h) => [h.host, h.skipped !== undefined])).toEqual([['gemini', true]]);
+    ui = await startUi(['--home', home, '--project', project], env);
+  });
+  afterAll(async () => {
+    await ui?.stop();
+    place?.dispose();
+  });
+
+  it('marks a host doctor skipped as skipped, with why and how to install it, not ✓ ok', async () => {
+    const page = (await call(`${new URL(ui.url).origin}/hosts`)).body;
+    const state = /data-testid="state">([^<]+)</.exec(page)?.[1];
+    expect(state).toBe('– skipped');
+    expect(page).toContain('Gemini CLI is not on this machine');
+    expect(page).not.toContain('✓ ok</span></h2>');
+  });
+
+  it('highlights no view on a 404', async () => {
+    const answer = await call(`${new URL(ui.url).origin}/no/such/page`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toContain('Not found');
+    expect(answer.body).not.toContain('aria-current');
   });
 });

@@ -8,6 +8,7 @@ import {
   type DoctorReport,
   doctor,
   type HostDiagnosis,
+  hostState,
   probeServer,
 } from '../../host/index.js';
 import type { UiContext } from '../context.js';
@@ -72,6 +73,18 @@ function checkRow(check: DoctorCheck, host: HostDiagnosis, project: string): Htm
 </tr>`;
 }
 
+/** The host's state as doctor prints it: skipped is not ok (issue 38). */
+function stateBadge(h: HostDiagnosis): Html {
+  switch (hostState(h)) {
+    case 'skipped':
+      return html`<span class="muted" data-testid="state">– skipped</span>`;
+    case 'ok':
+      return html`<span class="ok" data-testid="state">✓ ok</span>`;
+    default:
+      return html`<span class="bad" data-testid="state">✗ failing</span>`;
+  }
+}
+
 export function hostsView(model: HostsModel, project: string, now: Date): Html {
   const { report } = model;
   return html`<h1>Hosts</h1>
@@ -85,7 +98,11 @@ ${
         (
           h,
         ) => html`<section class="card" aria-labelledby="host-${h.host}-${h.scope}" data-testid="host-${h.host}">
-<h2 id="host-${h.host}-${h.scope}">${h.name} <span class="muted">(${h.scope} scope)</span> ${h.ok ? html`<span class="ok">✓ ok</span>` : html`<span class="bad">✗ failing</span>`}</h2>
+<h2 id="host-${h.host}-${h.scope}">${h.name} <span class="muted">(${h.scope} scope)</span> ${stateBadge(h)}</h2>${
+          h.skipped
+            ? html`<p class="muted" data-testid="skipped">${h.skipped.reason}: its files are checked below${h.ok ? '' : ', and only a failing server fails doctor'}. Install it: ${h.skipped.install}</p>`
+            : ''
+        }
 <div class="scroll"><table><thead><tr><th scope="col">Check</th><th scope="col">State</th><th scope="col">Detail</th><th scope="col">Fix</th></tr></thead>
 <tbody>${h.checks.map((c) => checkRow(c, h, project))}</tbody></table></div></section>`,
       )
