@@ -66,19 +66,7 @@ export async function captureSession(job: CaptureJob, options: CaptureOptions): 
   const clock = options.clock ?? (() => new Date());
   const started = performance.now();
   const { settings, offBy } = captureSettingsFor(options.home, job.cwd);
-  const report: CaptureReport = {
-    session: job.session,
-    host: job.host,
-    at: clock().toISOString(),
-    status: 'captured',
-    mode: settings.mode,
-    wrote: [],
-    proposed: [],
-    skipped: [],
-    digest: null,
-    ms: 0,
-    tokens: null,
-  };
+  const report = newReport(job, clock(), 'captured', settings.mode);
   const finish = (status: CaptureReport['status'], why?: string): CaptureReport => {
     report.status = status;
     if (why) report.why = why;
@@ -317,14 +305,20 @@ export async function runQueue(options: RunQueueOptions): Promise<CaptureReport[
 /** Times a worker goes back for jobs queued as it let go of the lock (each round drains the queue). */
 const MAX_ROUNDS = 3;
 
-function failedReport(home: string, job: CaptureJob, error: unknown): CaptureReport {
-  const report: CaptureReport = {
-    session: job.session,
-    host: job.host,
-    at: new Date().toISOString(),
-    status: 'failed',
-    why: (error as Error).message,
-    mode: 'auto',
+/** A report for `job` with nothing written yet. */
+function newReport(
+  job: CaptureJob,
+  at: Date,
+  status: CaptureReport['status'],
+  mode: CaptureReport['mode'],
+): CaptureReport {
+  const { session, host } = job;
+  return {
+    session,
+    host,
+    at: at.toISOString(),
+    status,
+    mode,
     wrote: [],
     proposed: [],
     skipped: [],
@@ -332,6 +326,11 @@ function failedReport(home: string, job: CaptureJob, error: unknown): CaptureRep
     ms: 0,
     tokens: null,
   };
+}
+
+function failedReport(home: string, job: CaptureJob, error: unknown): CaptureReport {
+  const report = newReport(job, new Date(), 'failed', 'auto');
+  report.why = (error as Error).message;
   appendReport(home, report);
   return report;
 }
