@@ -115,7 +115,14 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
 
     await open('/hosts');
     const claude = page.locator('[data-testid=host-claude]');
-    expect(await claude.textContent()).toContain('✗ failing');
+    // The state doctor gives it (skipped when Claude Code is not on this machine), its failing checks with their fix.
+    const doctor = await cliAsync(['doctor', '--project', place.project, '--home', place.home, '--json']);
+    const diagnosis = (
+      JSON.parse(doctor.stdout) as { hosts: { host: string; skipped?: unknown }[] }
+    ).hosts.find((h) => h.host === 'claude');
+    expect(await claude.locator('[data-testid=state]').textContent()).toBe(
+      diagnosis?.skipped ? '– skipped' : '✗ failing',
+    );
     expect(await claude.locator('[data-testid=fix]').first().textContent()).toContain(
       `firstlight install claude --scope project --project ${place.project}`,
     );
@@ -172,6 +179,31 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     expect(await page.textContent('[data-testid=edit-error]')).toContain('name');
     expect(readFileSync(file, 'utf8')).toBe(edited);
     await shot('memory-edit-refused');
+    // Another memory changes, not the file under the refused text: nothing is said above the
+    // red "not saved" (issue 38: a green "files changed" was).
+    const handled = Number((await page.getAttribute('body', 'data-refreshes')) ?? 0);
+    const other = await cliAsync(
+      ['remember', '--home', place.home, '--type', 'note', '--name', 'Kettle rota'],
+      {
+        input: 'The kettle is descaled on Fridays.\n',
+        cwd: place.project,
+      },
+    );
+    expect(other.code, other.stderr).toBe(0);
+    // The page handled the change: counted, or (before issue 38) the banner said it.
+    await page.waitForFunction(
+      (n) =>
+        Number(document.body.dataset.refreshes ?? 0) > n ||
+        (document.getElementById('live')?.textContent ?? '').includes('files behind this page changed'),
+      handled,
+    );
+    expect(await page.textContent('#live')).not.toContain('files behind this page changed');
+    // The file itself changes under the kept text: said, as a caution, not as a success.
+    writeFileSync(file, edited.replace('03:00 UTC', '04:00 UTC'));
+    await page.waitForSelector('#live .notice-warn');
+    expect(await page.textContent('#live')).toContain('files behind this page changed');
+    expect(await page.locator('#live .notice-ok').count()).toBe(0);
+    writeFileSync(file, edited);
 
     await open('/memory/m/reference_staging_db.md');
     await Promise.all([page.waitForURL(/done=forgot/), page.click('button:has-text("Forget")')]);
