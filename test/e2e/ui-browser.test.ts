@@ -90,7 +90,10 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     expect(await page.locator('[data-testid=pe-plot] circle').count()).toBe(2);
     expect(await page.locator('[data-testid=pe-plot] circle.pt-high').count()).toBe(1);
     expect(await page.textContent('[data-testid=cautions]')).toContain('caution_force_push.md');
-    expect(await page.textContent('[data-testid=cautions]')).toContain('went ahead with Bash');
+    // What the agent did next, with the command it ran (issue 38).
+    expect(await page.textContent('[data-testid=cautions]')).toContain(
+      'went ahead with Bash: git push --force origin release/4.2',
+    );
     expect(await page.textContent('[data-testid=events]')).toContain('refused');
     expect(await accessible()).toEqual([]);
     await shot('observations');
