@@ -97,7 +97,8 @@
       document.title = doc.title;
       refreshes += 1;
       document.body.dataset.refreshes = String(refreshes);
-      setState(`live, updated ${new Date().toLocaleTimeString()}`);
+      // UTC, as every time the server renders (issue 38: this one was the browser's local time).
+      setState(`live, updated ${new Date().toISOString().slice(11, 19)} UTC`);
       wire(next);
     } catch (error) {
       setState(`live (last update failed: ${error.message})`);

@@ -219,6 +219,31 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     expect(readFileSync(index, 'utf8')).toContain('reference_staging_db.md');
   });
 
+  it('fits Sessions at phone width: no sideways scroll of the page (issue 38)', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await open('/sessions');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      // Every cell is on screen, Last words included: none hidden past a table's sideways scroll.
+      const past = await page.evaluate(
+        () =>
+          [
+            ...document.querySelectorAll(
+              'table[data-testid^=sessions] td, table[data-testid^=sessions] th[scope=row]',
+            ),
+          ]
+            .map((cell) => cell.getBoundingClientRect().right)
+            .filter((right) => right > window.innerWidth).length,
+      );
+      expect(past).toBe(0);
+      expect(await page.locator('td[data-label="Last words"]').first().isVisible()).toBe(true);
+      await shot('sessions-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it('shows a memory another process remembered, without a reload', async () => {
     await open('/memory?q=zebra+crossing');
     expect(await page.textContent('[data-testid=results-heading]')).toMatch(/^0 results/);
@@ -238,6 +263,8 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     );
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
     expect(Number(await page.getAttribute('body', 'data-refreshes'))).toBeGreaterThanOrEqual(1);
+    // One time zone on every page: the script's "updated" time too, not the browser's (issue 38).
+    expect(await page.textContent('#live-state')).toMatch(/^live, updated \d\d:\d\d:\d\d UTC$/);
     await shot('memory-live');
   });
 
