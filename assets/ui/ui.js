@@ -16,16 +16,35 @@
   };
 
   /** Says something to screen readers (and shows it) in the polite live region. */
-  const announce = (text) => {
+  const announce = (text, kind = 'ok') => {
     if (!live) return;
     const p = document.createElement('p');
-    p.className = 'notice notice-ok';
+    p.className = `notice notice-${kind}`;
     p.textContent = text;
     live.replaceChildren(p);
   };
 
   /** A form the user is typing in is never replaced under their hands. */
   const dirty = () => document.querySelector('form[data-dirty="true"]') !== null;
+
+  /**
+   * Under a form the user is typing in, a change is said only when the file the form edits
+   * changed (its `base` hash differs in the server's current rendering), and as a caution, not
+   * a success: after a refused edit, a green "files changed" above the red "not saved" was
+   * false (issue 38). A form without a base says any change.
+   */
+  const CHANGED = 'The files behind this page changed. Save or reload to see the new version.';
+  const baseOf = (root, selector) => root.querySelector(`${selector} input[name="base"]`)?.value;
+  async function sayIfChangedUnderForm(doc) {
+    const mine = baseOf(document, 'form[data-dirty="true"]');
+    if (mine === undefined) return announce(CHANGED, 'warn');
+    const current = doc ?? (await fetchPage(location.href).catch(() => undefined));
+    if (current && baseOf(current, 'form[data-guard-dirty]') !== mine) announce(CHANGED, 'warn');
+  }
+  const counted = () => {
+    refreshes += 1;
+    document.body.dataset.refreshes = String(refreshes);
+  };
 
   const openDetails = () =>
     [...document.querySelectorAll('main details')].map((d, i) => (d.open ? i : -1)).filter((i) => i >= 0);
@@ -43,7 +62,8 @@
       return;
     }
     if (dirty()) {
-      announce('The files behind this page changed. Save or reload to see the new version.');
+      await sayIfChangedUnderForm();
+      counted();
       return;
     }
     // Someone typing a search: refresh its results, never the field under their hands.
@@ -59,7 +79,8 @@
       const doc = await fetchPage(location.href);
       // The user may have started typing while the page was on its way: keep what they typed.
       if (dirty()) {
-        announce('The files behind this page changed. Save or reload to see the new version.');
+        await sayIfChangedUnderForm(doc);
+        counted();
         return;
       }
       const next = doc.querySelector('main');
@@ -76,7 +97,8 @@
       document.title = doc.title;
       refreshes += 1;
       document.body.dataset.refreshes = String(refreshes);
-      setState(`live, updated ${new Date().toLocaleTimeString()}`);
+      // UTC, as every time the server renders (issue 38: this one was the browser's local time).
+      setState(`live, updated ${new Date().toISOString().slice(11, 19)} UTC`);
       wire(next);
     } catch (error) {
       setState(`live (last update failed: ${error.message})`);

@@ -39,7 +39,7 @@ export interface HeadlessChromium {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with an empty profile of its own and one page (1280×900). */
+/** Headless Chromium with an empty profile of its own and one page (1280×900), in Auckland's time zone. */
 export async function launchChromium(): Promise<HeadlessChromium> {
   const profile = tempDir('firstlight-chromium-');
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -48,6 +48,8 @@ export async function launchChromium(): Promise<HeadlessChromium> {
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 900 },
+    // A browser far from UTC: the pages say every time in UTC, the script's own included.
+    timezoneId: 'Pacific/Auckland',
   });
   const page = browser.pages()[0] ?? (await browser.newPage());
   return {

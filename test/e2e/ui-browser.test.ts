@@ -90,7 +90,10 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     expect(await page.locator('[data-testid=pe-plot] circle').count()).toBe(2);
     expect(await page.locator('[data-testid=pe-plot] circle.pt-high').count()).toBe(1);
     expect(await page.textContent('[data-testid=cautions]')).toContain('caution_force_push.md');
-    expect(await page.textContent('[data-testid=cautions]')).toContain('went ahead with Bash');
+    // What the agent did next, with the command it ran (issue 38).
+    expect(await page.textContent('[data-testid=cautions]')).toContain(
+      'went ahead with Bash: git push --force origin release/4.2',
+    );
     expect(await page.textContent('[data-testid=events]')).toContain('refused');
     expect(await accessible()).toEqual([]);
     await shot('observations');
@@ -115,7 +118,14 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
 
     await open('/hosts');
     const claude = page.locator('[data-testid=host-claude]');
-    expect(await claude.textContent()).toContain('✗ failing');
+    // The state doctor gives it (skipped when Claude Code is not on this machine), its failing checks with their fix.
+    const doctor = await cliAsync(['doctor', '--project', place.project, '--home', place.home, '--json']);
+    const diagnosis = (
+      JSON.parse(doctor.stdout) as { hosts: { host: string; skipped?: unknown }[] }
+    ).hosts.find((h) => h.host === 'claude');
+    expect(await claude.locator('[data-testid=state]').textContent()).toBe(
+      diagnosis?.skipped ? '– skipped' : '✗ failing',
+    );
     expect(await claude.locator('[data-testid=fix]').first().textContent()).toContain(
       `firstlight install claude --scope project --project ${place.project}`,
     );
@@ -172,6 +182,31 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     expect(await page.textContent('[data-testid=edit-error]')).toContain('name');
     expect(readFileSync(file, 'utf8')).toBe(edited);
     await shot('memory-edit-refused');
+    // Another memory changes, not the file under the refused text: nothing is said above the
+    // red "not saved" (issue 38: a green "files changed" was).
+    const handled = Number((await page.getAttribute('body', 'data-refreshes')) ?? 0);
+    const other = await cliAsync(
+      ['remember', '--home', place.home, '--type', 'note', '--name', 'Kettle rota'],
+      {
+        input: 'The kettle is descaled on Fridays.\n',
+        cwd: place.project,
+      },
+    );
+    expect(other.code, other.stderr).toBe(0);
+    // The page handled the change: counted, or (before issue 38) the banner said it.
+    await page.waitForFunction(
+      (n) =>
+        Number(document.body.dataset.refreshes ?? 0) > n ||
+        (document.getElementById('live')?.textContent ?? '').includes('files behind this page changed'),
+      handled,
+    );
+    expect(await page.textContent('#live')).not.toContain('files behind this page changed');
+    // The file itself changes under the kept text: said, as a caution, not as a success.
+    writeFileSync(file, edited.replace('03:00 UTC', '04:00 UTC'));
+    await page.waitForSelector('#live .notice-warn');
+    expect(await page.textContent('#live')).toContain('files behind this page changed');
+    expect(await page.locator('#live .notice-ok').count()).toBe(0);
+    writeFileSync(file, edited);
 
     await open('/memory/m/reference_staging_db.md');
     await Promise.all([page.waitForURL(/done=forgot/), page.click('button:has-text("Forget")')]);
@@ -182,6 +217,31 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     await Promise.all([page.waitForURL(/done=restored/), page.click('#live button:has-text("Undo")')]);
     expect(readFileSync(file, 'utf8')).toBe(edited);
     expect(readFileSync(index, 'utf8')).toContain('reference_staging_db.md');
+  });
+
+  it('fits Sessions at phone width: no sideways scroll of the page (issue 38)', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await open('/sessions');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      // Every cell is on screen, Last words included: none hidden past a table's sideways scroll.
+      const past = await page.evaluate(
+        () =>
+          [
+            ...document.querySelectorAll(
+              'table[data-testid^=sessions] td, table[data-testid^=sessions] th[scope=row]',
+            ),
+          ]
+            .map((cell) => cell.getBoundingClientRect().right)
+            .filter((right) => right > window.innerWidth).length,
+      );
+      expect(past).toBe(0);
+      expect(await page.locator('td[data-label="Last words"]').first().isVisible()).toBe(true);
+      await shot('sessions-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('shows a memory another process remembered, without a reload', async () => {
@@ -203,6 +263,8 @@ describe.skipIf(!available)('firstlight ui in headless Chromium', { timeout: 240
     );
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
     expect(Number(await page.getAttribute('body', 'data-refreshes'))).toBeGreaterThanOrEqual(1);
+    // One time zone on every page: the script's "updated" time too, not the browser's (issue 38).
+    expect(await page.textContent('#live-state')).toMatch(/^live, updated \d\d:\d\d:\d\d UTC$/);
     await shot('memory-live');
   });
 

@@ -113,9 +113,10 @@ function pe(e: CognitionEvent): Html | string {
 function afterCaution(c: { use: MemoryUse; next: CognitionEvent | undefined }): Html | string {
   const next = c.next;
   if (!next) return html`<span class="muted">nothing recorded after it</span>`;
-  if (next.outcome === 'denied') return html`the call was refused (<code>${next.tool_name ?? ''}</code>)`;
+  if (next.outcome === 'denied')
+    return html`the call was refused (<code>${next.tool_name ?? ''}</code>${commandOf(next)})`;
   if (next.tool_name === c.use.tool && next.source === 'hook')
-    return html`went ahead with <code>${next.tool_name}</code>${next.outcome === 'error' ? ' (it failed)' : ''}`;
+    return html`went ahead with <code>${next.tool_name}</code>${commandOf(next)}${next.outcome === 'error' ? ' (it failed)' : ''}`;
   return html`${who(next)}: ${what(next)}`;
 }
 
@@ -128,6 +129,24 @@ function searchResults(model: ObservationsModel, now: Date): Html {
     (h) =>
       html`<tr><td>${timeTag(h.time, now)}</td><td>${h.host ? `hook (${h.host})` : 'agent'}</td><td><code>${h.name}</code> <span class="muted">${h.type}</span><br>${clipText(h.excerpt, 240)}</td><td>${h.session ?? ''}</td><td>${h.score}</td></tr>`,
   )}</tbody></table></section>`;
+}
+
+/**
+ * What the call ran, as the hook recorded it (redacted): a shell's command, else a file path,
+ * else the arguments; what the agent did after a caution is read by its command (issue 38).
+ */
+function commandOf(e: CognitionEvent): Html | string {
+  if (!e.args) return '';
+  let shown = e.args;
+  try {
+    const parsed = JSON.parse(e.args) as Record<string, unknown> | null;
+    const named =
+      parsed && typeof parsed === 'object' ? (parsed.command ?? parsed.file_path ?? parsed.path) : undefined;
+    if (typeof named === 'string') shown = named;
+  } catch {
+    // not JSON: the text as recorded
+  }
+  return html`: <code data-testid="command">${clipText(shown, 160)}</code>`;
 }
 
 export function observationsView(model: ObservationsModel, now: Date): Html {

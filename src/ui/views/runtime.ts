@@ -111,7 +111,7 @@ ${
           .join(' → ')}</h2>
 <p class="muted">Started ${timeTag(w.started, now)}; ${w.sessions.length} session(s).</p>
 <div class="scroll">${handoffGraph(w)}</div>
-<h3>The story</h3>
+<h3>The story <span class="muted">(times in UTC)</span></h3>
 <ol class="story">${w.sessions.map((s) => story(s, handoffIds(w)))}</ol>
 </section>`,
       )

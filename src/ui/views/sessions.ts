@@ -118,21 +118,21 @@ function hostName(id: string): string {
 function sessionRow(r: SessionRow, now: Date): Html {
   return html`<tr>
 <th scope="row"><code>${r.id}</code></th>
-<td>${timeTag(r.started ?? r.lastSeen, now)}</td>
-<td>${
+<td data-label="Started">${timeTag(r.started ?? r.lastSeen, now)}</td>
+<td data-label="Bootstrapped">${
     r.bootstrapped
       ? html`<span class="ok">✓ yes</span> <span class="muted">${r.bootstrapped.via}, ${timeTag(r.bootstrapped.at, now)}</span>`
       : html`<span class="bad">✗ no record</span>`
   }</td>
-<td>${r.injected.length === 0 ? '—' : r.injected.map((i) => i.source).join(', ')}</td>
-<td>${r.calls}${
+<td data-label="SessionStart">${r.injected.length === 0 ? '—' : r.injected.map((i) => i.source).join(', ')}</td>
+<td data-label="Tool calls">${r.calls}${
     r.refused.length > 0
       ? html` <details><summary>${r.refused.length} refused</summary><ul>${r.refused.map(
           (x) => html`<li><code>${x.tool}</code> ${timeTag(x.at, now)}: ${clipText(x.reason, 300)}</li>`,
         )}</ul></details>`
       : ''
   }</td>
-<td>${
+<td data-label="Last words">${
     r.lastWords
       ? html`<blockquote>${clipText(r.lastWords.text, 240)}</blockquote><p class="muted">${r.lastWords.source}, ${timeTag(r.lastWords.at, now)}${
           r.lastWords.anchors > 0 ? `, ${r.lastWords.anchors} anchor(s)` : ''
@@ -151,7 +151,7 @@ ${
     : model.hosts.map(
         ([host, rows]) => html`<section class="card" aria-labelledby="host-${host || 'none'}">
 <h2 id="host-${host || 'none'}">${hostName(host)} <span class="muted">(${rows.length})</span></h2>
-<div class="scroll"><table data-testid="sessions-${host || 'none'}">
+<div class="scroll"><table class="stack" data-testid="sessions-${host || 'none'}">
 <thead><tr><th scope="col">Session</th><th scope="col">Started</th><th scope="col">Bootstrapped</th><th scope="col">SessionStart</th><th scope="col">Tool calls</th><th scope="col">Last words</th></tr></thead>
 <tbody>${rows.map((r) => sessionRow(r, now))}</tbody></table></div></section>`,
       )
