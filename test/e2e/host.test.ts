@@ -453,7 +453,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           fixture,
         ).toEqual([]);
         // Two CommonJS files, no ES module loader: the hook entry and the pre-tool-use bundle
-        // (Node resolves, reads and compiles each, so the gate's chunks are not split out). About 112 KB today (the adapters' install-only text rides along: a known cost): the
+        // (Node resolves, reads and compiles each, so the gate's chunks are not split out). About 115 KB today (the adapters' install-only text rides along: a known cost): the
         // host's adapters and the gate, the matcher for compiled globs, SHA-256 (for the
         // bootstrap record's name, without node:crypto), and the applies_to caution table's
         // reader. Not the glob compiler (picomatch: the default gate list and the table ship
@@ -474,7 +474,7 @@ describe('firstlight hook stays light (it runs on every tool call and session st
           // settings schema's runtime.service part ~3 KB, issue 37's hooks-file routing, Copilot's
           // trust step and its events.jsonl reader ~2.3 KB (every hook bundle also carries the
           // adapters' install-time data); bench/hook judges what it costs.
-          fixture === 'no-result' ? 150_000 : 115_000,
+          fixture === 'no-result' ? 150_000 : 118_000,
         );
         if (fixture !== 'no-result') expect(gate.files.join('\n')).not.toMatch(/events/);
         const sources = gate.files.map((f) => readFileSync(f, 'utf8')).join('\n');

@@ -530,6 +530,14 @@ describe('firstlight sessions / events / status', { timeout: TIMEOUT }, () => {
       redactions: { total: 0, by_kind: {}, by_writer: {}, since: null },
       project,
       installed: [],
+      // Capture's state: on by default, no curator (no model is called), nothing queued yet.
+      capture: expect.objectContaining({
+        mode: 'auto',
+        off_by: null,
+        curator: expect.objectContaining({ substrate: null }),
+        queued: 0,
+        last: [],
+      }),
     });
     const installed = await runCli(['install', 'claude', '--project', project, '--home', dir], { env });
     expect(installed.status, installed.stderr).toBe(0);

@@ -26,6 +26,8 @@ describe('firstlight packet --format markdown', () => {
     const sections = md.split('\n').filter((l) => /^## /.test(l));
     expect(sections).toEqual([
       '## Mind contract',
+      // The example home's feedback memories: the instructions in force (issue 36).
+      '## Relevant memories',
       '## Active context',
       '## Memory',
       '## Per-turn protocol',

@@ -406,8 +406,9 @@ describe('the runtime service and the REPL over HTTP want a token on loopback to
       const stranger = await runCliAsync(['call', 'execute', '--arg', code, '--http', url, '--json'], {
         env,
       });
-      expect(stranger.status).toBe(1);
-      expect(stranger.stderr).toMatch(/401|nauthorized/);
+      // Refused for want of its token: bad usage the caller fixes (exit 2), the code UNAUTHORIZED.
+      expect(stranger.status).toBe(2);
+      expect(stranger.stderr).toMatch(/HTTP 401/);
       const owner = await runCliAsync(
         ['call', 'execute', '--arg', code, '--home', fx.home, '--http', url, '--json'],
         { env },
