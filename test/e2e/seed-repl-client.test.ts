@@ -37,74 +37,70 @@ async function execute(
   return structured(await w.client.callTool({ name: 'execute', arguments: { code } }));
 }
 
-describe.each(VARIANTS)(
-  'the REPL as the specification’s client calls it, $label',
-  (variant) => {
-    it('install_capability(name, server_command) with one command line; complex variables saved as repr', async () => {
-      const home = homeDir('firstlight-seed-repl-');
-      const root = dir('firstlight-seed-root-');
-      writeFileSync(join(root, 'notes.txt'), 'hello\n');
-      const w = await wireRepl(variant, ['--home', home]);
-      cleanups.push(w.close);
-      const installed = await w.client.callTool({
-        name: 'install_capability',
-        arguments: { name: 'fs', server_command: `${join(BIN, 'mcp-server-filesystem')} ${root}` },
-      });
-      expect(installed.isError).toBeFalsy();
-      // The specification returns a description of the capability and its methods, as text.
-      expect(textOf(installed)).toMatch(/Installed 'fs' with methods: .*read_text_file/);
-      const read = await execute(w, `fs.read_text_file(path=${JSON.stringify(join(root, 'notes.txt'))})`);
-      expect(read.return_value).toBe('hello\n');
-
-      const defined = await execute(
-        w,
-        'config = {"key": "value"}\ngen = (i for i in range(3))\ndef my_helper(x):\n    return x * 2',
-      );
-      expect(defined.success).toBe(true);
-      const saved = structured<{ file: string; unsaved: unknown[] }>(
-        await w.client.callTool({ name: 'save_state', arguments: { name: 'seed' } }),
-      );
-      const file = JSON.parse(readFileSync(saved.file, 'utf8'));
-      expect(file.version).toBe(1);
-      expect(Object.keys(file)).toEqual(
-        expect.arrayContaining(['saved_at', 'capabilities', 'functions', 'variables', 'history']),
-      );
-      expect(file.capabilities.fs.command).toBe(join(BIN, 'mcp-server-filesystem'));
-      expect(file.functions.my_helper.source).toMatch(/^def my_helper\(x\):\n {4}return x \* 2\n?$/);
-      expect(file.variables.config).toEqual({ type: 'json', value: { key: 'value' } });
-      // "dill with fallback to repr": a generator pickles with neither, so its repr is kept.
-      expect(file.variables.gen).toEqual({
-        type: 'repr',
-        value: expect.stringMatching(/^<generator object <genexpr> at 0x/),
-      });
-      // Kept as its repr, it cannot come back: said at save time, not discovered at restore (issue 38).
-      expect(saved.unsaved).toEqual([
-        {
-          name: 'gen',
-          kind: 'variable',
-          reason: expect.stringMatching(
-            /^kept only as its repr, which cannot be rebuilt: not JSON and not picklable/,
-          ),
-        },
-      ]);
+describe.each(VARIANTS)('the REPL as the specification’s client calls it, $label', SUITE, (variant) => {
+  it('install_capability(name, server_command) with one command line; complex variables saved as repr', async () => {
+    const home = homeDir('firstlight-seed-repl-');
+    const root = dir('firstlight-seed-root-');
+    writeFileSync(join(root, 'notes.txt'), 'hello\n');
+    const w = await wireRepl(variant, ['--home', home]);
+    cleanups.push(w.close);
+    const installed = await w.client.callTool({
+      name: 'install_capability',
+      arguments: { name: 'fs', server_command: `${join(BIN, 'mcp-server-filesystem')} ${root}` },
     });
+    expect(installed.isError).toBeFalsy();
+    // The specification returns a description of the capability and its methods, as text.
+    expect(textOf(installed)).toMatch(/Installed 'fs' with methods: .*read_text_file/);
+    const read = await execute(w, `fs.read_text_file(path=${JSON.stringify(join(root, 'notes.txt'))})`);
+    expect(read.return_value).toBe('hello\n');
 
-    it('both names in one call must agree; one of them is needed', async () => {
-      const w = await wireRepl(variant, ['--home', homeDir('firstlight-seed-repl-')]);
-      cleanups.push(w.close);
-      const neither = await w.client.callTool({ name: 'install_capability', arguments: { name: 'x' } });
-      expect(neither.isError).toBe(true);
-      expect(textOf(neither)).toMatch(/server_command/);
-      const both = await w.client.callTool({
-        name: 'install_capability',
-        arguments: { name: 'x', command: 'a', server_command: 'b' },
-      });
-      expect(both.isError).toBe(true);
-      expect(textOf(both)).toMatch(/differ/);
+    const defined = await execute(
+      w,
+      'config = {"key": "value"}\ngen = (i for i in range(3))\ndef my_helper(x):\n    return x * 2',
+    );
+    expect(defined.success).toBe(true);
+    const saved = structured<{ file: string; unsaved: unknown[] }>(
+      await w.client.callTool({ name: 'save_state', arguments: { name: 'seed' } }),
+    );
+    const file = JSON.parse(readFileSync(saved.file, 'utf8'));
+    expect(file.version).toBe(1);
+    expect(Object.keys(file)).toEqual(
+      expect.arrayContaining(['saved_at', 'capabilities', 'functions', 'variables', 'history']),
+    );
+    expect(file.capabilities.fs.command).toBe(join(BIN, 'mcp-server-filesystem'));
+    expect(file.functions.my_helper.source).toMatch(/^def my_helper\(x\):\n {4}return x \* 2\n?$/);
+    expect(file.variables.config).toEqual({ type: 'json', value: { key: 'value' } });
+    // "dill with fallback to repr": a generator pickles with neither, so its repr is kept.
+    expect(file.variables.gen).toEqual({
+      type: 'repr',
+      value: expect.stringMatching(/^<generator object <genexpr> at 0x/),
     });
-  },
-  SUITE,
-);
+    // Kept as its repr, it cannot come back: said at save time, not discovered at restore (issue 38).
+    expect(saved.unsaved).toEqual([
+      {
+        name: 'gen',
+        kind: 'variable',
+        reason: expect.stringMatching(
+          /^kept only as its repr, which cannot be rebuilt: not JSON and not picklable/,
+        ),
+      },
+    ]);
+  });
+
+  it('both names in one call must agree; one of them is needed', async () => {
+    const w = await wireRepl(variant, ['--home', homeDir('firstlight-seed-repl-')]);
+    cleanups.push(w.close);
+    const neither = await w.client.callTool({ name: 'install_capability', arguments: { name: 'x' } });
+    expect(neither.isError).toBe(true);
+    expect(textOf(neither)).toMatch(/server_command/);
+    const both = await w.client.callTool({
+      name: 'install_capability',
+      arguments: { name: 'x', command: 'a', server_command: 'b' },
+    });
+    expect(both.isError).toBe(true);
+    expect(textOf(both)).toMatch(/differ/);
+  });
+});
 
 describe('repl serve --http: the bind and token rules (a token on loopback too: it runs code)', () => {
   it('refuses a non-loopback bind without a token (--no-token), before starting a kernel', async () => {
