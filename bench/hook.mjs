@@ -399,7 +399,7 @@ function verdictOf(r) {
   const out = r.stdout.trim();
   if (out === '') return 'allow';
   const parsed = JSON.parse(out).hookSpecificOutput;
-  if (parsed?.additionalContext?.includes('memory files')) return 'packet';
+  if (/## Memory\n\n\d+ memor/.test(parsed?.additionalContext ?? '')) return 'packet';
   if (parsed?.additionalContext?.includes('firstlight caution')) return 'caution';
   // PostToolUse: the pending expectation was answered the first time; later runs answer none.
   if (parsed?.hookEventName === 'PostToolUse') return 'allow';
