@@ -486,8 +486,11 @@ const copilot: TranscriptReader = {
     if (at !== undefined) record.at = at;
     if (entry.type === 'session.start' && typeof data.sessionId === 'string')
       record.sessionId = data.sessionId;
-    else if (entry.type === 'user.message') record.prompt = true;
-    else if (entry.type === 'assistant.message') {
+    else if (entry.type === 'user.message') {
+      record.prompt = true;
+      const said = str(data.content);
+      if (said !== undefined) record.promptText = said;
+    } else if (entry.type === 'assistant.message') {
       const text = str(data.content) ?? '';
       const key = str(data.messageId);
       if (key !== undefined) record.key = key;
